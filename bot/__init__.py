@@ -1,0 +1,3 @@
+"""quizbot: multiple-choice quizzes for Telegram study groups, in Bengali and English."""
+
+__version__ = "0.1.0"

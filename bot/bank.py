@@ -1,0 +1,434 @@
+"""Question banks: the YAML format, its strict validator, and the typed quizzes it produces.
+
+A bank is one YAML file under the questions folder; its file name is the quiz id. The file is read
+with PyYAML's *safe* loader, but only as far as its node tree (``yaml.compose``): no Python object
+is ever constructed, texts are taken as the exact strings the author wrote (so ``yes``, ``no``,
+``on`` or ``1.50`` stay text and never turn into booleans or numbers), and anchors, aliases and
+explicit tags are refused, which also defuses "billion laughs" alias bombs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, get_args
+
+import yaml
+
+Lang = Literal["bn", "en"]
+LANGS: tuple[Lang, ...] = get_args(Lang)
+
+
+def as_lang(value: str | None) -> Lang | None:
+    """Exactly 'bn' or 'en' as a Lang; anything else None."""
+    return "bn" if value == "bn" else "en" if value == "en" else None
+
+QUIZ_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+QUESTION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,47}$")
+MAX_FILE_BYTES = 512 * 1024
+MAX_QUESTIONS = 200
+MIN_OPTIONS, MAX_OPTIONS = 2, 10
+MAX_OPTION_CHARS = 300
+MAX_TITLE_CHARS = 200
+MAX_NOTE_CHARS = 1000
+MIN_SECONDS, MAX_SECONDS = 5, 600
+
+_TOP_KEYS = {"title", "language", "settings", "questions"}
+_SETTINGS_KEYS = {"seconds", "shuffle"}
+_QUESTION_KEYS = {"id", "question", "options", "correct", "explanation", "note"}
+_STANDARD_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq",
+    "tag:yaml.org,2002:timestamp",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One piece of user-facing text in every supported language."""
+
+    bn: str
+    en: str
+
+    def __call__(self, lang: Lang) -> str:
+        return self.bn if lang == "bn" else self.en
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One multiple-choice question, its options in the author's order."""
+
+    id: str
+    number: int
+    text: Text
+    options: tuple[Text, ...]
+    correct: int  # index into options, 0-based
+    explanation: Text
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Quiz:
+    """A whole validated question bank."""
+
+    id: str
+    title: Text
+    language: Lang
+    questions: tuple[Question, ...]
+    seconds: int | None = None
+    shuffle: bool = True
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One validation problem, located as precisely as the file allows."""
+
+    file: str
+    line: int | None
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        loc = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{loc}: {self.where}: {self.message}" if self.where else f"{loc}: {self.message}"
+
+
+class BankError(Exception):
+    """A bank failed validation; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Lengths the rendered texts must respect; filled in by the renderer's worst cases."""
+
+    question_message: int = 4096
+    alert: int = 200
+    alert_prefix: Mapping[Lang, int] | None = None  # longest verdict+points prefix per language
+    question_overhead: Mapping[Lang, int] | None = None  # header and labels around the texts
+
+
+class _Reader:
+    """Walks a composed YAML node tree, collecting problems instead of raising at the first."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+        self._seen: set[int] = set()
+
+    def fail(self, node: yaml.Node | None, where: str, message: str) -> None:
+        line = node.start_mark.line + 1 if node is not None else None
+        self.problems.append(Problem(self.file, line, where, message))
+
+    def check_node(self, node: yaml.Node, where: str) -> bool:
+        if id(node) in self._seen:
+            self.fail(node, where, "anchors and aliases (&, *) are not allowed")
+            return False
+        self._seen.add(id(node))
+        if node.tag not in _STANDARD_TAGS:
+            self.fail(node, where, f"tag {node.tag!r} is not allowed")
+            return False
+        return True
+
+    def mapping(
+        self, node: yaml.Node, where: str, allowed: set[str], required: Iterable[str] = ()
+    ) -> dict[str, yaml.Node] | None:
+        if not self.check_node(node, where):
+            return None
+        if not isinstance(node, yaml.MappingNode):
+            self.fail(node, where, "must be a mapping (key: value)")
+            return None
+        out: dict[str, yaml.Node] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if key == "<<":
+                self.fail(key_node, where, "merge keys (<<) are not allowed")
+                continue
+            if not isinstance(key, str) or key not in allowed:
+                allowed_list = ", ".join(sorted(allowed))
+                self.fail(key_node, where, f"unknown key {key!r} (allowed: {allowed_list})")
+                continue
+            if key in out:
+                self.fail(key_node, where, f"key {key!r} appears twice")
+                continue
+            out[key] = value_node
+        for key in required:
+            if key not in out:
+                self.fail(node, where, f"missing key {key!r}")
+        return out
+
+    def string(self, node: yaml.Node, where: str) -> str | None:
+        if not self.check_node(node, where):
+            return None
+        if not isinstance(node, yaml.ScalarNode) or node.tag == "tag:yaml.org,2002:null":
+            self.fail(node, where, "must be text")
+            return None
+        value = str(node.value).strip()
+        if not value:
+            self.fail(node, where, "must not be empty")
+            return None
+        return value
+
+    def text(self, node: yaml.Node, where: str, limit: int | None = None) -> Text | None:
+        fields = self.mapping(node, where, set(LANGS), required=LANGS)
+        if fields is None:
+            return None
+        values: dict[str, str] = {}
+        for lang in LANGS:
+            if lang in fields:
+                value = self.string(fields[lang], f"{where}.{lang}")
+                if value is not None:
+                    if limit is not None and len(value) > limit:
+                        self.fail(fields[lang], f"{where}.{lang}",
+                                  f"{len(value)} characters, at most {limit} allowed")
+                    values[lang] = value
+        if len(values) != len(LANGS):
+            return None
+        return Text(bn=values["bn"], en=values["en"])
+
+    def integer(self, node: yaml.Node, where: str, low: int, high: int) -> int | None:
+        if not self.check_node(node, where):
+            return None
+        if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:int":
+            self.fail(node, where, f"must be a whole number from {low} to {high}")
+            return None
+        try:
+            value = int(str(node.value), 10)
+        except ValueError:
+            self.fail(node, where, f"must be a whole number from {low} to {high}")
+            return None
+        if not low <= value <= high:
+            self.fail(node, where, f"{value} is out of range ({low} to {high})")
+            return None
+        return value
+
+    def boolean(self, node: yaml.Node, where: str) -> bool | None:
+        if not self.check_node(node, where):
+            return None
+        raw = str(node.value) if isinstance(node, yaml.ScalarNode) else ""
+        if raw not in ("true", "false"):
+            self.fail(node, where, "must be true or false")
+            return None
+        return raw == "true"
+
+
+def load_quiz(path: Path, limits: Limits | None = None) -> Quiz:
+    """Read and validate one bank file; raise BankError naming every problem."""
+    file = str(path)
+    quiz_id = path.stem
+    reader = _Reader(file)
+    if not QUIZ_ID.match(quiz_id):
+        reader.fail(None, "", "file name must be a quiz id: lowercase letters, digits, - and _, "
+                              "at most 32 characters")
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise BankError([Problem(file, None, "", f"file is {size} bytes, at most "
+                                                     f"{MAX_FILE_BYTES} allowed")])
+        raw = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise BankError([Problem(file, None, "", "file is not UTF-8 text")]) from None
+    except OSError as exc:
+        raise BankError([Problem(file, None, "", f"cannot read: {exc.strerror}")]) from None
+    try:
+        root = yaml.compose(raw, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise BankError([Problem(file, line, "", f"not valid YAML: {problem}")]) from None
+    if root is None:
+        raise BankError([Problem(file, None, "", "file is empty")])
+    quiz = _read_quiz(reader, root, quiz_id, file, limits or Limits())
+    if reader.problems or quiz is None:
+        raise BankError(reader.problems)
+    return quiz
+
+
+def _read_quiz(reader: _Reader, root: yaml.Node, quiz_id: str, file: str,
+               limits: Limits) -> Quiz | None:
+    top = reader.mapping(root, "", _TOP_KEYS, required=("title", "language", "questions"))
+    if top is None:
+        return None
+    title = reader.text(top["title"], "title", MAX_TITLE_CHARS) if "title" in top else None
+    language: Lang | None = None
+    if "language" in top:
+        value = reader.string(top["language"], "language")
+        language = as_lang(value)
+        if language is None and value is not None:
+            reader.fail(top["language"], "language", f"{value!r} is not one of {', '.join(LANGS)}")
+    seconds: int | None = None
+    shuffle = True
+    if "settings" in top:
+        settings = reader.mapping(top["settings"], "settings", _SETTINGS_KEYS)
+        if settings:
+            if "seconds" in settings:
+                seconds = reader.integer(settings["seconds"], "settings.seconds",
+                                         MIN_SECONDS, MAX_SECONDS)
+            if "shuffle" in settings:
+                shuffle = bool(reader.boolean(settings["shuffle"], "settings.shuffle"))
+    questions: list[Question] = []
+    if "questions" in top:
+        questions = _read_questions(reader, top["questions"], limits)
+    if title is None or language is None or reader.problems:
+        return None
+    return Quiz(id=quiz_id, title=title, language=language, questions=tuple(questions),
+                seconds=seconds, shuffle=shuffle, source=file)
+
+
+def _read_questions(reader: _Reader, node: yaml.Node, limits: Limits) -> list[Question]:
+    if not reader.check_node(node, "questions"):
+        return []
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        reader.fail(node, "questions", "must be a non-empty list")
+        return []
+    if len(node.value) > MAX_QUESTIONS:
+        reader.fail(node, "questions", f"{len(node.value)} questions, at most {MAX_QUESTIONS}")
+        return []
+    out: list[Question] = []
+    ids: dict[str, int] = {}
+    for number, q_node in enumerate(node.value, start=1):
+        question = _read_question(reader, q_node, number, limits)
+        if question is None:
+            continue
+        if question.id in ids:
+            reader.fail(q_node, f"question {number} (id {question.id})",
+                        f"id: duplicate of question {ids[question.id]}")
+            continue
+        ids[question.id] = number
+        out.append(question)
+    return out
+
+
+def _read_question(reader: _Reader, node: yaml.Node, number: int,
+                   limits: Limits) -> Question | None:
+    where = f"question {number}"
+    fields = reader.mapping(node, where, _QUESTION_KEYS,
+                            required=("id", "question", "options", "correct", "explanation"))
+    if fields is None:
+        return None
+    qid = reader.string(fields["id"], f"{where}: id") if "id" in fields else None
+    if qid is not None:
+        if not QUESTION_ID.match(qid):
+            reader.fail(fields["id"], f"{where}: id",
+                        f"{qid!r}: use letters, digits, '.', '-', '_' (at most 48)")
+            qid = None
+        else:
+            where = f"question {number} (id {qid})"
+    text = reader.text(fields["question"], f"{where}: question") if "question" in fields else None
+    options = _read_options(reader, fields.get("options"), where)
+    correct = None
+    if "correct" in fields and options:
+        value = reader.integer(fields["correct"], f"{where}: correct", 1, len(options))
+        correct = None if value is None else value - 1
+    explanation = (reader.text(fields["explanation"], f"{where}: explanation")
+                   if "explanation" in fields else None)
+    note = (reader.text(fields["note"], f"{where}: note", MAX_NOTE_CHARS)
+            if "note" in fields else None)
+    if None in (qid, text, options, correct, explanation):
+        return None
+    assert qid is not None
+    assert text is not None
+    assert options
+    assert correct is not None
+    assert explanation is not None
+    question = Question(id=qid, number=number, text=text, options=tuple(options),
+                        correct=correct, explanation=explanation, note=note)
+    _check_lengths(reader, fields, question, where, limits)
+    return question
+
+
+def _read_options(reader: _Reader, node: yaml.Node | None, where: str) -> list[Text] | None:
+    if node is None:
+        return None
+    if not reader.check_node(node, f"{where}: options"):
+        return None
+    if not isinstance(node, yaml.SequenceNode):
+        reader.fail(node, f"{where}: options", "must be a list")
+        return None
+    count = len(node.value)
+    if not MIN_OPTIONS <= count <= MAX_OPTIONS:
+        reader.fail(node, f"{where}: options",
+                    f"{count} options, need {MIN_OPTIONS} to {MAX_OPTIONS}")
+        return None
+    options: list[Text] = []
+    ok = True
+    for index, opt_node in enumerate(node.value, start=1):
+        text = reader.text(opt_node, f"{where}: options[{index}]", MAX_OPTION_CHARS)
+        if text is None:
+            ok = False
+            continue
+        for lang in LANGS:
+            seen = [o(lang).casefold() for o in options]
+            if text(lang).casefold() in seen:
+                reader.fail(opt_node, f"{where}: options[{index}].{lang}",
+                            f"duplicate of option {seen.index(text(lang).casefold()) + 1}")
+                ok = False
+        options.append(text)
+    return options if ok else None
+
+
+def _check_lengths(reader: _Reader, fields: dict[str, yaml.Node], q: Question, where: str,
+                   limits: Limits) -> None:
+    for lang in LANGS:
+        if limits.question_overhead is not None:
+            size = (limits.question_overhead[lang] + len(q.text(lang))
+                    + sum(len(o(lang)) for o in q.options))
+            if size > limits.question_message:
+                reader.fail(fields["question"], f"{where}: question.{lang}",
+                            f"the question message would be {size} characters, "
+                            f"Telegram allows {limits.question_message}")
+        prefix = limits.alert_prefix[lang] if limits.alert_prefix is not None else 0
+        size = prefix + len(q.explanation(lang))
+        if size > limits.alert:
+            reader.fail(fields["explanation"], f"{where}: explanation.{lang}",
+                        f"{len(q.explanation(lang))} characters; with the verdict and points "
+                        f"({prefix}) the alert would be {size}, Telegram allows {limits.alert}")
+
+
+def load_folder(paths: Iterable[Path], limits: Limits | None = None
+                ) -> tuple[dict[str, Quiz], list[Problem]]:
+    """Load every ``*.yaml``/``*.yml`` bank in the given files or folders.
+
+    Returns the valid quizzes by id and the problems of the others: one broken file never
+    hides the rest.
+    """
+    quizzes: dict[str, Quiz] = {}
+    problems: list[Problem] = []
+    for path in _bank_files(paths, problems):
+        try:
+            quiz = load_quiz(path, limits)
+        except BankError as exc:
+            problems.extend(exc.problems)
+            continue
+        if quiz.id in quizzes:
+            other = quizzes[quiz.id].source
+            message = f"quiz id {quiz.id!r} is also used by {other}"
+            problems.append(Problem(str(path), None, "", message))
+            continue
+        quizzes[quiz.id] = quiz
+    return quizzes, problems
+
+
+def _bank_files(paths: Iterable[Path], problems: list[Problem]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.iterdir()
+                                if p.suffix in (".yaml", ".yml") and p.is_file()))
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(Problem(str(path), None, "", "no such file or folder"))
+    return files

@@ -1,0 +1,127 @@
+"""The ``quizbot`` command: run the bot, check and play question banks, back up the database."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from bot import __version__
+from bot.bank import LANGS, load_folder
+from bot.settings import SettingsError, load_settings, read_env_file
+
+
+def _environment() -> dict[str, str]:
+    """The process environment over a ``.env`` file in the working directory, if any."""
+    env = read_env_file(Path(".env"))
+    env.update(os.environ)
+    return env
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="quizbot",
+        description="A Telegram bot that runs multiple-choice quizzes in study groups.")
+    parser.add_argument("--version", action="version", version=f"quizbot {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub.add_parser("run", help="run the bot (long polling, or a webhook with "
+                               "QUIZBOT_WEBHOOK_URL); settings from the environment")
+    validate = sub.add_parser("validate", help="check question banks; exit 1 on any problem")
+    validate.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                          help="files or folders (default: the configured questions folder)")
+    play = sub.add_parser("play", help="play a quiz in the terminal (answers from stdin)")
+    play.add_argument("quiz", metavar="QUIZ", help="quiz id, e.g. zero")
+    play.add_argument("--lang", choices=LANGS, default=None,
+                      help="language (default: the quiz's own)")
+    play.add_argument("--seed", type=int, default=None, help="shuffle seed, for repeatable runs")
+    backup = sub.add_parser("backup", help="write a consistent copy of the live database")
+    backup.add_argument("path", type=Path, metavar="PATH", help="where to write the copy")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
+    """Entry point; returns the exit code."""
+    # PTB 22 warns on every RetryAfter unless it may use timedelta (the future default).
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
+    args = _parser().parse_args(argv)
+    env = dict(env) if env is not None else _environment()
+    try:
+        if args.command == "run":
+            return _run(env)
+        settings = load_settings(env, require_token=False)
+    except SettingsError as exc:
+        print(f"quizbot: {exc}", file=sys.stderr)
+        return 2
+    if args.command == "validate":
+        return _validate(args.paths or [settings.questions])
+    if args.command == "play":
+        return _play(settings.questions, args.quiz, args.lang, args.seed)
+    return _backup(settings.db_path, args.path)
+
+
+def _validate(paths: list[Path]) -> int:
+    from bot.render import bank_limits
+
+    quizzes, problems = load_folder(paths, bank_limits())
+    for problem in problems:
+        print(problem)
+    for quiz in quizzes.values():
+        print(f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions)", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _play(folder: Path, quiz_id: str, lang: str | None, seed: int | None) -> int:
+    from bot.play import play
+    from bot.render import bank_limits
+
+    quizzes, problems = load_folder([folder], bank_limits())
+    quiz = quizzes.get(quiz_id)
+    if quiz is None:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        names = ", ".join(sorted(quizzes)) or "none"
+        print(f"quizbot: no valid quiz {quiz_id!r} (available: {names})", file=sys.stderr)
+        return 2
+
+    def read() -> str | None:
+        line = sys.stdin.readline()
+        return line if line else None
+
+    play(quiz, lang or quiz.language, read, sys.stdout,  # type: ignore[arg-type]
+         random.Random(seed), time.time)
+    return 0
+
+
+def _backup(db: Path, dest: Path) -> int:
+    from bot.storage import Store
+
+    if not db.exists():
+        print(f"quizbot: no database at {db}", file=sys.stderr)
+        return 2
+
+    async def copy() -> None:
+        store = await Store.open(db)
+        try:
+            await store.backup(dest)
+        finally:
+            await store.close()
+
+    asyncio.run(copy())
+    print(f"backup written to {dest}", file=sys.stderr)
+    return 0
+
+
+def _run(env: Mapping[str, str]) -> int:
+    settings = load_settings(env)
+    from bot.app import run
+
+    return run(settings)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

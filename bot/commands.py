@@ -1,0 +1,325 @@
+"""Thin handlers for the quiz commands and buttons: parse, check, call a service, reply."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Chat, Message, Update
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import ContextTypes
+
+from bot import callbacks, outbox, render
+from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID, Lang
+from bot.i18n import parse_lang, t
+from bot.services import Services, services
+
+log = logging.getLogger(__name__)
+
+_BN_TO_ASCII = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+REPLY_COOLDOWN = 20.0  # seconds between two optional replies to one student in one group
+
+
+def thread_of(message: Message) -> int:
+    """The forum topic a message belongs to (0 outside topics)."""
+    return message.message_thread_id or 0 if message.is_topic_message else 0
+
+
+async def language(update: Update, svc: Services) -> Lang:
+    """The language to answer in: the chat's choice, else the user's Telegram language."""
+    chat = update.effective_chat
+    if chat is None:
+        return svc.settings.language
+    if chat.type == Chat.PRIVATE and chat.id not in svc.chat_languages:
+        stored = await svc.store.chat_language(chat.id)
+        if stored is None:
+            user = update.effective_user
+            return parse_lang(user.language_code if user else None) or svc.settings.language
+    return await svc.chat_language(chat.id)
+
+
+async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *,
+                important: bool = False) -> None:
+    """Answer a command where it was sent.
+
+    In a group, replies that are not ``important`` spend the group's budget only when it has
+    room, and at most once per student per ``REPLY_COOLDOWN``: spamming commands costs the
+    spammer, not the group.
+    """
+    message = update.effective_message
+    chat = update.effective_chat
+    if message is None or chat is None:
+        return
+    svc = services(context)
+    optional = chat.type != Chat.PRIVATE and not important
+    if optional:
+        user_id = update.effective_user.id if update.effective_user else 0
+        key = (chat.id, user_id)
+        now = svc.clock()
+        cooldowns: dict[tuple[int, int], float] = context.bot_data.setdefault("cooldowns", {})
+        if now - cooldowns.get(key, -REPLY_COOLDOWN) < REPLY_COOLDOWN:
+            return
+        cooldowns[key] = now
+        if len(cooldowns) > 10_000:
+            cooldowns.clear()
+    await outbox.send(context.bot, chat.id, text, thread_id=thread_of(message),
+                      optional=optional, reply_to=message.message_id)
+
+
+async def is_moderator(update: Update, svc: Services) -> bool:
+    chat, message = update.effective_chat, update.effective_message
+    assert chat is not None and message is not None
+    user_id = update.effective_user.id if update.effective_user else None
+    sender = message.sender_chat.id if message.sender_chat else None
+    return await svc.moderators.may_moderate(chat, user_id, sender)
+
+
+def _names(svc: Services) -> str:
+    return ", ".join(f"<code>{q}</code>" for q in sorted(svc.quizzes)) or "—"
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Greet and explain, in the user's language."""
+    svc = services(context)
+    lang = await language(update, svc)
+    await reply(update, context, t(lang, "start"))
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """List the commands for students and moderators."""
+    svc = services(context)
+    await reply(update, context, t(await language(update, svc), "help"))
+
+
+async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/quiz``: list quizzes; ``/quiz NAME [SECONDS]``: start one (group) or practise it."""
+    svc = services(context)
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None or update.effective_user is None:
+        return
+    lang = await language(update, svc)
+    args = context.args or []
+    private = chat.type == Chat.PRIVATE
+    quizzes = [svc.quizzes[k] for k in sorted(svc.quizzes)]
+    if not args:
+        head = "practice_pick" if private else "quiz_list"
+        mod = private or await is_moderator(update, svc)
+        await outbox.send(context.bot, chat.id, render.quiz_list(quizzes, lang, head),
+                          thread_id=thread_of(message), optional=not mod,
+                          markup=render.start_keyboard(quizzes, lang) if quizzes else None)
+        return
+    if not private and not await is_moderator(update, svc):
+        await reply(update, context, t(lang, "not_moderator"))
+        return
+    name = args[0].casefold()
+    if not QUIZ_ID.match(name) or name not in svc.quizzes:
+        await reply(update, context, t(lang, "quiz_unknown", names=_names(svc)), important=True)
+        return
+    seconds = svc.quizzes[name].seconds or svc.settings.question_seconds
+    if len(args) > 2 or (len(args) == 2 and (seconds := _seconds(args[1])) == 0):
+        await reply(update, context, t(lang, "quiz_usage", low=MIN_SECONDS, high=MAX_SECONDS),
+                    important=True)
+        return
+    if private:
+        await svc.practice.start(chat.id, svc.quizzes[name], lang, svc.rng)
+        return
+    started = await svc.groups.start(chat.id, thread_of(message), svc.quizzes[name],
+                                     seconds=seconds, lang=lang,
+                                     started_by=update.effective_user.id, rng=svc.rng)
+    if not started:
+        await reply(update, context, t(lang, "quiz_running"), important=True)
+
+
+def _seconds(raw: str) -> int:
+    """Seconds per question from a command argument; 0 when invalid or out of range."""
+    text = raw.translate(_BN_TO_ASCII)
+    if not text.isascii() or not text.isdigit() or len(text) > 4:
+        return 0
+    value = int(text)
+    return value if MIN_SECONDS <= value <= MAX_SECONDS else 0
+
+
+async def _running_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Any:
+    """The group run of this chat and topic, after the moderator check; None if it replied."""
+    svc = services(context)
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return None
+    lang = await language(update, svc)
+    if chat.type == Chat.PRIVATE:
+        await reply(update, context, t(lang, "group_only"))
+        return None
+    if not await is_moderator(update, svc):
+        await reply(update, context, t(lang, "not_moderator"))
+        return None
+    run = svc.groups.running(chat.id, thread_of(message))
+    if run is None:
+        await reply(update, context, t(lang, "quiz_not_running"), important=True)
+    return run
+
+
+async def next_question(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Close the open question now (moderators)."""
+    run = await _running_here(update, context)
+    if run is not None and run.engine.phase == "open":
+        await services(context).groups.close(run.run_id, expect=run.engine.current)
+
+
+async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """End the quiz now and post the results (moderators)."""
+    run = await _running_here(update, context)
+    if run is not None:
+        await services(context).groups.stop(run.run_id)
+
+
+async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/lang bn|en``: the chat's language (moderators in groups, anyone in private)."""
+    svc = services(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = await language(update, svc)
+    chosen = parse_lang(context.args[0]) if context.args and len(context.args) == 1 else None
+    if chosen is None:
+        await reply(update, context, t(lang, "lang_usage"))
+        return
+    if chat.type != Chat.PRIVATE and not await is_moderator(update, svc):
+        await reply(update, context, t(lang, "not_moderator"))
+        return
+    await svc.set_chat_language(chat.id, chosen)
+    await reply(update, context, t(chosen, "lang_set"), important=True)
+
+
+async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every inline button. Each callback query is answered, forged ones included."""
+    query = update.callback_query
+    if query is None:
+        return
+    svc = services(context)
+    try:
+        text, alert = await _button(update, context, svc)
+    except Exception:
+        await _answer(query, t(await language(update, svc), "apology"), True)
+        raise
+    await _answer(query, text, alert)
+
+
+async def _answer(query: Any, text: str | None, alert: bool) -> None:
+    try:
+        await query.answer(text or None, show_alert=alert and bool(text))
+    except BadRequest as exc:  # "query is too old": the student waited too long; nothing to do
+        log.info("callback query not answered: %s", exc)
+    except TelegramError as exc:
+        log.warning("callback query not answered: %s", exc)
+
+
+async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                  svc: Services) -> tuple[str | None, bool]:
+    query = update.callback_query
+    assert query is not None
+    user = query.from_user
+    message = query.message
+    chat = message.chat if message is not None else None
+    data = callbacks.parse(query.data)
+    if data is None or chat is None or message is None:
+        return t(await language(update, svc), "alert_invalid"), True
+    if isinstance(data, callbacks.AnswerData):
+        run = svc.groups.by_id(data.run_id)
+        if run is not None:
+            if run.chat_id != chat.id:
+                return t(run.lang, "alert_invalid"), True
+            name = render.short_name(user.first_name, user.last_name, user.username)
+            _, text = await svc.groups.tap(run, user, data.q_index, data.shown, name)
+            context.application.create_task(svc.store.remember_user(user.id, name,
+                                                                    user.username))
+            return text, True
+        if chat.type == Chat.PRIVATE:
+            result = await svc.practice.tap(data.run_id, chat.id, user.id, message.message_id,
+                                            data.q_index, data.shown)
+            if result is not None:
+                return result, False
+        return t(await language(update, svc), "alert_over"), True
+    if isinstance(data, callbacks.StartData):
+        return await _start_button(update, context, svc, data.quiz_id)
+    from bot import stats  # the leaderboard module owns the reset confirmation
+
+    return await stats.reset_button(update, context, data)
+
+
+async def _start_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services,
+                        quiz_id: str) -> tuple[str | None, bool]:
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    chat = query.message.chat
+    lang = await language(update, svc)
+    quiz_ = svc.quizzes.get(quiz_id)
+    if quiz_ is None:
+        return t(lang, "alert_invalid"), True
+    if chat.type == Chat.PRIVATE:
+        await svc.practice.start(chat.id, quiz_, lang, svc.rng)
+        return None, False
+    if not await svc.moderators.may_moderate(chat, query.from_user.id):
+        return t(lang, "alert_mod_only"), True
+    thread = thread_of(query.message) if isinstance(query.message, Message) else 0
+    started = await svc.groups.start(chat.id, thread, quiz_,
+                                     seconds=quiz_.seconds or svc.settings.question_seconds,
+                                     lang=lang, started_by=query.from_user.id, rng=svc.rng)
+    return (None, False) if started else (t(lang, "quiz_running"), True)
+
+
+async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A group became a supergroup: its quiz, leaderboard and history follow it."""
+    message = update.effective_message
+    if message is None or not message.migrate_to_chat_id:
+        return
+    svc = services(context)
+    await svc.groups.migrate(message.chat.id, message.migrate_to_chat_id)
+    if message.chat.id in svc.chat_languages:
+        svc.chat_languages[message.migrate_to_chat_id] = svc.chat_languages[message.chat.id]
+    log.info("chat %s migrated to %s", message.chat.id, message.migrate_to_chat_id)
+
+
+async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot's own membership changed: a quiz in a group it left ends cleanly."""
+    change = update.my_chat_member
+    if change is None:
+        return
+    svc = services(context)
+    svc.moderators.forget(change.chat.id)
+    if change.new_chat_member.status in ("left", "kicked"):
+        for run in svc.groups.active():
+            if run.chat_id == change.chat.id:
+                await svc.groups.abort(run.run_id, "the bot was removed from the group")
+
+
+async def admins_changed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Someone's rights changed in a group: forget its cached administrators."""
+    if update.chat_member is not None:
+        services(context).moderators.forget(update.chat_member.chat.id)
+
+
+async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log an unexpected error with its update; the user gets a short apology."""
+    log.error("unexpected error handling update %s", _describe(update), exc_info=context.error)
+    if not isinstance(update, Update) or update.callback_query is not None:
+        return
+    chat = update.effective_chat
+    if chat is None or update.effective_message is None:
+        return
+    try:
+        svc = services(context)
+        lang = await language(update, svc)
+        await outbox.send(context.bot, chat.id, t(lang, "apology"),
+                          optional=chat.type != Chat.PRIVATE)
+    except Exception:  # the apology itself failed; the error is logged already
+        log.warning("could not send an apology to chat %s", chat.id)
+
+
+def _describe(update: object) -> str:
+    if not isinstance(update, Update):
+        return repr(update)[:200]
+    chat = update.effective_chat
+    user = update.effective_user
+    kind = "callback" if update.callback_query else "message" if update.message else "other"
+    return (f"#{update.update_id} ({kind}, chat {chat.id if chat else None}, "
+            f"user {user.id if user else None})")

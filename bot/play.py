@@ -1,0 +1,63 @@
+"""``quizbot play``: a quiz in the terminal, as a student meets it, for question authors."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TextIO
+
+from bot import render
+from bot.bank import Lang, Quiz
+from bot.engine import QuizEngine, make_plan
+from bot.i18n import t
+
+
+def _plain(text: str) -> str:
+    """An HTML message as plain terminal text."""
+    import html
+    import re
+
+    return html.unescape(re.sub(r"</?[a-z][^>]*>", "", text))
+
+
+def play(quiz: Quiz, lang: Lang, read: Callable[[], str | None], out: TextIO,
+         rng: random.Random, clock: Callable[[], float]) -> tuple[int, int]:
+    """Play ``quiz``; ``read`` returns the next answer line, or None at end of input.
+
+    Returns (right, asked). An answer that is not one of the labels is asked again.
+    """
+    engine = QuizEngine(quiz, make_plan(quiz, rng), 0)
+    right = asked = 0
+    print(_plain(render.announcement(quiz, lang, 0)).split("\n")[0], file=out)
+    while True:
+        question = engine.question
+        print("\n" + _plain(render.question_message(
+            question, engine.permutation, lang, number=engine.current + 1, total=engine.count,
+            seconds=0, answered=0)), file=out)
+        engine.open(clock())
+        labels = [render.label(i) for i in range(len(question.options))]
+        shown = None
+        while shown is None:
+            print(f"> ({'/'.join(labels)}) ", end="", file=out, flush=True)
+            line = read()
+            if line is None:
+                print("", file=out)
+                print(f"Score: {right}/{asked}", file=out)
+                return right, asked
+            choice = line.strip().upper()
+            if choice in labels:
+                shown = labels.index(choice)
+            else:
+                print(t(lang, "quiz_usage_play", labels=", ".join(labels)), file=out)
+        verdict = engine.answer(0, engine.current, shown, clock())
+        asked += 1
+        assert verdict.answer is not None
+        right += int(verdict.answer.correct)
+        prefix = render.verdict_prefix(lang, verdict, question, engine.permutation,
+                                       practice=True)
+        print(f"{prefix}\n{question.explanation(lang)}", file=out)
+        engine.close()
+        if not engine.advance():
+            break
+    print(f"\nScore: {right}/{asked}", file=out)
+    return right, asked

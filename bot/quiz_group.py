@@ -1,0 +1,375 @@
+"""Group quizzes at run time: post, time, close and reveal questions, then post the results.
+
+This is the only place that turns engine transitions into Telegram messages and stored state.
+Each transition (post, close, finish) runs under the run's lock and is written to storage
+before the next one starts, so a restart picks up exactly where the run was:
+
+``posting`` (the question may or may not be out) → ``open`` (message id and deadline stored)
+→ ``closed`` (the reveal is due) → the next question's ``posting``, or the results.
+
+Taps never take the lock: the engine decides at once, the answer is stored (group commit), and
+only then is the student's alert sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import User
+from telegram.ext import Application, ContextTypes, ExtBot, Job, JobQueue
+
+from bot import outbox, render
+from bot.bank import Lang, Quiz
+from bot.engine import Answer, QuizEngine, Reveal, Verdict, make_plan
+from bot.i18n import t
+from bot.storage import Answer as StoredAnswer
+from bot.storage import NewRun, RunConflict, Store, StoredRun
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class LiveRun:
+    """A group run in memory: the engine plus where its messages go."""
+
+    run_id: int
+    chat_id: int
+    thread_id: int
+    lang: Lang
+    quiz: Quiz
+    engine: QuizEngine
+    message_id: int | None = None
+    names: dict[int, str] = field(default_factory=dict)
+    shown_count: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.chat_id, self.thread_id)
+
+    @property
+    def job(self) -> str:
+        return f"close:{self.run_id}"
+
+    @property
+    def count_job(self) -> str:
+        return f"count:{self.run_id}"
+
+
+def _to_engine(a: StoredAnswer) -> Answer:
+    return Answer(a.q_index, a.user_id, a.option, a.correct, a.points, a.answered_at)
+
+
+class GroupQuizzes:
+    """Every running group quiz of the bot, one per (chat, topic)."""
+
+    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
+                 clock: Callable[[], float], *, count_interval: float = 5.0) -> None:
+        self._app = app
+        self._store = store
+        self._clock = clock
+        self._count_interval = count_interval
+        self._live: dict[tuple[int, int], LiveRun] = {}
+        self._by_id: dict[int, LiveRun] = {}
+
+    @property
+    def _bot(self) -> ExtBot[Any]:
+        bot: ExtBot[Any] = self._app.bot
+        return bot
+
+    @property
+    def _jobs(self) -> JobQueue[Any]:
+        assert self._app.job_queue is not None
+        return self._app.job_queue
+
+    def running(self, chat_id: int, thread_id: int) -> LiveRun | None:
+        return self._live.get((chat_id, thread_id))
+
+    def by_id(self, run_id: int) -> LiveRun | None:
+        return self._by_id.get(run_id)
+
+    def active(self) -> list[LiveRun]:
+        return list(self._live.values())
+
+    # --- starting and resuming ----------------------------------------------------------------
+
+    async def start(self, chat_id: int, thread_id: int, quiz: Quiz, *, seconds: int, lang: Lang,
+                    started_by: int | None, rng: Any) -> bool:
+        """Start ``quiz`` here; False if a quiz already runs in this chat and topic."""
+        if (chat_id, thread_id) in self._live:
+            return False
+        plan = make_plan(quiz, rng)
+        try:
+            stored = await self._store.create_run(NewRun(
+                chat_id=chat_id, thread_id=thread_id, mode="group", quiz_id=quiz.id,
+                language=lang, seconds=seconds, plan=plan, started_by=started_by,
+                started_at=self._clock()))
+        except RunConflict:
+            return False
+        run = LiveRun(stored.run_id, chat_id, thread_id, lang, quiz,
+                      QuizEngine(quiz, plan, seconds))
+        self._register(run)
+        log.info("quiz started: run %s, quiz %s, chat %s, topic %s, %s s, %s", run.run_id,
+                 quiz.id, chat_id, thread_id, seconds, lang)
+        self._app.create_task(self._opening(run), name=f"quiz-start:{run.run_id}")
+        return True
+
+    async def _opening(self, run: LiveRun) -> None:
+        async with run.lock:
+            sent = await outbox.send(self._bot, run.chat_id,
+                                     render.announcement(run.quiz, run.lang, run.engine.seconds),
+                                     thread_id=run.thread_id)
+            if not await self._follow(run, sent):
+                return
+            await self._post(run)
+
+    async def resume(self, stored: StoredRun, quiz: Quiz) -> None:
+        """Carry on a run found unfinished at start-up."""
+        engine = QuizEngine(quiz, stored.plan, stored.seconds, current=stored.current,
+                            phase=stored.phase,  # type: ignore[arg-type]
+                            posted_at=stored.posted_at, deadline=stored.deadline)
+        engine.restore(_to_engine(a) for a in await self._store.answers(stored.run_id))
+        run = LiveRun(stored.run_id, stored.chat_id, stored.thread_id,
+                      stored.language,  # type: ignore[arg-type]
+                      quiz, engine, stored.message_id, shown_count=engine.answered())
+        for standing in await self._store.run_results(stored.run_id):
+            run.names[standing.user_id] = standing.name
+        self._register(run)
+        log.info("quiz resumed: run %s in chat %s at question %s (%s)", run.run_id, run.chat_id,
+                 engine.current + 1, engine.phase)
+        self._app.create_task(self._continue(run), name=f"quiz-resume:{run.run_id}")
+
+    async def _continue(self, run: LiveRun) -> None:
+        engine = run.engine
+        if engine.phase == "open":
+            remaining = (engine.deadline or 0) - self._clock()
+            if remaining > 0:
+                self._schedule_close(run, remaining)
+                return
+            await self.close(run.run_id)  # its time ran out while the bot was down
+            return
+        async with run.lock:
+            if engine.phase == "posting":
+                await self._post(run)
+            else:  # closed: the reveal may not have gone out
+                await self._after_close(run, engine.reveal(engine.current))
+
+    async def abandon(self, stored: StoredRun, reason: str) -> None:
+        log.warning("run %s in chat %s cannot continue: %s", stored.run_id, stored.chat_id,
+                    reason)
+        await self._store.finish_run(stored.run_id, "aborted")
+
+    # --- posting and closing --------------------------------------------------------------------
+
+    async def _post(self, run: LiveRun) -> None:
+        engine = run.engine
+        await self._store.save_progress(run.run_id, current=engine.current, phase="posting",
+                                        message_id=None, posted_at=None, deadline=None)
+        sent = await outbox.send(self._bot, run.chat_id, self._question_text(run, 0),
+                                 thread_id=run.thread_id, markup=self._keyboard(run))
+        if sent.status == "moved":
+            await self._moved(run, sent.new_chat_id)
+            sent = await outbox.send(self._bot, run.chat_id, self._question_text(run, 0),
+                                     thread_id=run.thread_id, markup=self._keyboard(run))
+        if sent.status in ("gone", "moved"):
+            await self._end(run, "aborted")
+            return
+        if sent.status == "unknown":
+            log.warning("run %s: question %s may not have been posted; keeping it open without "
+                        "posting it again", run.run_id, engine.current + 1)
+        now = self._clock()
+        engine.open(now)
+        run.message_id = sent.message_id
+        run.shown_count = 0
+        await self._store.save_progress(run.run_id, current=engine.current, phase="open",
+                                        message_id=run.message_id, posted_at=engine.posted_at,
+                                        deadline=engine.deadline)
+        self._schedule_close(run, engine.seconds)
+
+    def _schedule_close(self, run: LiveRun, delay: float) -> None:
+        self._cancel(run.job)
+        self._jobs.run_once(self._close_job, when=max(delay, 0.0), name=run.job,
+                            data=run.run_id)
+
+    async def _close_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The question's time is up."""
+        assert context.job is not None
+        await self.close(context.job.data)  # type: ignore[arg-type]
+
+    async def close(self, run_id: int, *, expect: int | None = None) -> bool:
+        """Close the open question (``/next`` or time up), reveal it, go on to the next one.
+
+        With ``expect``, only if that question is still the open one.
+        """
+        run = self._by_id.get(run_id)
+        if run is None:
+            return False
+        async with run.lock:
+            engine = run.engine
+            if engine.phase != "open" or (expect is not None and engine.current != expect):
+                return False
+            self._cancel(run.job)
+            reveal = engine.close()
+            await self._store.save_progress(run.run_id, current=engine.current, phase="closed",
+                                            message_id=run.message_id,
+                                            posted_at=engine.posted_at, deadline=engine.deadline)
+            await self._after_close(run, reveal)
+            return True
+
+    async def _after_close(self, run: LiveRun, reveal: Reveal, *, go_on: bool = True) -> None:
+        if not await self._reveal(run, reveal):
+            return
+        if go_on and run.engine.advance():
+            await self._post(run)
+        else:
+            await self._finish(run, "finished" if go_on else "stopped")
+
+    async def _reveal(self, run: LiveRun, reveal: Reveal) -> bool:
+        self._cancel(run.count_job)
+        text = render.reveal_message(reveal, run.lang, total=run.engine.count)
+        result = outbox.Outcome("missing")
+        if run.message_id is not None:
+            result = await outbox.edit(self._bot, run.chat_id, run.message_id, text)
+        if result.status == "missing":  # deleted by a moderator, or never posted
+            result = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id)
+        return await self._follow(run, result)
+
+    async def stop(self, run_id: int) -> bool:
+        """End the run now: reveal the open question, then post the results."""
+        run = self._by_id.get(run_id)
+        if run is None:
+            return False
+        async with run.lock:
+            self._cancel(run.job)
+            engine = run.engine
+            if engine.phase == "open":
+                reveal = engine.close()
+                await self._store.save_progress(
+                    run.run_id, current=engine.current, phase="closed",
+                    message_id=run.message_id, posted_at=engine.posted_at,
+                    deadline=engine.deadline)
+                await self._after_close(run, reveal, go_on=False)
+            else:
+                await self._finish(run, "stopped")
+        return True
+
+    async def abort(self, run_id: int, reason: str) -> None:
+        """End a run that cannot go on (the bot was removed from the group)."""
+        run = self._by_id.get(run_id)
+        if run is not None:
+            log.warning("run %s in chat %s ends: %s", run_id, run.chat_id, reason)
+            await self._end(run, "aborted")
+
+    async def _finish(self, run: LiveRun, status: str) -> None:
+        scores = run.engine.standings()
+        text = render.results_message(run.quiz, run.lang, scores, run.names,
+                                      total=run.engine.count, stopped=status == "stopped")
+        sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id)
+        await self._end(run, status if sent.status not in ("gone", "moved") else "aborted")
+
+    async def _end(self, run: LiveRun, status: str) -> None:
+        self._cancel(run.job)
+        self._cancel(run.count_job)
+        await self._store.finish_run(run.run_id, status)
+        self._live.pop(run.key, None)
+        self._by_id.pop(run.run_id, None)
+        log.info("quiz %s: run %s in chat %s, %s players", status, run.run_id, run.chat_id,
+                 len(run.engine.standings()))
+
+    async def _follow(self, run: LiveRun, outcome: outbox.Outcome) -> bool:
+        """React to a failed send: end the run if the chat is gone. True to carry on."""
+        if outcome.status == "moved" and outcome.new_chat_id is not None:
+            await self._moved(run, outcome.new_chat_id)
+            return True
+        if outcome.status == "gone":
+            await self._end(run, "aborted")
+            return False
+        return True
+
+    async def _moved(self, run: LiveRun, new_chat_id: int | None) -> None:
+        if new_chat_id is None:
+            return
+        await self.migrate(run.chat_id, new_chat_id)
+
+    async def migrate(self, old_id: int, new_id: int) -> None:
+        """The group became a supergroup: its runs move to the new id, in memory and stored."""
+        await self._store.migrate_chat(old_id, new_id)
+        for run in [r for r in self._live.values() if r.chat_id == old_id]:
+            self._live.pop(run.key)
+            run.chat_id = new_id
+            self._live[run.key] = run
+
+    # --- taps -----------------------------------------------------------------------------------
+
+    async def tap(self, run: LiveRun, user: User, q_index: int, shown: int,
+                  name: str) -> tuple[Verdict, str]:
+        """A student's tap: decide, store, then give the alert text."""
+        verdict = run.engine.answer(user.id, q_index, shown, self._clock())
+        if verdict.status == "accepted" and verdict.answer is not None:
+            answer = verdict.answer
+            try:
+                await self._store.record_answer(StoredAnswer(
+                    run_id=run.run_id, q_index=answer.q_index,
+                    question_id=run.engine.plan.question_ids[answer.q_index],
+                    user_id=user.id, option=answer.option, correct=answer.correct,
+                    points=answer.points, answered_at=answer.at))
+            except Exception:
+                log.exception("run %s: could not store an answer of user %s", run.run_id, user.id)
+                run.engine.retract(answer)
+                return verdict, t(run.lang, "alert_error")
+            run.names[user.id] = name
+            self._schedule_count(run)
+        q = verdict.answer.q_index if verdict.answer else run.engine.current
+        return verdict, render.tap_alert(run.lang, verdict, run.engine.question_at(q),
+                                         run.engine.plan.permutations[q])
+
+    # --- the "N answered" line ------------------------------------------------------------------
+
+    def _schedule_count(self, run: LiveRun) -> None:
+        if not self._jobs.get_jobs_by_name(run.count_job):
+            self._jobs.run_once(self._count_job_cb, when=self._count_interval,
+                                name=run.count_job, data=run.run_id)
+
+    async def _count_job_cb(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Refresh a question's answer count if the group's budget has room."""
+        assert context.job is not None
+        run = self._by_id.get(context.job.data)  # type: ignore[call-overload]
+        if run is None or run.lock.locked() or run.message_id is None:
+            return
+        async with run.lock:
+            engine = run.engine
+            answered = engine.answered()
+            if engine.phase != "open" or answered == run.shown_count:
+                return
+            result = await outbox.edit(self._bot, run.chat_id, run.message_id,
+                                       self._question_text(run, answered),
+                                       markup=self._keyboard(run), optional=True)
+            if result.ok:
+                run.shown_count = answered
+        if result.status == "skipped":
+            self._schedule_count(run)
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _question_text(self, run: LiveRun, answered: int) -> str:
+        engine = run.engine
+        return render.question_message(engine.question, engine.permutation, run.lang,
+                                       number=engine.current + 1, total=engine.count,
+                                       seconds=engine.seconds, answered=answered)
+
+    def _keyboard(self, run: LiveRun) -> Any:
+        return render.answer_keyboard(run.run_id, run.engine.current,
+                                      len(run.engine.question.options))
+
+    def _register(self, run: LiveRun) -> None:
+        self._live[run.key] = run
+        self._by_id[run.run_id] = run
+
+    def _cancel(self, name: str) -> None:
+        job: Job[Any]
+        for job in self._jobs.get_jobs_by_name(name):
+            job.schedule_removal()

@@ -1,0 +1,131 @@
+"""Settings, read from a passed-in environment mapping (``os.environ`` in production)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.bank import MAX_SECONDS, MIN_SECONDS, Lang
+from bot.i18n import parse_lang
+
+DEFAULT_API_URL = "https://api.telegram.org/bot"
+SHIPPED_QUESTIONS = Path(__file__).resolve().parent.parent / "questions"
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message is one line meant for the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot is configured with. ``token`` never appears in ``repr``."""
+
+    token: str = field(repr=False)
+    api_url: str = DEFAULT_API_URL
+    db_path: Path = Path("quizbot.sqlite3")
+    questions: Path = SHIPPED_QUESTIONS
+    admin_ids: frozenset[int] = frozenset()
+    language: Lang = "bn"
+    question_seconds: int = 30
+    log_level: str = "INFO"
+    webhook_url: str | None = None
+    webhook_secret: str | None = field(default=None, repr=False)
+    listen_host: str = "0.0.0.0"
+    listen_port: int = 8080
+    # Telegram's per-group budget: sends and edits in any sliding window. Tests shrink the window.
+    group_limit: int = 20
+    group_window: float = 60.0
+    count_interval: float = 5.0  # at most one "N answered" refresh per this many seconds
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, got {raw!r}") from None
+    if not low <= value <= high:
+        raise SettingsError(f"{name} must be from {low} to {high}, got {value}")
+    return value
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, got {raw!r}") from None
+    if value <= 0:
+        raise SettingsError(f"{name} must be positive, got {raw!r}")
+    return value
+
+
+def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Settings:
+    """Build Settings from ``env``; raise SettingsError with a one-line reason."""
+    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if require_token and not token:
+        raise SettingsError("TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather and "
+                            "put it in the environment (or in a .env file)")
+    admin_ids: set[int] = set()
+    for part in env.get("QUIZBOT_ADMIN_IDS", "").replace(" ", "").split(","):
+        if part:
+            try:
+                admin_ids.add(int(part))
+            except ValueError:
+                raise SettingsError(f"QUIZBOT_ADMIN_IDS must be comma-separated user ids, "
+                                    f"got {part!r}") from None
+    lang_raw = env.get("QUIZBOT_LANGUAGE", "").strip()
+    language = parse_lang(lang_raw) if lang_raw else "bn"
+    if language is None:
+        raise SettingsError(f"QUIZBOT_LANGUAGE must be bn or en, got {lang_raw!r}")
+    level = env.get("QUIZBOT_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if not isinstance(logging.getLevelName(level), int):
+        raise SettingsError(f"QUIZBOT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, "
+                            f"got {level!r}")
+    listen = env.get("QUIZBOT_LISTEN", "").strip() or "0.0.0.0:8080"
+    host, _, port_raw = listen.rpartition(":")
+    try:
+        port = int(port_raw)
+    except ValueError:
+        raise SettingsError(f"QUIZBOT_LISTEN must be HOST:PORT, got {listen!r}") from None
+    webhook = env.get("QUIZBOT_WEBHOOK_URL", "").strip() or None
+    if webhook is not None and not webhook.startswith("https://") and not webhook.startswith(
+            "http://127.0.0.1"):
+        raise SettingsError("QUIZBOT_WEBHOOK_URL must be an https:// URL")
+    return Settings(
+        token=token,
+        api_url=env.get("QUIZBOT_API_URL", "").strip() or DEFAULT_API_URL,
+        db_path=Path(env.get("QUIZBOT_DB", "").strip() or "quizbot.sqlite3"),
+        questions=Path(env.get("QUIZBOT_QUESTIONS", "").strip() or SHIPPED_QUESTIONS),
+        admin_ids=frozenset(admin_ids),
+        language=language,
+        question_seconds=_int(env, "QUIZBOT_QUESTION_SECONDS", 30, MIN_SECONDS, MAX_SECONDS),
+        log_level=level,
+        webhook_url=webhook,
+        webhook_secret=env.get("QUIZBOT_WEBHOOK_SECRET", "").strip() or None,
+        listen_host=host.strip("[]") or "0.0.0.0",
+        listen_port=port,
+        group_window=_float(env, "QUIZBOT_GROUP_WINDOW", 60.0),
+        count_interval=_float(env, "QUIZBOT_COUNT_INTERVAL", 5.0),
+    )
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """``KEY=VALUE`` lines of a .env file (comments and blank lines skipped; quotes removed)."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values

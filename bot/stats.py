@@ -1,0 +1,187 @@
+"""Leaderboards, personal stats, seasons and the CSV export."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot import callbacks, outbox, render
+from bot.bank import QUIZ_ID, Lang
+from bot.commands import is_moderator, language, reply, thread_of
+from bot.i18n import num, t
+from bot.services import services
+from bot.storage import Leaderboard, Standing
+
+TOP = 10
+
+
+def leaderboard_text(board: Leaderboard, lang: Lang, quiz_id: str | None) -> str:
+    lines = [t(lang, "lb_head", season=board.season)]
+    if quiz_id:
+        lines.append(t(lang, "lb_quiz", quiz=html.escape(quiz_id)))
+    lines.append("")
+    if not board.rows:
+        lines.append(t(lang, "lb_empty"))
+        return "\n".join(lines)
+    for row in board.rows:
+        lines.append(_line(row, lang))
+    if board.caller is not None:
+        lines += ["…", _line(board.caller, lang)]
+    lines += ["", t(lang, "lb_players", count=board.total_players)]
+    return "\n".join(lines)
+
+
+def _line(row: Standing, lang: Lang) -> str:
+    text = t(lang, "lb_line", rank=row.rank, name=render.html_name(row.name), points=row.points,
+             correct=row.correct, runs=row.runs)
+    return f"{render.MEDALS[row.rank - 1]} {text}" if row.rank <= len(render.MEDALS) else text
+
+
+async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/leaderboard [QUIZ | season N]``: the group's ranking; in private, your groups."""
+    svc = services(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    lang = await language(update, svc)
+    if chat.type == Chat.PRIVATE:
+        overview = await svc.store.user_overview(user.id)
+        if not overview.groups:
+            await reply(update, context, t(lang, "lb_private_none"))
+            return
+        lines = [t(lang, "lb_private")] + [
+            t(lang, "lb_private_line", title=html.escape(g.title or str(g.chat_id)), rank=g.rank,
+              points=g.points) for g in overview.groups]
+        await reply(update, context, "\n".join(lines))
+        return
+    args = [a.casefold() for a in context.args or []]
+    season: int | None = None
+    quiz_id: str | None = None
+    if len(args) == 2 and args[0] in ("season", "সিজন") and args[1].isdigit() \
+            and args[1].isascii() and 0 < int(args[1]) < 1_000_000:
+        season = int(args[1])
+    elif len(args) == 1 and QUIZ_ID.match(args[0]):
+        quiz_id = args[0]
+    elif args:
+        await reply(update, context, t(lang, "lb_usage"))
+        return
+    board = await svc.store.leaderboard(chat.id, season=season, quiz_id=quiz_id, limit=TOP,
+                                        user_id=user.id)
+    await reply(update, context, leaderboard_text(board, lang, quiz_id))
+
+
+async def me(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/me``: your rank and accuracy here; in private, across groups and practice."""
+    svc = services(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    lang = await language(update, svc)
+    if chat.type != Chat.PRIVATE:
+        row = await svc.store.group_stats(chat.id, user.id)
+        if row is None:
+            await reply(update, context, t(lang, "me_none"))
+            return
+        accuracy = round(100 * row.correct / row.answered) if row.answered else 0
+        await reply(update, context, t(
+            lang, "me_group", name=render.html_name(row.name), rank=row.rank, points=row.points,
+            correct=row.correct, answered=row.answered, accuracy=accuracy, runs=row.runs))
+        return
+    overview = await svc.store.user_overview(user.id)
+    lines = [t(lang, "me_private_head"), ""]
+    lines += [t(lang, "lb_private_line", title=html.escape(g.title or str(g.chat_id)),
+                rank=g.rank, points=g.points) for g in overview.groups]
+    lines.append(t(lang, "me_practice", answered=overview.practice_answered,
+                   correct=overview.practice_correct))
+    if overview.weakest:
+        lines += ["", t(lang, "me_weak_head")]
+        for weak in overview.weakest:
+            quiz = svc.quizzes.get(weak.quiz_id)
+            question = next((q for q in quiz.questions if q.id == weak.question_id),
+                            None) if quiz else None
+            label = render.fit(question.text(lang), 70) if question else weak.question_id
+            lines.append(t(lang, "me_weak_line", quiz=html.escape(weak.quiz_id),
+                           question=html.escape(label), wrong=weak.wrong, tries=weak.tries))
+    await reply(update, context, "\n".join(lines))
+
+
+async def reset(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/resetleaderboard`` (moderators): asks to confirm a new season."""
+    svc = services(context)
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return
+    lang = await language(update, svc)
+    if chat.type == Chat.PRIVATE:
+        await reply(update, context, t(lang, "group_only"))
+        return
+    if not await is_moderator(update, svc):
+        await reply(update, context, t(lang, "not_moderator"))
+        return
+    season = await svc.store.current_season(chat.id)
+    markup = InlineKeyboardMarkup([[
+        InlineKeyboardButton(t(lang, "reset_yes"), callback_data=callbacks.encode(
+            callbacks.ResetData(season, True))),
+        InlineKeyboardButton(t(lang, "reset_no"), callback_data=callbacks.encode(
+            callbacks.ResetData(season, False))),
+    ]])
+    await outbox.send(context.bot, chat.id, t(lang, "reset_confirm", season=season),
+                      thread_id=thread_of(message), markup=markup)
+
+
+async def reset_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                       data: callbacks.CallbackData) -> tuple[str | None, bool]:
+    """The confirm or cancel button of ``/resetleaderboard``."""
+    svc = services(context)
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    assert isinstance(data, callbacks.ResetData)
+    chat = query.message.chat
+    lang = await language(update, svc)
+    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat,
+                                                                         query.from_user.id):
+        return t(lang, "not_moderator"), True
+    if data.season != await svc.store.current_season(chat.id):
+        return t(lang, "reset_stale"), True
+    if data.confirm:
+        season = await svc.store.new_season(chat.id)
+        text = t(lang, "reset_done", season=season)
+    else:
+        text = t(lang, "reset_cancelled")
+    await outbox.edit(context.bot, chat.id, query.message.message_id, text)
+    return None, False
+
+
+async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/export`` (moderators): the group's results as a CSV document."""
+    svc = services(context)
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return
+    lang = await language(update, svc)
+    if chat.type == Chat.PRIVATE:
+        await reply(update, context, t(lang, "group_only"))
+        return
+    if not await is_moderator(update, svc):
+        await reply(update, context, t(lang, "not_moderator"))
+        return
+    text = await svc.store.export_csv(chat.id)
+    if text.count("\n") <= 1:
+        await reply(update, context, t(lang, "export_empty"), important=True)
+        return
+    day = dt.datetime.fromtimestamp(svc.clock(), dt.UTC).strftime("%Y-%m-%d")
+    try:
+        await context.bot.send_document(
+            chat.id, document=("\ufeff" + text).encode("utf-8"),
+            filename=f"quizbot-results-{abs(chat.id)}-{day}.csv",
+            caption=t(lang, "export_caption"), message_thread_id=thread_of(message) or None)
+    except TelegramError as exc:
+        await reply(update, context, t(lang, "apology"), important=True)
+        raise exc
+
+
+__all__ = ["leaderboard", "me", "num", "reset", "reset_button"]

@@ -1,0 +1,58 @@
+"""Persistent storage of quizbot: one SQLite file, reached only through :class:`Store`.
+
+This package owns every SQL statement of the project; nothing outside it imports aiosqlite.
+"""
+
+from bot.engine import Plan
+
+from .models import (
+    END_STATUSES,
+    GROUP,
+    MODES,
+    PHASES,
+    PRACTICE,
+    RUNNING,
+    Answer,
+    GroupLine,
+    Lang,
+    Leaderboard,
+    NewRun,
+    Overview,
+    RunConflict,
+    Standing,
+    StorageError,
+    StoreClosed,
+    StoredRun,
+    Weak,
+    plan_from_json,
+    plan_to_json,
+)
+from .schema import SCHEMA_VERSION, create_schema
+from .store import Store
+
+__all__ = [
+    "END_STATUSES",
+    "GROUP",
+    "MODES",
+    "PHASES",
+    "PRACTICE",
+    "RUNNING",
+    "SCHEMA_VERSION",
+    "Answer",
+    "GroupLine",
+    "Lang",
+    "Leaderboard",
+    "NewRun",
+    "Overview",
+    "Plan",
+    "RunConflict",
+    "Standing",
+    "StorageError",
+    "Store",
+    "StoreClosed",
+    "StoredRun",
+    "Weak",
+    "create_schema",
+    "plan_from_json",
+    "plan_to_json",
+]

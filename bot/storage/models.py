@@ -1,0 +1,151 @@
+"""Row types of the storage layer: plain frozen dataclasses, no SQL and no I/O here."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Final
+
+from bot.engine import Plan
+
+Lang = str  # 'bn' | 'en'
+
+GROUP: Final = "group"
+PRACTICE: Final = "practice"
+MODES: Final = frozenset({GROUP, PRACTICE})
+PHASES: Final = frozenset({"posting", "open", "closed"})
+RUNNING: Final = "running"
+END_STATUSES: Final = frozenset({"finished", "stopped", "aborted"})
+
+
+class StorageError(Exception):
+    """Base class of the errors this package raises on purpose."""
+
+
+class RunConflict(StorageError):
+    """A group run is already running in this chat and thread."""
+
+    def __init__(self, chat_id: int, thread_id: int, run_id: int) -> None:
+        super().__init__(f"run {run_id} is already running in chat {chat_id} thread {thread_id}")
+        self.chat_id = chat_id
+        self.thread_id = thread_id
+        self.run_id = run_id
+
+
+class StoreClosed(StorageError):
+    """The store was closed; nothing more can be written."""
+
+
+def plan_to_json(plan: Plan) -> str:
+    """A run's plan as stored in ``runs.plan``."""
+    return json.dumps(
+        {"q": list(plan.question_ids), "p": [list(p) for p in plan.permutations]},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def plan_from_json(text: str) -> Plan:
+    data = json.loads(text)
+    return Plan(
+        question_ids=tuple(str(q) for q in data["q"]),
+        permutations=tuple(tuple(int(i) for i in p) for p in data["p"]),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NewRun:
+    chat_id: int
+    thread_id: int
+    mode: str  # 'group' | 'practice'
+    quiz_id: str
+    language: Lang
+    seconds: int
+    plan: Plan
+    started_by: int | None
+    started_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRun:
+    run_id: int
+    chat_id: int
+    thread_id: int
+    mode: str
+    quiz_id: str
+    language: Lang
+    seconds: int
+    season: int
+    plan: Plan
+    current: int
+    phase: str  # 'posting' | 'open' | 'closed'
+    message_id: int | None
+    posted_at: float | None
+    deadline: float | None
+    status: str  # 'running' | 'finished' | 'stopped' | 'aborted'
+    started_by: int | None
+    started_at: float
+    finished_at: float | None
+
+    @property
+    def question_count(self) -> int:
+        return len(self.plan.question_ids)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    run_id: int
+    q_index: int
+    question_id: str
+    user_id: int
+    option: int  # index in the bank's option order
+    correct: bool
+    points: int
+    answered_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    user_id: int
+    name: str
+    username: str | None
+    points: int
+    correct: int
+    answered: int
+    runs: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    season: int
+    rows: tuple[Standing, ...]
+    caller: Standing | None  # the caller's own line, only when it is not among rows
+    total_players: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupLine:
+    chat_id: int
+    title: str | None
+    points: int
+    correct: int
+    answered: int
+    runs: int
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class Weak:
+    quiz_id: str
+    question_id: str
+    wrong: int
+    tries: int
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    groups: tuple[GroupLine, ...]
+    practice_answered: int
+    practice_correct: int
+    weakest: tuple[Weak, ...]

@@ -1,0 +1,196 @@
+"""The versioned schema: numbered migration steps, keyed by ``PRAGMA user_version``.
+
+``MIGRATIONS[n]`` upgrades a database from version n to n + 1 and runs in its own transaction
+together with the ``user_version`` bump, so a crash mid-upgrade leaves the previous version intact.
+An old file is always upgraded in place, never recreated. To change the schema, append a step;
+never edit a step that has shipped.
+
+Everything here is synchronous and works on a plain :class:`sqlite3.Connection`, so scripts and
+benchmarks can build a database with the exact production schema via :func:`create_schema`.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from .models import StorageError
+
+Step = Callable[[sqlite3.Connection], None]
+
+V1_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE chats (
+        chat_id INTEGER PRIMARY KEY,
+        title TEXT,
+        kind TEXT,
+        language TEXT,
+        season INTEGER NOT NULL DEFAULT 1,
+        season_started_at REAL
+    )
+    """,
+    """
+    CREATE TABLE seasons (
+        chat_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        PRIMARY KEY (chat_id, season)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        username TEXT,
+        updated_at REAL
+    )
+    """,
+    """
+    CREATE TABLE runs (
+        run_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        mode TEXT NOT NULL CHECK (mode IN ('group', 'practice')),
+        quiz_id TEXT NOT NULL,
+        language TEXT NOT NULL,
+        seconds INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        plan TEXT NOT NULL,
+        question_count INTEGER NOT NULL,
+        current INTEGER NOT NULL DEFAULT 0,
+        phase TEXT NOT NULL DEFAULT 'posting' CHECK (phase IN ('posting', 'open', 'closed')),
+        message_id INTEGER,
+        posted_at REAL,
+        deadline REAL,
+        status TEXT NOT NULL DEFAULT 'running'
+            CHECK (status IN ('running', 'finished', 'stopped', 'aborted')),
+        started_by INTEGER,
+        started_at REAL NOT NULL,
+        finished_at REAL
+    )
+    """,
+    "CREATE INDEX runs_chat_season ON runs (chat_id, season, mode, status)",
+    """
+    CREATE UNIQUE INDEX runs_one_running_group ON runs (chat_id, thread_id, mode)
+        WHERE status = 'running' AND mode = 'group'
+    """,
+    """
+    CREATE TABLE answers (
+        run_id INTEGER NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        q_index INTEGER NOT NULL,
+        question_id TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        option INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (run_id, q_index, user_id)
+    ) WITHOUT ROWID
+    """,
+)
+
+V2_STATEMENTS: tuple[str, ...] = (
+    # per-user statistics (user_overview, weakest questions) look answers up by user
+    "CREATE INDEX answers_user ON answers (user_id)",
+    # the private-chat language preference of a user
+    "ALTER TABLE users ADD COLUMN language TEXT",
+    # restart recovery lists running runs without scanning a year of history
+    "CREATE INDEX runs_running ON runs (mode) WHERE status = 'running'",
+)
+
+
+def _statements(statements: Sequence[str]) -> Step:
+    def step(conn: sqlite3.Connection) -> None:
+        for sql in statements:
+            conn.execute(sql)
+
+    return step
+
+
+MIGRATIONS: tuple[Step, ...] = (
+    _statements(V1_STATEMENTS),  # 0 -> 1
+    _statements(V2_STATEMENTS),  # 1 -> 2
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    row = conn.execute("PRAGMA user_version").fetchone()
+    return int(row[0])
+
+
+def migrate(conn: sqlite3.Connection, *, target: int = SCHEMA_VERSION) -> int:
+    """Bring the database behind ``conn`` up to version ``target``; return the version reached.
+
+    Each step runs in its own ``BEGIN IMMEDIATE`` transaction that re-reads ``user_version``, so
+    two processes opening the same file at once cannot both apply a step. Foreign key enforcement
+    is switched off while migrating (table rebuilds need that) and checked before every commit.
+    """
+    if not 0 <= target <= SCHEMA_VERSION:
+        raise ValueError(f"no schema version {target}")
+    if conn.in_transaction:
+        conn.commit()
+    saved_isolation = conn.isolation_level
+    conn.isolation_level = None
+    fk_on = bool(conn.execute("PRAGMA foreign_keys").fetchone()[0])
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        while True:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                version = user_version(conn)
+                if version > SCHEMA_VERSION:
+                    raise StorageError(
+                        f"database schema version {version} is newer than this code "
+                        f"({SCHEMA_VERSION}); refusing to touch it"
+                    )
+                if version >= target:
+                    conn.execute("ROLLBACK")
+                    return version
+                MIGRATIONS[version](conn)
+                if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                    raise StorageError(f"migration to version {version + 1} broke foreign keys")
+                conn.execute(f"PRAGMA user_version = {version + 1:d}")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+    finally:
+        if fk_on:
+            conn.execute("PRAGMA foreign_keys = ON")
+        conn.isolation_level = saved_isolation
+
+
+def create_schema(conn: sqlite3.Connection) -> None:
+    """Create (or upgrade to) the current schema on a plain sqlite3 connection.
+
+    Meant for benchmarks and scripts that bulk-load a file with ``executemany``.
+    """
+    migrate(conn)
+
+
+def create_file(path: Path) -> None:
+    """Create an empty database file readable by its owner only, unless it exists already."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
+def prepare_file(path: Path, *, busy_timeout_ms: int = 30_000) -> int:
+    """Create the file if needed (mode 0600), switch it to WAL and migrate it; return version."""
+    create_file(path)
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StorageError(f"could not switch {path} to WAL (journal_mode={mode})")
+        conn.execute("PRAGMA synchronous = FULL")
+        return migrate(conn)
+    finally:
+        conn.close()

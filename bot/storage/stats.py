@@ -1,0 +1,310 @@
+"""Leaderboards, personal statistics, per-run results and the CSV export.
+
+Only ``mode = 'group'`` runs count for a chat's rankings; practice runs never do. Every status
+counts (running, finished, stopped, aborted): answers given before a quiz was stopped are real.
+Ranking order everywhere: points desc, correct desc, then whoever reached the total first
+(earliest last counted answer), then user id; ranks are positions 1..N, never shared.
+
+``CROSS JOIN`` is SQLite's way to pin the join order: a chat's runs first (index on chat, season),
+then their answers by primary key; or a user's answers first (index on user), then their runs.
+Left to itself, the planner may prefer walking all answers in user order to save a sort.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+import unicodedata
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from .core import StoreCore
+from .models import GroupLine, Leaderboard, Overview, Standing, Weak
+
+_ORDER = "points DESC, correct DESC, last_at ASC, user_id ASC"
+
+# {where} filters runs aliased r; the window numbers every player of the selection
+_RANKED_SQL = f"""
+WITH per_user AS (
+    SELECT a.user_id AS user_id, SUM(a.points) AS points, SUM(a.correct) AS correct,
+           COUNT(*) AS answered, COUNT(DISTINCT a.run_id) AS runs, MAX(a.answered_at) AS last_at
+    FROM runs AS r CROSS JOIN answers AS a ON a.run_id = r.run_id
+    WHERE {{where}}
+    GROUP BY a.user_id
+), ranked AS (
+    SELECT user_id, points, correct, answered, runs,
+           ROW_NUMBER() OVER (ORDER BY {_ORDER}) AS rank, COUNT(*) OVER () AS total
+    FROM per_user
+)
+SELECT k.rank, k.user_id, COALESCE(u.name, ''), u.username, k.points, k.correct, k.answered,
+       k.runs, k.total
+FROM ranked AS k LEFT JOIN users AS u ON u.user_id = k.user_id
+WHERE k.rank <= ? OR k.user_id = ?
+ORDER BY k.rank
+"""
+_CHAT_SEASON = "r.chat_id = ? AND r.season = ? AND r.mode = 'group'"
+_CHAT_SEASON_QUIZ = _CHAT_SEASON + " AND r.quiz_id = ?"
+
+_FORMULA_START = frozenset("=+-@\t\r\n")
+_ALL = 1 << 62  # "no limit" for the rank filter
+
+
+def _standing(row: sqlite3.Row | tuple[Any, ...]) -> Standing:
+    return Standing(
+        rank=row[0],
+        user_id=row[1],
+        name=row[2],
+        username=row[3],
+        points=row[4] or 0,
+        correct=row[5] or 0,
+        answered=row[6],
+        runs=row[7],
+    )
+
+
+def safe_cell(text: str) -> str:
+    """Neutralize spreadsheet formula injection: prefix ``'`` to text that would start a formula.
+
+    Invisible leading characters (spaces, bidi marks, zero-width joiners) are looked through, since
+    a spreadsheet may drop them and still see the ``=``.
+    """
+    for ch in text:
+        if ch in _FORMULA_START:
+            return "'" + text
+        if ch.isspace() or unicodedata.category(ch) in ("Cf", "Zs"):
+            continue
+        break
+    return text
+
+
+def option_letter(option: int) -> str:
+    return chr(ord("A") + option) if 0 <= option < 26 else str(option)
+
+
+class StatsMixin(StoreCore):
+    async def _season_or_current(self, chat_id: int, season: int | None) -> int:
+        if season is not None:
+            return season
+        row = await self._fetchone("SELECT season FROM chats WHERE chat_id = ?", (chat_id,))
+        return 1 if row is None else int(row[0])
+
+    async def _ranked(
+        self, where: str, params: Sequence[Any], *, limit: int, user_id: int | None
+    ) -> list[sqlite3.Row]:
+        sql = _RANKED_SQL.format(where=where)
+        return await self._fetchall(sql, (*params, limit, user_id))
+
+    async def leaderboard(
+        self,
+        chat_id: int,
+        *,
+        season: int | None = None,
+        quiz_id: str | None = None,
+        limit: int = 10,
+        user_id: int | None = None,
+    ) -> Leaderboard:
+        """The top ``limit`` players of a chat's season (default: current), optionally one quiz.
+
+        ``caller`` is ``user_id``'s own line when that player has answers but is not in ``rows``.
+        """
+        season = await self._season_or_current(chat_id, season)
+        if quiz_id is None:
+            rows = await self._ranked(_CHAT_SEASON, (chat_id, season), limit=limit, user_id=user_id)
+        else:
+            rows = await self._ranked(
+                _CHAT_SEASON_QUIZ, (chat_id, season, quiz_id), limit=limit, user_id=user_id
+            )
+        top = tuple(_standing(r) for r in rows if r[0] <= limit)
+        caller = next((_standing(r) for r in rows if r[0] > limit), None)
+        total = int(rows[0][8]) if rows else 0
+        return Leaderboard(season=season, rows=top, caller=caller, total_players=total)
+
+    async def group_stats(
+        self, chat_id: int, user_id: int, *, season: int | None = None
+    ) -> Standing | None:
+        """One player's line (with rank) in a chat's season; None if they answered nothing."""
+        season = await self._season_or_current(chat_id, season)
+        rows = await self._ranked(_CHAT_SEASON, (chat_id, season), limit=0, user_id=user_id)
+        return _standing(rows[0]) if rows else None
+
+    async def run_results(self, run_id: int) -> list[Standing]:
+        """Everyone who answered in one run, ranked (``runs`` is always 1)."""
+        rows = await self._ranked("r.run_id = ?", (run_id,), limit=_ALL, user_id=None)
+        return [_standing(r) for r in rows]
+
+    async def user_overview(self, user_id: int) -> Overview:
+        """A user's standing in each group (current season there), practice totals, weak spots."""
+        group_rows = await self._fetchall(
+            """
+            SELECT r.chat_id, c.title, SUM(a.points), SUM(a.correct), COUNT(*),
+                   COUNT(DISTINCT a.run_id)
+            FROM answers AS a
+            CROSS JOIN runs AS r ON r.run_id = a.run_id
+            JOIN chats AS c ON c.chat_id = r.chat_id
+            WHERE a.user_id = ? AND r.mode = 'group' AND r.season = c.season
+            GROUP BY r.chat_id
+            """,
+            (user_id,),
+        )
+        groups: list[GroupLine] = []
+        for chat_id, title, points, correct, answered, runs in group_rows:
+            mine = await self.group_stats(chat_id, user_id)
+            groups.append(
+                GroupLine(
+                    chat_id=chat_id,
+                    title=title,
+                    points=points or 0,
+                    correct=correct or 0,
+                    answered=answered,
+                    runs=runs,
+                    rank=mine.rank if mine is not None else 0,
+                )
+            )
+        groups.sort(key=lambda g: (-g.points, g.rank, g.chat_id))
+        practice = await self._fetchone(
+            "SELECT COUNT(*), COALESCE(SUM(a.correct), 0) FROM answers AS a"
+            " CROSS JOIN runs AS r ON r.run_id = a.run_id"
+            " WHERE a.user_id = ? AND r.mode = 'practice'",
+            (user_id,),
+        )
+        weak_rows = await self._fetchall(
+            """
+            SELECT r.quiz_id, a.question_id, SUM(1 - a.correct) AS wrong, COUNT(*) AS tries
+            FROM answers AS a CROSS JOIN runs AS r ON r.run_id = a.run_id
+            WHERE a.user_id = ?
+            GROUP BY r.quiz_id, a.question_id
+            HAVING wrong > 0
+            ORDER BY wrong DESC, CAST(wrong AS REAL) / tries DESC, r.quiz_id, a.question_id
+            LIMIT 5
+            """,
+            (user_id,),
+        )
+        return Overview(
+            groups=tuple(groups),
+            practice_answered=int(practice[0]) if practice else 0,
+            practice_correct=int(practice[1]) if practice else 0,
+            weakest=tuple(Weak(q, qid, int(w), int(t)) for q, qid, w, t in weak_rows),
+        )
+
+    async def export_csv(self, chat_id: int) -> str:
+        """Every student's result in every group run of the chat (all seasons), as CSV text.
+
+        Columns: season, run_id, quiz, date (UTC ISO 8601 of the run's start), user_id, name,
+        username, correct, answered, points, q1..qN. ``qK`` is the option chosen for question K
+        as a letter in the bank's option order (A = the bank's first option), "" if unanswered.
+        Rows follow the runs in time; within a run, its ranking order.
+        """
+        rows = await self._fetchall(
+            """
+            SELECT r.season, r.run_id, r.quiz_id, r.started_at, r.question_count,
+                   a.user_id, COALESCE(u.name, ''), u.username,
+                   a.q_index, a.option, a.correct, a.points, a.answered_at
+            FROM runs AS r
+            CROSS JOIN answers AS a ON a.run_id = r.run_id
+            LEFT JOIN users AS u ON u.user_id = a.user_id
+            WHERE r.chat_id = ? AND r.mode = 'group'
+            ORDER BY r.season, r.started_at, r.run_id
+            """,
+            (chat_id,),
+        )
+        # (run order, user) -> aggregated line; dicts keep insertion order = run order
+        lines: dict[tuple[int, int], _Line] = {}
+        width = 0
+        for season, run_id, quiz, started, count, uid, name, username, q, opt, ok, pts, at in rows:
+            width = max(width, count)
+            line = lines.get((run_id, uid))
+            if line is None:
+                line = lines[(run_id, uid)] = _Line(
+                    season, run_id, quiz, started, uid, name, username
+                )
+            line.add(q, opt, ok, pts, at)
+        out = io.StringIO()
+        writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL)
+        writer.writerow(
+            [
+                "season",
+                "run_id",
+                "quiz",
+                "date",
+                "user_id",
+                "name",
+                "username",
+                "correct",
+                "answered",
+                "points",
+                *(f"q{i + 1}" for i in range(width)),
+            ]
+        )
+        ordered = sorted(lines.values(), key=lambda ln: ln.sort_key())
+        for ln in ordered:
+            writer.writerow(ln.cells(width))
+        return out.getvalue()
+
+
+class _Line:
+    __slots__ = (
+        "answered",
+        "choices",
+        "correct",
+        "last_at",
+        "name",
+        "points",
+        "quiz",
+        "run_id",
+        "season",
+        "started",
+        "user_id",
+        "username",
+    )
+
+    def __init__(
+        self,
+        season: int,
+        run_id: int,
+        quiz: str,
+        started: float,
+        user_id: int,
+        name: str,
+        username: str | None,
+    ) -> None:
+        self.season, self.run_id, self.quiz, self.started = season, run_id, quiz, started
+        self.user_id, self.name, self.username = user_id, name, username
+        self.correct = self.answered = self.points = 0
+        self.last_at = 0.0
+        self.choices: dict[int, int] = {}
+
+    def add(self, q_index: int, option: int, correct: int, points: int, at: float) -> None:
+        self.choices[q_index] = option
+        self.correct += correct
+        self.points += points
+        self.answered += 1
+        self.last_at = max(self.last_at, at)
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (
+            self.season,
+            self.started,
+            self.run_id,
+            -self.points,
+            -self.correct,
+            self.last_at,
+            self.user_id,
+        )
+
+    def cells(self, width: int) -> list[str | int]:
+        date = datetime.fromtimestamp(self.started, UTC).isoformat(timespec="seconds")
+        return [
+            self.season,
+            self.run_id,
+            safe_cell(self.quiz),
+            date,
+            self.user_id,
+            safe_cell(self.name),
+            safe_cell(self.username or ""),
+            self.correct,
+            self.answered,
+            self.points,
+            *(option_letter(self.choices[i]) if i in self.choices else "" for i in range(width)),
+        ]

@@ -1,0 +1,298 @@
+"""The public :class:`Store`: opening and closing, backups, chats, users and seasons.
+
+Runs and answers live in :mod:`.runs`, rankings and exports in :mod:`.stats`; the connection and
+transaction machinery in :mod:`.core`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sqlite3
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import aiosqlite
+
+from .core import Clock, _UserJob
+from .runs import RunsMixin, ensure_chat
+from .schema import prepare_file
+from .stats import StatsMixin
+
+CHAT_CACHE_MAX = 50_000
+
+
+async def _configure(conn: aiosqlite.Connection, busy_timeout_ms: int) -> None:
+    await conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
+    await conn.execute("PRAGMA foreign_keys = ON")
+    await conn.execute("PRAGMA synchronous = FULL")
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _backup_file(source: Path, dest: Path, busy_timeout_ms: int) -> None:
+    """Copy ``source`` to ``dest`` with SQLite's online backup API, atomically, mode 0600."""
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    for leftover in (tmp, Path(f"{tmp}-journal"), Path(f"{tmp}-wal")):
+        leftover.unlink(missing_ok=True)
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    try:
+        src = sqlite3.connect(source, isolation_level=None)
+        try:
+            src.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
+            dst = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                # pages=-1: the whole database in one step, i.e. from one consistent snapshot
+                src.backup(dst, pages=-1)
+                dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+                check = dst.execute("PRAGMA quick_check").fetchone()[0]
+                if check != "ok":
+                    raise sqlite3.DatabaseError(f"backup failed its check: {check}")
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, dest)
+        _fsync_dir(dest.parent)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+class Store(RunsMixin, StatsMixin):
+    """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
+
+    _busy_timeout_ms = 5000
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        clock: Clock = time.time,
+        busy_timeout: float = 5.0,
+        lock_retry: float = 30.0,
+    ) -> Self:
+        """Open (creating with mode 0600 and migrating as needed) the database at ``path``.
+
+        ``busy_timeout`` is how long SQLite itself waits for another connection's lock;
+        ``lock_retry`` is how long a write transaction keeps retrying after that.
+        """
+        p = Path(path)
+        busy_ms = round(busy_timeout * 1000)
+        await asyncio.to_thread(prepare_file, p, busy_timeout_ms=max(busy_ms, 30_000))
+        wconn = await aiosqlite.connect(p, isolation_level=None)
+        rconn: aiosqlite.Connection | None = None
+        try:
+            await _configure(wconn, busy_ms)
+            rconn = await aiosqlite.connect(p, isolation_level=None)
+            await _configure(rconn, busy_ms)
+            await rconn.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await wconn.close()
+            if rconn is not None:
+                await rconn.close()
+            raise
+        store = cls(p, wconn, rconn, clock=clock, lock_retry=lock_retry)
+        store._busy_timeout_ms = busy_ms
+        store._start_writer()
+        return store
+
+    async def close(self) -> None:
+        """Write everything still queued, then close the file. Safe to call twice."""
+        if self._closed:
+            return
+        await self._stop_writer()
+        async with self._lock:  # let a transaction still in flight finish
+            self._closed = True
+        with contextlib.suppress(sqlite3.Error, ValueError):
+            await self._wconn.execute("PRAGMA optimize")
+        await self._rconn.close()
+        await self._wconn.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def backup(self, dest: Path) -> None:
+        """Write a consistent copy of the database to ``dest`` (mode 0600), while the bot runs.
+
+        Uses SQLite's online backup API from a separate connection, into a temporary file that
+        is checked, fsynced and then renamed over ``dest``.
+        """
+        if self._closed:
+            raise sqlite3.ProgrammingError("store is closed")
+        await asyncio.to_thread(_backup_file, self.path, Path(dest), self._busy_timeout_ms)
+
+    # -- chats -----------------------------------------------------------------------------
+
+    async def remember_chat(self, chat_id: int, title: str | None, kind: str) -> None:
+        """Record a chat's title and kind (private, group, supergroup, channel)."""
+        if self._chats.get(chat_id) == (title, kind):
+            return
+        now = self._clock()
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await ensure_chat(conn, chat_id, now)
+            await conn.execute(
+                "UPDATE chats SET title = ?, kind = ? WHERE chat_id = ?"
+                " AND (title IS NOT ? OR kind IS NOT ?)",
+                (title, kind, chat_id, title, kind),
+            )
+
+        await self._write(tx)
+        if len(self._chats) >= CHAT_CACHE_MAX:
+            self._chats.pop(next(iter(self._chats)))
+        self._chats[chat_id] = (title, kind)
+
+    async def chat_language(self, chat_id: int) -> str | None:
+        row = await self._fetchone("SELECT language FROM chats WHERE chat_id = ?", (chat_id,))
+        return None if row is None else row[0]
+
+    async def set_chat_language(self, chat_id: int, lang: str) -> None:
+        now = self._clock()
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await ensure_chat(conn, chat_id, now)
+            await conn.execute("UPDATE chats SET language = ? WHERE chat_id = ?", (lang, chat_id))
+
+        await self._write(tx)
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> None:
+        """Move a group that became a supergroup (new id) with all its history; idempotent.
+
+        The chats row, its seasons and every run (finished and running) move to ``new_id``. If
+        ``new_id`` already has a chats row, it keeps its own title/kind/language where set, takes
+        the old ones otherwise, and continues the higher season of the two. Should both chats have
+        a group run running in the same thread, the old chat's one is marked ``aborted``.
+        """
+        if old_id == new_id:
+            return
+        now = self._clock()
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            cols = "title, kind, language, season, season_started_at"
+            sql = f"SELECT {cols} FROM chats WHERE chat_id = ?"
+            old = list(await conn.execute_fetchall(sql, (old_id,)))
+            new = list(await conn.execute_fetchall(sql, (new_id,)))
+            if old and not new:
+                await conn.execute(
+                    "UPDATE chats SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
+                )
+            elif old and new:
+                o, n = old[0], new[0]
+                season, started = (o[3], o[4]) if o[3] > n[3] else (n[3], n[4])
+                await conn.execute(
+                    "UPDATE chats SET title = ?, kind = ?, language = ?, season = ?,"
+                    " season_started_at = ? WHERE chat_id = ?",
+                    (
+                        n[0] if n[0] is not None else o[0],
+                        n[1] if n[1] is not None else o[1],
+                        n[2] if n[2] is not None else o[2],
+                        season,
+                        started,
+                        new_id,
+                    ),
+                )
+                await conn.execute("DELETE FROM chats WHERE chat_id = ?", (old_id,))
+            await conn.execute(
+                "INSERT INTO seasons (chat_id, season, started_at)"
+                " SELECT ?, season, started_at FROM seasons WHERE chat_id = ?"
+                " ON CONFLICT DO NOTHING",
+                (new_id, old_id),
+            )
+            await conn.execute("DELETE FROM seasons WHERE chat_id = ?", (old_id,))
+            await conn.execute(
+                "UPDATE runs SET status = 'aborted', phase = 'closed', finished_at = ?"
+                " WHERE chat_id = ? AND mode = 'group' AND status = 'running' AND EXISTS ("
+                "  SELECT 1 FROM runs AS n WHERE n.chat_id = ? AND n.thread_id = runs.thread_id"
+                "  AND n.mode = 'group' AND n.status = 'running')",
+                (now, old_id, new_id),
+            )
+            await conn.execute("UPDATE runs SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+
+        await self._write(tx)
+        self._chats.pop(old_id, None)
+        self._chats.pop(new_id, None)
+
+    # -- users -----------------------------------------------------------------------------
+
+    async def remember_user(self, user_id: int, name: str, username: str | None) -> None:
+        """Keep a user's display name and @username current; unchanged names cost no write.
+
+        Group-committed together with answers, so a burst of first-time users is cheap.
+        """
+        if self._users.get(user_id) == (name, username):
+            return
+        await self._enqueue(_UserJob(user_id, name, username, self._new_future()))
+
+    async def user_language(self, user_id: int) -> str | None:
+        row = await self._fetchone("SELECT language FROM users WHERE user_id = ?", (user_id,))
+        return None if row is None else row[0]
+
+    async def set_user_language(self, user_id: int, lang: str) -> None:
+        """Store a user's language; a user never seen before gets an empty name until known."""
+        now = self._clock()
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "INSERT INTO users (user_id, name, language, updated_at) VALUES (?, '', ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
+                (user_id, lang, now),
+            )
+
+        await self._write(tx)
+
+    # -- seasons ---------------------------------------------------------------------------
+
+    async def current_season(self, chat_id: int) -> int:
+        row = await self._fetchone("SELECT season FROM chats WHERE chat_id = ?", (chat_id,))
+        return 1 if row is None else int(row[0])
+
+    async def new_season(self, chat_id: int) -> int:
+        """Start the chat's next season (its leaderboard starts empty); return its number.
+
+        Earlier seasons stay stored and readable with ``leaderboard(season=...)``.
+        """
+        now = self._clock()
+
+        async def tx(conn: aiosqlite.Connection) -> int:
+            season = await ensure_chat(conn, chat_id, now) + 1
+            await conn.execute(
+                "UPDATE chats SET season = ?, season_started_at = ? WHERE chat_id = ?",
+                (season, now, chat_id),
+            )
+            await conn.execute(
+                "INSERT INTO seasons (chat_id, season, started_at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO UPDATE SET started_at = excluded.started_at",
+                (chat_id, season, now),
+            )
+            return season
+
+        return await self._write(tx)

@@ -1,0 +1,35 @@
+"""Shared fixtures: the fake Bot API server and the real bot running against it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+sys.path.insert(0, str(Path(__file__).parent))
+# PTB 22 warns on every RetryAfter unless it may use timedelta (the future default).
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+from fakebot import FakeTelegram
+from fakebot.fixtures import fake_tg  # noqa: F401
+from harness import BotHarness
+
+
+@pytest_asyncio.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    """A fake Telegram whose group window is short, so pacing shows in seconds, not minutes."""
+    server = FakeTelegram(window=BotHarness.WINDOW, group_limit=20)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "quizbot.sqlite3"

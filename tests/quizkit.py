@@ -1,0 +1,90 @@
+"""Helpers for end-to-end tests: a populated group, and reading quiz messages as a student."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from fakebot import FakeTelegram, StoredMessage, User
+
+from bot.bank import Quiz, load_quiz
+
+ROOT = Path(__file__).resolve().parent.parent
+ZERO: Quiz = load_quiz(ROOT / "questions" / "zero.yaml")
+GROUP_ID = -1001234567890
+
+
+@dataclass
+class Class:
+    """A study group: a creator, an admin, a non-moderator and many students."""
+
+    chat_id: int
+    creator: User
+    admin: User
+    outsider: User
+    students: list[User]
+
+
+def populate(tg: FakeTelegram, *, students: int = 30, chat_id: int = GROUP_ID,
+             forum: bool = False, base: int = 1000) -> Class:
+    creator = tg.add_user(base + 1, "Mita", "Rahman", username="mita_teacher")
+    admin = tg.add_user(base + 2, "Arif", username="arif_ta", language_code="bn")
+    outsider = tg.add_user(base + 3, "Nadia", username="nadia")
+    pupils = [tg.add_user(base + 100 + i, f"Student{i}", language_code="bn" if i % 2 else "en")
+              for i in range(students)]
+    tg.add_group(chat_id, "ZeRO study group", creator=creator, admins=[admin],
+                 members=[outsider, *pupils], supergroup=True, forum=forum)
+    return Class(chat_id, creator, admin, outsider, pupils)
+
+
+def question_messages(tg: FakeTelegram, chat_id: int, thread: object = None) -> list[StoredMessage]:
+    """The bot's question messages (open or revealed), in order."""
+    from fakebot import ANY
+
+    found = tg.messages(chat_id, ANY if thread is None else thread)
+    return [m for m in found
+            if re.search(r"(Question|প্রশ্ন) \S+/\S+", m.text.split("\n")[0])]
+
+
+def open_question(tg: FakeTelegram, chat_id: int, number: int,
+                  thread: object = None) -> StoredMessage | None:
+    """Question ``number`` (1-based) if it is posted and still has its buttons."""
+    for message in question_messages(tg, chat_id, thread):
+        head = message.text.split("\n")[0]
+        if (f" {number}/" in head or f" {bn_digits(number)}/" in head) and message.buttons:
+            return message
+    return None
+
+
+def bn_digits(n: int) -> str:
+    return str(n).translate(str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"))
+
+
+def options_shown(message: StoredMessage) -> dict[str, str]:
+    """Label → option text, read from the message as a student reads it."""
+    out = {}
+    for line in message.text.split("\n"):
+        m = re.match(r"^([A-J])\) (.*?)(?: — \S+)?(?: ✅)?$", line)
+        if m:
+            out[m[1]] = m[2]
+    return out
+
+
+def correct_label(message: StoredMessage, quiz: Quiz = ZERO, lang: str = "en") -> str:
+    """The label of the right option, found by matching the bank's text."""
+    shown = options_shown(message)
+    for question in quiz.questions:
+        right = question.options[question.correct](lang)  # type: ignore[arg-type]
+        for label, text in shown.items():
+            if text == right and question.text(lang) in message.text:  # type: ignore[arg-type]
+                return label
+    raise AssertionError(f"no right option found in {message.text!r}")
+
+
+def button_data(message: StoredMessage, label: str) -> str:
+    for row in message.buttons:
+        for text, data in row:
+            if text == label and data is not None:
+                return data
+    raise AssertionError(f"no button {label} in {message.buttons}")
