@@ -18,7 +18,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
+from telegram.error import InvalidToken, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -123,13 +123,19 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                               count_interval=svc.settings.count_interval)
     svc.practice = PracticeSessions(app.bot, svc.store, svc.quizzes, svc.clock)
     await _register_commands(app, svc.settings.language)
+    await _restore(svc)
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="resume")
 
 
 async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Carry on every group quiz that was running when the bot stopped."""
+    """Carry on the restored quizzes now that the bot runs (timers, pending reveals)."""
     svc: Services = context.application.bot_data["services"]
+    await svc.groups.continue_resumed()
+
+
+async def _restore(svc: Services) -> None:
+    """Take back every group quiz that was running when the bot stopped."""
     for stored in await svc.store.running_runs("group"):
         quiz = svc.quizzes.get(stored.quiz_id)
         if quiz is None:
@@ -175,9 +181,27 @@ async def _register_commands(app: Application[Any, Any, Any, Any, Any, Any],
 
 
 def run(settings: Settings) -> int:
-    """Run until SIGINT/SIGTERM: long polling, or a webhook when QUIZBOT_WEBHOOK_URL is set."""
+    """Run until SIGINT/SIGTERM: long polling, or a webhook when QUIZBOT_WEBHOOK_URL is set.
+
+    Returns the exit code: 0 after a stop signal, 2 if Telegram rejects the token, 1 after any
+    other error. Errors are logged (token redacted), never left to Python's traceback printer,
+    whose output would not be redacted.
+    """
+    setup_logging(settings.log_level, [settings.token, settings.webhook_secret or ""])
+    try:
+        _serve(settings)
+    except InvalidToken:
+        log.critical("TELEGRAM_BOT_TOKEN was rejected by Telegram: check it with @BotFather")
+        return 2
+    except Exception:
+        log.critical("quizbot stopped by an unexpected error", exc_info=True)
+        return 1
+    log.info("stopped")
+    return 0
+
+
+def _serve(settings: Settings) -> None:
     secret = settings.webhook_secret
-    setup_logging(settings.log_level, [settings.token, secret or ""])
     app = build_application(settings)
     if settings.webhook_url:
         if secret is None:
@@ -196,8 +220,6 @@ def run(settings: Settings) -> int:
         log.info("long polling")
         app.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=_signals(),
                         timeout=25, bootstrap_retries=-1)
-    log.info("stopped")
-    return 0
 
 
 def _signals() -> Any:

@@ -248,6 +248,8 @@ def load_quiz(path: Path, limits: Limits | None = None) -> Quiz:
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
         raise BankError([Problem(file, line, "", f"not valid YAML: {problem}")]) from None
+    except RecursionError:  # PyYAML composes nested lists and mappings recursively
+        raise BankError([Problem(file, None, "", "not valid YAML: nested too deeply")]) from None
     if root is None:
         raise BankError([Problem(file, None, "", "file is empty")])
     quiz = _read_quiz(reader, root, quiz_id, file, limits or Limits())
@@ -314,6 +316,12 @@ def _read_questions(reader: _Reader, node: yaml.Node, limits: Limits) -> list[Qu
 def _read_question(reader: _Reader, node: yaml.Node, number: int,
                    limits: Limits) -> Question | None:
     where = f"question {number}"
+    if isinstance(node, yaml.MappingNode):  # name the id in every problem, even the first
+        for key_node, value_node in node.value:
+            if (isinstance(key_node, yaml.ScalarNode) and key_node.value == "id"
+                    and isinstance(value_node, yaml.ScalarNode)
+                    and QUESTION_ID.match(str(value_node.value))):
+                where = f"question {number} (id {value_node.value})"
     fields = reader.mapping(node, where, _QUESTION_KEYS,
                             required=("id", "question", "options", "correct", "explanation"))
     if fields is None:
@@ -324,8 +332,6 @@ def _read_question(reader: _Reader, node: yaml.Node, number: int,
             reader.fail(fields["id"], f"{where}: id",
                         f"{qid!r}: use letters, digits, '.', '-', '_' (at most 48)")
             qid = None
-        else:
-            where = f"question {number} (id {qid})"
     text = reader.text(fields["question"], f"{where}: question") if "question" in fields else None
     options = _read_options(reader, fields.get("options"), where)
     correct = None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 MAX_BYTES = 64
 _MAX_ID = 2**53
 
-_ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):([0-9]{1,3}):([0-9])")
+_ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")  # one spelling each
 _START = re.compile(r"s:([a-z0-9][a-z0-9_-]{0,31})")
 _RESET = re.compile(r"r:([1-9][0-9]{0,5}):([yn])")
 

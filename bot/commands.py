@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Container, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import Chat, Message, Update
@@ -62,8 +64,9 @@ async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *
         cooldowns[key] = now
         if len(cooldowns) > 10_000:
             cooldowns.clear()
+    window = services(context).settings.group_window
     await outbox.send(context.bot, chat.id, text, thread_id=thread_of(message),
-                      optional=optional, reply_to=message.message_id)
+                      optional=optional, reply_to=message.message_id, max_wait=window)
 
 
 async def is_moderator(update: Update, svc: Services) -> bool:
@@ -111,15 +114,16 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not private and not await is_moderator(update, svc):
         await reply(update, context, t(lang, "not_moderator"))
         return
-    name = args[0].casefold()
-    if not QUIZ_ID.match(name) or name not in svc.quizzes:
+    request = parse_quiz_args(args, svc.quizzes)
+    if request.name is None:
         await reply(update, context, t(lang, "quiz_unknown", names=_names(svc)), important=True)
         return
-    seconds = svc.quizzes[name].seconds or svc.settings.question_seconds
-    if len(args) > 2 or (len(args) == 2 and (seconds := _seconds(args[1])) == 0):
+    if request.usage:
         await reply(update, context, t(lang, "quiz_usage", low=MIN_SECONDS, high=MAX_SECONDS),
                     important=True)
         return
+    name = request.name
+    seconds = request.seconds or svc.quizzes[name].seconds or svc.settings.question_seconds
     if private:
         await svc.practice.start(chat.id, svc.quizzes[name], lang, svc.rng)
         return
@@ -128,6 +132,33 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                      started_by=update.effective_user.id, rng=svc.rng)
     if not started:
         await reply(update, context, t(lang, "quiz_running"), important=True)
+
+
+@dataclass(frozen=True, slots=True)
+class QuizArgs:
+    """What ``/quiz NAME [SECONDS]`` asks for, checked.
+
+    ``name`` is None when no served quiz has that name; ``usage`` is True when the rest is
+    malformed (too many arguments, SECONDS not a whole number in range); ``seconds`` is None
+    when not given.
+    """
+
+    name: str | None
+    seconds: int | None = None
+    usage: bool = False
+
+
+def parse_quiz_args(args: Sequence[str], quiz_ids: Container[str]) -> QuizArgs:
+    """Parse the (non-empty) arguments of ``/quiz`` against the served quiz ids; never raises."""
+    name = args[0].casefold() if args else ""
+    if not QUIZ_ID.match(name) or name not in quiz_ids:
+        return QuizArgs(None)
+    if len(args) > 2:
+        return QuizArgs(name, usage=True)
+    if len(args) == 2:
+        seconds = _seconds(args[1])
+        return QuizArgs(name, seconds or None, usage=seconds == 0)
+    return QuizArgs(name)
 
 
 def _seconds(raw: str) -> int:
@@ -310,6 +341,7 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
         svc = services(context)
         lang = await language(update, svc)
         await outbox.send(context.bot, chat.id, t(lang, "apology"),
+                          thread_id=thread_of(update.effective_message),
                           optional=chat.type != Chat.PRIVATE)
     except Exception:  # the apology itself failed; the error is logged already
         log.warning("could not send an apology to chat %s", chat.id)

@@ -9,13 +9,17 @@ is reproducible in tests and a run can be rebuilt from what the storage layer ke
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from bot.bank import Question, Quiz
 
 MAX_POINTS = 1000
+STREAK_STEP = 100  # bonus per consecutive right answer after the first
+STREAK_CAP = 500  # the most a streak adds to one answer
+REVIEW_DAYS = (1, 3, 7, 14, 30)  # Leitner boxes 1..5: days until a question comes back
+DAY = 86_400.0
 
 Phase = Literal["posting", "open", "closed"]
 VerdictStatus = Literal["accepted", "again", "closed", "stale", "invalid"]
@@ -42,6 +46,12 @@ class Answer:
     correct: bool
     points: int
     at: float
+    streak: int = 0  # consecutive right answers ending with this one (0 if wrong)
+
+    @property
+    def bonus(self) -> int:
+        """The streak part of ``points``."""
+        return streak_bonus(self.streak)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +85,7 @@ class Score:
     correct: int
     answered: int
     finished_at: float  # time of their last answer, the tie-breaker
+    best_streak: int = 0  # the longest run of consecutive right answers
 
 
 def make_plan(quiz: Quiz, rng: random.Random) -> Plan:
@@ -92,6 +103,40 @@ def points_for(elapsed: float, seconds: int) -> int:
     """``round(1000 × (1 − t / 2T))`` with t clamped to [0, T]: 1000 at once, 500 at the end."""
     t = min(max(elapsed, 0.0), float(seconds))
     return round(MAX_POINTS * (1 - t / (2 * seconds)))
+
+
+def streak_bonus(streak: int) -> int:
+    """Points a streak adds to a right answer: 100 per right answer in a row after the first,
+    at most 500 (``streak`` counts this answer)."""
+    return min(STREAK_STEP * max(streak - 1, 0), STREAK_CAP)
+
+
+def streaks(correct: Sequence[bool | None]) -> list[int]:
+    """The streak after each question, given per question True (right), False (wrong) or None
+    (not answered): a wrong or missed answer resets it."""
+    out: list[int] = []
+    run = 0
+    for right in correct:
+        run = run + 1 if right else 0
+        out.append(run)
+    return out
+
+
+def review_step(box: int, correct: bool, now: float) -> tuple[int, float | None]:
+    """Leitner scheduling of a reviewed question: (new box, when it is due next).
+
+    A right answer moves it up a box, a wrong one back to box 1; past the last box it has been
+    learnt (due None). Box ``b`` (1-based) comes back ``REVIEW_DAYS[b - 1]`` days later.
+    """
+    box = min(box + 1, len(REVIEW_DAYS) + 1) if correct else 1
+    if box > len(REVIEW_DAYS):
+        return box, None
+    return box, now + REVIEW_DAYS[box - 1] * DAY
+
+
+def first_review(now: float) -> tuple[int, float]:
+    """A newly missed question: box 1, due a day later."""
+    return 1, now + REVIEW_DAYS[0] * DAY
 
 
 class PlanMismatch(ValueError):
@@ -150,6 +195,19 @@ class QuizEngine:
         for answer in answers:
             if 0 <= answer.q_index < self.count:
                 self._answers[answer.q_index].setdefault(answer.user_id, answer)
+        users = {uid for per_q in self._answers for uid in per_q}
+        for uid in users:  # streaks are not stored: count them again from the answers
+            for q_index, answer in self.answers_of(uid).items():
+                self._answers[q_index][uid] = replace(answer, streak=self._streak_before(
+                    uid, q_index) + 1 if answer.correct else 0)
+
+    def _streak_before(self, user_id: int, q_index: int) -> int:
+        """The streak a student brings to question ``q_index``: that of their answer to the
+        question before (none, or a question they missed, resets it)."""
+        if q_index == 0:
+            return 0
+        earlier = self._answers[q_index - 1].get(user_id)
+        return earlier.streak if earlier is not None else 0
 
     def open(self, now: float) -> None:
         """The current question is now visible: its clock starts."""
@@ -174,10 +232,11 @@ class QuizEngine:
         question = self._questions[q_index]
         option = self.plan.permutations[q_index][shown]
         correct = option == question.correct
+        streak = self._streak_before(user_id, q_index) + 1 if correct else 0
         points = 0
         if correct and self.seconds:
-            points = points_for(now - (self.posted_at or now), self.seconds)
-        answer = Answer(q_index, user_id, option, correct, points, now)
+            points = points_for(now - (self.posted_at or now), self.seconds) + streak_bonus(streak)
+        answer = Answer(q_index, user_id, option, correct, points, now, streak)
         self._answers[q_index][user_id] = answer
         return Verdict("accepted", answer, shown)
 
@@ -215,12 +274,14 @@ class QuizEngine:
         totals: dict[int, list[float]] = {}
         for per_question in self._answers:
             for answer in per_question.values():
-                line = totals.setdefault(answer.user_id, [0, 0, 0, 0.0])
+                line = totals.setdefault(answer.user_id, [0, 0, 0, 0.0, 0])
                 line[0] += answer.points
                 line[1] += int(answer.correct)
                 line[2] += 1
                 line[3] = max(line[3], answer.at)
-        scores = [Score(uid, int(v[0]), int(v[1]), int(v[2]), v[3]) for uid, v in totals.items()]
+                line[4] = max(line[4], answer.streak)
+        scores = [Score(uid, int(v[0]), int(v[1]), int(v[2]), v[3], int(v[4]))
+                  for uid, v in totals.items()]
         scores.sort(key=lambda s: (-s.points, -s.correct, s.finished_at, s.user_id))
         return scores
 

@@ -64,6 +64,11 @@ MESSAGES: dict[str, dict[Lang, str]] = {
               "/leaderboard বা /top — গ্রুপের র‍্যাঙ্কিং (<code>/leaderboard zero</code>, "
               "<code>/leaderboard season 1</code>)\n"
               "/me — আপনার পরিসংখ্যান\n"
+              "/review — ভুল হওয়া বা বাদ পড়া প্রশ্ন ১, ৩, ৭, ১৪ ও ৩০ দিন পরপর ঝালিয়ে নিন "
+              "(প্রাইভেট চ্যাটে)\n"
+              "/recap on বা /recap off — প্রতিটি গ্রুপ কুইজের পরে প্রাইভেটে আপনার স্কোর, র‍্যাঙ্ক "
+              "আর ভুল প্রশ্নের ব্যাখ্যা\n"
+              "<code>/remind 20:30</code> বা /remind off — রিভিউয়ের দৈনিক রিমাইন্ডার\n"
               "/lang bn বা /lang en — ভাষা (প্রাইভেট চ্যাটে)\n"
               "/help — এই তালিকা\n\n"
               "<b>মডারেটরদের কমান্ড</b> (গ্রুপের অ্যাডমিন)\n"
@@ -79,6 +84,11 @@ MESSAGES: dict[str, dict[Lang, str]] = {
               "/leaderboard or /top — the group's ranking (<code>/leaderboard zero</code>, "
               "<code>/leaderboard season 1</code>)\n"
               "/me — your stats\n"
+              "/review — spaced review of the questions you missed, after 1, 3, 7, 14 and 30 "
+              "days (in a private chat)\n"
+              "/recap on or /recap off — after each group quiz, your score, rank and the "
+              "questions you missed with explanations, in private\n"
+              "<code>/remind 20:30</code> or /remind off — a daily review reminder\n"
               "/lang bn or /lang en — language (in a private chat)\n"
               "/help — this list\n\n"
               "<b>Commands for moderators</b> (the group's admins)\n"
@@ -124,10 +134,12 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "announce": {
         "bn": "📝 <b>{title}</b>\n{count}টি প্রশ্ন · প্রতিটিতে {seconds} সেকেন্ড\n\n"
               "বোতামে চাপ দিয়ে উত্তর দিন; শুধু প্রথম চাপটিই গোনা হবে। "
-              "যত দ্রুত সঠিক উত্তর, তত বেশি পয়েন্ট (৫০০–১০০০)।",
+              "যত দ্রুত সঠিক উত্তর, তত বেশি পয়েন্ট (৫০০–১০০০); টানা সঠিক উত্তরে বোনাস "
+              "(প্রতিটিতে +১০০, সর্বোচ্চ +৫০০)।",
         "en": "📝 <b>{title}</b>\n{count} questions · {seconds} seconds each\n\n"
               "Tap a button to answer; only your first tap counts. "
-              "The faster a right answer, the more points (500–1000).",
+              "The faster a right answer, the more points (500–1000); right answers in a row "
+              "earn a streak bonus (+100 each, up to +500).",
     },
     # --- a question and its reveal -----------------------------------------------------------
     "question_head": {"bn": "❓ <b>প্রশ্ন {n}/{total}</b>", "en": "❓ <b>Question {n}/{total}</b>"},
@@ -229,6 +241,99 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "lang_quiz_running": {"bn": "কুইজ চলাকালে ভাষা বদলানো যায় না; পরের কুইজ থেকে কার্যকর হবে।",
                           "en": "The language can't change mid-quiz; "
                                 "it applies from the next quiz."},
+    # --- after the quiz: streaks, private recaps, spaced review, reminders -------------------
+    "alert_streak": {"bn": " · 🔥 টানা {streak}টি সঠিক (+{bonus})",
+                     "en": " · 🔥 streak {streak} (+{bonus})"},
+    "results_streak": {"bn": "🔥 সবচেয়ে লম্বা স্ট্রিক: {name}, টানা {streak}টি সঠিক",
+                       "en": "🔥 Longest streak: {name}, {streak} right in a row"},
+    "recap_button": {"bn": "📬 আমার সারসংক্ষেপ (প্রাইভেটে)", "en": "📬 My recap (in private)"},
+    "recap_head": {"bn": "📬 <b>{title}</b> — আপনার সারসংক্ষেপ",
+                   "en": "📬 <b>{title}</b> — your recap"},
+    "recap_score": {"bn": "{points} পয়েন্ট · {correct}/{total} সঠিক · {players} জনের মধ্যে "
+                          "{rank} নম্বরে",
+                    "en": "{points} points · {correct}/{total} right · rank {rank} of {players}"},
+    "recap_streak": {"bn": "🔥 আপনার সবচেয়ে লম্বা স্ট্রিক: টানা {streak}টি সঠিক",
+                     "en": "🔥 Your longest streak: {streak} right in a row"},
+    "recap_perfect": {"bn": "🎯 একটি প্রশ্নও বাদ যায়নি, ভুলও হয়নি। দারুণ!",
+                      "en": "🎯 Not one question missed. Well done!"},
+    "recap_missed_head": {"bn": "<b>যে প্রশ্নগুলো আবার দেখে নেওয়া দরকার ({count}টি):</b>",
+                          "en": "<b>Questions to go over ({count}):</b>"},
+    "recap_wrong": {"bn": "❌ <b>প্রশ্ন {n}</b> — আপনি বেছেছিলেন {label}",
+                    "en": "❌ <b>Question {n}</b> — you chose {label}"},
+    "recap_skipped": {"bn": "⏭ <b>প্রশ্ন {n}</b> — উত্তর দেননি",
+                      "en": "⏭ <b>Question {n}</b> — not answered"},
+    "recap_right": {"bn": "✅ সঠিক উত্তর: {label}) {answer}", "en": "✅ Right answer: {label}) {answer}"},
+    "recap_review": {"bn": "এই প্রশ্নগুলো আগামীকাল থেকে /review-এ আবার আসবে।",
+                     "en": "These questions come back in /review, starting tomorrow."},
+    "recap_footer": {"bn": "সারসংক্ষেপ চাই না? /recap off",
+                     "en": "Don't want recaps? /recap off"},
+    "recap_none": {"bn": "ওই কুইজে আপনার কোনো উত্তর নেই, তাই সারসংক্ষেপও নেই।",
+                   "en": "You didn't answer in that quiz, so there is no recap for you."},
+    "recap_on": {"bn": "✅ প্রতিটি গ্রুপ কুইজের পরে আপনাকে প্রাইভেটে সারসংক্ষেপ পাঠাব।",
+                 "en": "✅ You'll get a private recap after each group quiz."},
+    "recap_off": {"bn": "🔕 আর সারসংক্ষেপ পাঠাব না। আবার চালু করতে: /recap on",
+                  "en": "🔕 No more recaps. To turn them back on: /recap on"},
+    "recap_usage": {"bn": "ব্যবহার: <code>/recap on</code> বা <code>/recap off</code> — গ্রুপ কুইজের "
+                          "পরে প্রাইভেট সারসংক্ষেপ চালু বা বন্ধ।",
+                    "en": "Usage: <code>/recap on</code> or <code>/recap off</code> — private "
+                          "recaps after group quizzes, on or off."},
+    "private_only": {"bn": "এই কমান্ডটি আমার সঙ্গে প্রাইভেট চ্যাটে ব্যবহার করুন।",
+                     "en": "Use this command in a private chat with me."},
+    "review_head": {"bn": "🔁 <b>রিভিউ</b> · {quiz} · বাক্স {box}/{boxes} · এখন বাকি {due}টি",
+                    "en": "🔁 <b>Review</b> · {quiz} · box {box}/{boxes} · {due} due now"},
+    "review_empty": {"bn": "রিভিউ করার মতো কিছু এখনো নেই। কুইজ বা অনুশীলনে যে প্রশ্ন ভুল হয় বা বাদ "
+                           "যায়, সেগুলো ১, ৩, ৭, ১৪ ও ৩০ দিন পরপর এখানে ফিরে আসে।",
+                     "en": "Nothing to review yet. Questions you miss in quizzes and practice come "
+                           "back here after 1, 3, 7, 14 and 30 days."},
+    "review_nothing_due": {"bn": "🎉 এখন রিভিউ করার কিছু নেই। পরের প্রশ্ন আসবে {when}।",
+                           "en": "🎉 Nothing to review right now. The next question is due "
+                                 "{when}."},
+    "review_up": {"bn": "বাক্স {box}/{boxes}: আবার আসবে {days} দিন পরে।",
+                  "en": "Box {box}/{boxes}: back in {days} days."},
+    "review_learnt": {"bn": "🎓 শেখা হয়ে গেছে! এটি আর ফিরবে না।",
+                      "en": "🎓 Learnt! This one won't come back."},
+    "review_reset": {"bn": "বাক্স ১-এ ফিরল: আবার আসবে আগামীকাল।",
+                     "en": "Back to box 1: it comes back tomorrow."},
+    "review_done": {"bn": "🏁 রিভিউ শেষ: {answered}টির মধ্যে {right}টি সঠিক।",
+                    "en": "🏁 Review finished: {right} of {answered} right."},
+    "review_more": {"bn": "এখনো বাকি {due}টি: আবার /review",
+                    "en": "{due} more due now: /review again"},
+    "review_next": {"bn": "এখন আর কিছু বাকি নেই। পরের প্রশ্ন আসবে {when}।",
+                    "en": "None left due now. The next question is due {when}."},
+    "review_all_learnt": {"bn": "এখন আর কিছু বাকি নেই, পরেও কিছু নির্ধারিত নেই।",
+                          "en": "None left due now, and none scheduled."},
+    "review_stale": {"bn": "এই প্রশ্নের উত্তর আগেই দেওয়া হয়েছে। চালিয়ে যেতে: /review",
+                     "en": "This question was already answered. To go on: /review"},
+    "when_soon": {"bn": "এক ঘণ্টার মধ্যে", "en": "within an hour"},
+    "when_hours": {"bn": "প্রায় {n} ঘণ্টা পরে", "en": "in about {n} hours"},
+    "when_day": {"bn": "এক দিন পরে", "en": "in a day"},
+    "when_days": {"bn": "{n} দিন পরে", "en": "in {n} days"},
+    "remind_usage": {"bn": "ব্যবহার: <code>/remind ঘণ্টা:মিনিট</code> (যেমন <code>/remind 20:30</code>) "
+                           "— যেদিন রিভিউয়ের প্রশ্ন থাকবে সেদিন ওই সময়ে একটি ছোট বার্তা; "
+                           "<code>/remind off</code> — বন্ধ। সময় অঞ্চল বদলাতে: "
+                           "<code>/remind 20:30 +6</code>",
+                     "en": "Usage: <code>/remind HH:MM</code> (e.g. <code>/remind 20:30</code>) — "
+                           "one short message at that time on days with questions to review; "
+                           "<code>/remind off</code> — stop. To change your time zone: "
+                           "<code>/remind 20:30 +6</code>"},
+    "remind_ask_tz": {"bn": "আপনি কোন সময় অঞ্চলে আছেন? একটি বেছে নিন, অথবা UTC থেকে পার্থক্য লিখে "
+                            "পাঠান: <code>/remind {time} +5:45</code>",
+                      "en": "Which time zone are you in? Pick one, or send your offset from UTC: "
+                            "<code>/remind {time} +5:45</code>"},
+    "tz_bd": {"bn": "বাংলাদেশ (UTC+৬)", "en": "Bangladesh (UTC+6)"},
+    "tz_in": {"bn": "ভারত (UTC+৫:৩০)", "en": "India (UTC+5:30)"},
+    "tz_utc": {"bn": "UTC", "en": "UTC"},
+    "remind_set": {"bn": "⏰ ঠিক আছে: যেদিন রিভিউয়ের প্রশ্ন থাকবে, সেদিন {time}-এ (UTC{offset}) "
+                         "মনে করিয়ে দেব।",
+                   "en": "⏰ Done: on days with questions to review I'll remind you at {time} "
+                         "(UTC{offset})."},
+    "remind_off": {"bn": "🔕 রিমাইন্ডার বন্ধ।", "en": "🔕 Reminder off."},
+    "remind_message": {"bn": "📚 আজ রিভিউয়ের জন্য {due}টি প্রশ্ন অপেক্ষা করছে: /review",
+                       "en": "📚 {due} questions are waiting for review today: /review"},
+    "cmd_review": {"bn": "ভুল হওয়া প্রশ্নগুলো রিভিউ", "en": "Review the questions you missed"},
+    "cmd_recap": {"bn": "কুইজের পরের সারসংক্ষেপ: on বা off", "en": "Recaps after quizzes: on or off"},
+    "cmd_remind": {"bn": "রিভিউয়ের রিমাইন্ডার: /remind ঘণ্টা:মিনিট",
+                   "en": "Review reminder: /remind HH:MM"},
     # --- errors --------------------------------------------------------------------------------
     "apology": {"bn": "দুঃখিত, কিছু একটা ভুল হয়েছে। একটু পরে আবার চেষ্টা করুন।",
                 "en": "Sorry, something went wrong. Please try again in a moment."},

@@ -17,6 +17,7 @@ from telegram import InlineKeyboardMarkup, ReplyParameters
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 from telegram.ext import ExtBot
 
+from bot import pacing
 from bot.pacing import OPTIONAL, Skipped
 
 log = logging.getLogger(__name__)
@@ -62,14 +63,14 @@ def _classify(exc: TelegramError) -> Outcome:
 
 async def send(bot: ExtBot[Any], chat_id: int, text: str, *, thread_id: int = 0,
                markup: InlineKeyboardMarkup | None = None, optional: bool = False,
-               reply_to: int | None = None) -> Outcome:
+               reply_to: int | None = None, max_wait: float = 0.0) -> Outcome:
     """Send an HTML message into a chat (and topic)."""
     try:
         message = await bot.send_message(
             chat_id, text, reply_markup=markup, message_thread_id=thread_id or None,
             reply_parameters=(ReplyParameters(reply_to, allow_sending_without_reply=True)
                               if reply_to else None),
-            rate_limit_args=OPTIONAL if optional else None,
+            rate_limit_args=pacing.optional(max_wait) if optional else None,
         )
     except (TelegramError, Skipped) as exc:
         outcome = _classify(exc) if isinstance(exc, TelegramError) else Outcome("skipped")

@@ -33,7 +33,12 @@ from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger(__name__)
 
-OPTIONAL = {"optional": True}
+OPTIONAL = {"optional": True}  # send only if the budget has room now
+
+
+def optional(max_wait: float) -> dict[str, object]:
+    """Send when the budget has room within ``max_wait`` seconds, else skip."""
+    return {"optional": True, "max_wait": max_wait}
 _IDEMPOTENT_PREFIXES = ("edit", "get", "set", "delete")
 _SAFE_CAUSES = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
@@ -64,6 +69,15 @@ class SlidingWindow:
         if len(self._times) < self.limit:
             return 0.0
         return self._times[len(self._times) - self.limit] + self.window - now
+
+    def time_until(self, free: int) -> float:
+        """Seconds until at least ``free`` slots are free (0 if they are now)."""
+        now = self._clock()
+        self._trim(now)
+        over = len(self._times) - (self.limit - free)
+        if over <= 0:
+            return 0.0
+        return self._times[over - 1] + self.window - now
 
     def record(self) -> None:
         self._times.append(self._clock())
@@ -132,9 +146,9 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             return result
         assert isinstance(chat_id, int)
         window = self.group(chat_id)
-        if optional and (window.lock.locked() or window.free() <= self.reserve):
-            self.skipped += 1
-            raise Skipped(endpoint)
+        if optional:
+            await self._wait_for_spare(window, float(rate_limit_args.get("max_wait", 0.0))
+                                       if rate_limit_args else 0.0, endpoint)
         async with window.lock:
             delay = window.wait_time()
             if delay > 0:
@@ -145,6 +159,17 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                 return result
             finally:
                 window.record()
+
+    async def _wait_for_spare(self, window: SlidingWindow, max_wait: float,
+                              endpoint: str) -> None:
+        """Wait up to ``max_wait`` for the window to have more than ``reserve`` free slots."""
+        give_up = self._clock() + max_wait
+        while window.lock.locked() or window.free() <= self.reserve:
+            delay = max(window.time_until(self.reserve + 1), 0.05)
+            if self._clock() + delay > give_up:
+                self.skipped += 1
+                raise Skipped(endpoint)
+            await asyncio.sleep(delay)
 
     async def _attempts(self, callback: Callable[..., Coroutine[Any, Any, Any]], args: Any,
                         kwargs: dict[str, Any], endpoint: str,

@@ -75,6 +75,7 @@ class GroupQuizzes:
         self._count_interval = count_interval
         self._live: dict[tuple[int, int], LiveRun] = {}
         self._by_id: dict[int, LiveRun] = {}
+        self._pending_resume: list[LiveRun] = []
 
     @property
     def _bot(self) -> ExtBot[Any]:
@@ -128,7 +129,9 @@ class GroupQuizzes:
             await self._post(run)
 
     async def resume(self, stored: StoredRun, quiz: Quiz) -> None:
-        """Carry on a run found unfinished at start-up."""
+        """Take back a run found unfinished at start-up, before any update is handled, so a
+        tap that waited while the bot was down finds its run; ``continue_resumed`` does the
+        rest once the bot runs."""
         engine = QuizEngine(quiz, stored.plan, stored.seconds, current=stored.current,
                             phase=stored.phase,  # type: ignore[arg-type]
                             posted_at=stored.posted_at, deadline=stored.deadline)
@@ -139,9 +142,15 @@ class GroupQuizzes:
         for standing in await self._store.run_results(stored.run_id):
             run.names[standing.user_id] = standing.name
         self._register(run)
+        self._pending_resume.append(run)
         log.info("quiz resumed: run %s in chat %s at question %s (%s)", run.run_id, run.chat_id,
                  engine.current + 1, engine.phase)
-        self._app.create_task(self._continue(run), name=f"quiz-resume:{run.run_id}")
+
+    async def continue_resumed(self) -> None:
+        """Once the bot runs: re-arm timers and finish whatever a restored run was doing."""
+        runs, self._pending_resume = self._pending_resume, []
+        for run in runs:
+            self._app.create_task(self._continue(run), name=f"quiz-resume:{run.run_id}")
 
     async def _continue(self, run: LiveRun) -> None:
         engine = run.engine

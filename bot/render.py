@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.bank import LANGS, Lang, Limits, Question, Quiz
-from bot.engine import Reveal, Score, Verdict
+from bot.engine import MAX_POINTS, STREAK_CAP, Reveal, Score, Verdict
 from bot.i18n import num, t
 
 ALERT_LIMIT = 200
@@ -125,8 +125,21 @@ def results_message(quiz: Quiz, lang: Lang, scores: Sequence[Score], names: Mapp
         line = t(lang, "results_line", rank=rank, name=html_name(names.get(score.user_id, "?")),
                  points=score.points, correct=score.correct, total=total)
         lines.append(f"{MEDALS[rank - 1]} {line}" if rank <= len(MEDALS) else line)
+    best = max(scores, key=lambda s: s.best_streak, default=None)  # the first of equals
+    if best is not None and best.best_streak >= 2:
+        lines += ["", t(lang, "results_streak", name=html_name(names.get(best.user_id, "?")),
+                        streak=best.best_streak)]
     lines += ["", t(lang, "results_footer")]
     return "\n".join(lines)
+
+
+def recap_keyboard(lang: Lang, bot_username: str | None, run_id: int
+                   ) -> InlineKeyboardMarkup | None:
+    """The results' button that opens the private chat and delivers the student's recap."""
+    if not bot_username:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        t(lang, "recap_button"), url=f"https://t.me/{bot_username}?start=recap_{run_id}")]])
 
 
 # --- alerts -----------------------------------------------------------------------------------
@@ -140,7 +153,11 @@ def verdict_prefix(lang: Lang, verdict: Verdict, question: Question, permutation
             return t(lang, "alert_right_practice")
         return t(lang, "alert_wrong_practice", label=label(permutation.index(question.correct)))
     if verdict.answer.correct:
-        return t(lang, "alert_right", points=verdict.answer.points)
+        text = t(lang, "alert_right", points=verdict.answer.points)
+        if verdict.answer.streak >= 2:
+            text += t(lang, "alert_streak", streak=verdict.answer.streak,
+                      bonus=verdict.answer.bonus)
+        return text
     return t(lang, "alert_wrong")
 
 
@@ -159,7 +176,10 @@ def tap_alert(lang: Lang, verdict: Verdict, question: Question, permutation: Seq
 
 def bank_limits() -> Limits:
     """The longest verdict prefix and message frame, so the validator checks real sizes."""
-    prefix = {lang: max(len(t(lang, "alert_right", points=1000)), len(t(lang, "alert_wrong")),
+    most = MAX_POINTS + STREAK_CAP
+    prefix = {lang: max(len(t(lang, "alert_right", points=most)
+                            + t(lang, "alert_streak", streak=999, bonus=STREAK_CAP)),
+                        len(t(lang, "alert_wrong")),
                         len(t(lang, "alert_wrong_practice", label="J"))) + 2
               for lang in LANGS}
     overhead = {lang: len(t(lang, "question_head", n=200, total=200))

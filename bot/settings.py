@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bot.bank import MAX_SECONDS, MIN_SECONDS, Lang
 from bot.i18n import parse_lang
 
 DEFAULT_API_URL = "https://api.telegram.org/bot"
+_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 SHIPPED_QUESTIONS = Path(__file__).resolve().parent.parent / "questions"
 
 
@@ -92,10 +95,15 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
         port = int(port_raw)
     except ValueError:
         raise SettingsError(f"QUIZBOT_LISTEN must be HOST:PORT, got {listen!r}") from None
+    if not 1 <= port <= 65535:
+        raise SettingsError(f"QUIZBOT_LISTEN: the port must be from 1 to 65535, got {listen!r}")
     webhook = env.get("QUIZBOT_WEBHOOK_URL", "").strip() or None
-    if webhook is not None and not webhook.startswith("https://") and not webhook.startswith(
-            "http://127.0.0.1"):
-        raise SettingsError("QUIZBOT_WEBHOOK_URL must be an https:// URL")
+    if webhook is not None:
+        _check_webhook_url(webhook)
+    webhook_secret = env.get("QUIZBOT_WEBHOOK_SECRET", "").strip() or None
+    if webhook_secret is not None and not _WEBHOOK_SECRET.fullmatch(webhook_secret):
+        raise SettingsError("QUIZBOT_WEBHOOK_SECRET must be 1 to 256 characters, each a letter "
+                            "A-Z or a-z, a digit, '_' or '-'")  # Telegram's rule; not shown
     return Settings(
         token=token,
         api_url=env.get("QUIZBOT_API_URL", "").strip() or DEFAULT_API_URL,
@@ -106,12 +114,25 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
         question_seconds=_int(env, "QUIZBOT_QUESTION_SECONDS", 30, MIN_SECONDS, MAX_SECONDS),
         log_level=level,
         webhook_url=webhook,
-        webhook_secret=env.get("QUIZBOT_WEBHOOK_SECRET", "").strip() or None,
+        webhook_secret=webhook_secret,
         listen_host=host.strip("[]") or "0.0.0.0",
         listen_port=port,
         group_window=_float(env, "QUIZBOT_GROUP_WINDOW", 60.0),
         count_interval=_float(env, "QUIZBOT_COUNT_INTERVAL", 5.0),
     )
+
+
+def _check_webhook_url(url: str) -> None:
+    """Telegram only calls https:// webhooks; plain http is allowed to this machine, for tests."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        parts.port  # noqa: B018 -- raises ValueError on a malformed port
+    except ValueError:
+        host = None
+    if not host or not (parts.scheme == "https"
+                        or (parts.scheme == "http" and host in ("127.0.0.1", "localhost"))):
+        raise SettingsError(f"QUIZBOT_WEBHOOK_URL must be an https:// URL, got {url!r}")
 
 
 def read_env_file(path: Path) -> dict[str, str]:

@@ -117,8 +117,8 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
             await tg.wait_answered(tg.tap(chat, student, q2.message_id,
                                           b2[right2]))
         tg.user_says(chat, cls.creator, "/stop")
-        await tg.wait_for(lambda: tg.find_message(chat, "results") is not None)
-        results = tg.find_message(chat, "results")
+        await tg.wait_for(lambda: tg.find_message(chat, "🏁") is not None)
+        results = tg.find_message(chat, "🏁")
         assert results is not None
         assert "a moderator ended the quiz early" in results.text
         lines = results.text.split("\n")

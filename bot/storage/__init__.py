@@ -27,6 +27,7 @@ from .models import (
     plan_from_json,
     plan_to_json,
 )
+from .review import Card, Student
 from .schema import SCHEMA_VERSION, create_schema
 from .store import Store
 
@@ -39,6 +40,7 @@ __all__ = [
     "RUNNING",
     "SCHEMA_VERSION",
     "Answer",
+    "Card",
     "GroupLine",
     "Lang",
     "Leaderboard",
@@ -51,6 +53,7 @@ __all__ = [
     "Store",
     "StoreClosed",
     "StoredRun",
+    "Student",
     "Weak",
     "create_schema",
     "plan_from_json",

@@ -101,6 +101,33 @@ V2_STATEMENTS: tuple[str, ...] = (
 )
 
 
+V3_STATEMENTS: tuple[str, ...] = (
+    # after the quiz: may the bot write first, recap and reminder choices (bot.recap, bot.review)
+    """
+    CREATE TABLE students (
+        user_id INTEGER PRIMARY KEY,
+        started INTEGER NOT NULL DEFAULT 0,
+        recaps INTEGER NOT NULL DEFAULT 1,
+        tz_minutes INTEGER,
+        remind_minutes INTEGER
+    )
+    """,
+    # spaced review of missed questions: Leitner box and when each comes back (NULL: learnt)
+    """
+    CREATE TABLE review_cards (
+        card_id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        box INTEGER NOT NULL,
+        due REAL,
+        UNIQUE (user_id, quiz_id, question_id)
+    )
+    """,
+    "CREATE INDEX review_cards_due ON review_cards (user_id, due) WHERE due IS NOT NULL",
+)
+
+
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
         for sql in statements:
@@ -112,6 +139,7 @@ def _statements(statements: Sequence[str]) -> Step:
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
+    _statements(V3_STATEMENTS),  # 2 -> 3
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -18,6 +18,7 @@ from typing import Self
 import aiosqlite
 
 from .core import Clock, _UserJob
+from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
 from .schema import prepare_file
 from .stats import StatsMixin
@@ -78,7 +79,7 @@ def _backup_file(source: Path, dest: Path, busy_timeout_ms: int) -> None:
         raise
 
 
-class Store(RunsMixin, StatsMixin):
+class Store(RunsMixin, StatsMixin, ReviewMixin):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
     _busy_timeout_ms = 5000

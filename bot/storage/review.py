@@ -1,0 +1,167 @@
+"""After the quiz: who can be written to privately, recap and reminder choices, review cards.
+
+``students`` holds one row per user who has a private-chat preference: whether the bot may write
+to them first (``started``: seen in a private chat, cleared by a 403), whether they want recaps,
+their UTC offset and their daily reminder time (minutes after local midnight).
+
+``review_cards`` is the Leitner schedule of questions a user missed: ``box`` 1..5 and when the
+question is ``due`` again; a learnt question keeps its row with ``due`` NULL.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from .core import StoreCore
+
+
+@dataclass(frozen=True, slots=True)
+class Student:
+    user_id: int
+    started: bool
+    recaps: bool
+    tz_minutes: int | None
+    remind_minutes: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    card_id: int
+    user_id: int
+    quiz_id: str
+    question_id: str
+    box: int
+    due: float | None
+
+
+_STUDENT = "user_id, started, recaps, tz_minutes, remind_minutes"
+_CARD = "card_id, user_id, quiz_id, question_id, box, due"
+_ENSURE_STUDENT = "INSERT INTO students (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING"
+
+
+def _student(row: sqlite3.Row | tuple[Any, ...]) -> Student:
+    return Student(row[0], bool(row[1]), bool(row[2]), row[3], row[4])
+
+
+def _card(row: sqlite3.Row | tuple[Any, ...]) -> Card:
+    return Card(row[0], row[1], row[2], row[3], row[4], row[5])
+
+
+class ReviewMixin(StoreCore):
+    # -- students ----------------------------------------------------------------------------
+
+    async def student(self, user_id: int) -> Student | None:
+        row = await self._fetchone(f"SELECT {_STUDENT} FROM students WHERE user_id = ?",
+                                   (user_id,))
+        return None if row is None else _student(row)
+
+    async def _set_student(self, user_id: int, column: str, value: Any) -> None:
+        assert column in ("started", "recaps", "tz_minutes", "remind_minutes")
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute(_ENSURE_STUDENT, (user_id,))
+            await conn.execute(f"UPDATE students SET {column} = ? WHERE user_id = ?",
+                               (value, user_id))
+
+        await self._write(tx)
+
+    async def set_started(self, user_id: int, started: bool) -> None:
+        """Seen in a private chat (True), or a private message got 403 (False)."""
+        await self._set_student(user_id, "started", int(started))
+
+    async def set_recaps(self, user_id: int, on: bool) -> None:
+        await self._set_student(user_id, "recaps", int(on))
+
+    async def set_timezone(self, user_id: int, tz_minutes: int) -> None:
+        await self._set_student(user_id, "tz_minutes", tz_minutes)
+
+    async def set_reminder(self, user_id: int, minutes: int | None) -> None:
+        """The daily reminder time in minutes after local midnight; None switches it off."""
+        await self._set_student(user_id, "remind_minutes", minutes)
+
+    async def recap_targets(self, user_ids: Iterable[int]) -> set[int]:
+        """Those of ``user_ids`` the bot may write to first and who did not turn recaps off."""
+        ids = list(user_ids)
+        found: set[int] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = await self._fetchall(
+                "SELECT user_id FROM students WHERE started = 1 AND recaps = 1"
+                f" AND user_id IN ({', '.join('?' * len(chunk))})", chunk)
+            found.update(int(r[0]) for r in rows)
+        return found
+
+    async def reminders(self) -> list[Student]:
+        """Every student with a daily reminder set."""
+        rows = await self._fetchall(
+            f"SELECT {_STUDENT} FROM students WHERE remind_minutes IS NOT NULL ORDER BY user_id")
+        return [_student(r) for r in rows]
+
+    # -- review cards ------------------------------------------------------------------------
+
+    async def add_missed(self, missed: Sequence[tuple[int, str, str]], box: int,
+                         due: float) -> None:
+        """Put missed questions ``(user_id, quiz_id, question_id)`` into review: box ``box``,
+        due at ``due``. A question already under review starts over there."""
+        if not missed:
+            return
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.executemany(
+                "INSERT INTO review_cards (user_id, quiz_id, question_id, box, due)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, quiz_id, question_id)"
+                " DO UPDATE SET box = excluded.box, due = excluded.due",
+                [(u, q, qid, box, due) for u, q, qid in missed])
+
+        await self._write(tx)
+
+    async def card(self, card_id: int) -> Card | None:
+        row = await self._fetchone(f"SELECT {_CARD} FROM review_cards WHERE card_id = ?",
+                                   (card_id,))
+        return None if row is None else _card(row)
+
+    async def due_cards(self, user_id: int, now: float, limit: int = 1) -> list[Card]:
+        """A user's questions due by ``now``, longest overdue first."""
+        rows = await self._fetchall(
+            f"SELECT {_CARD} FROM review_cards WHERE user_id = ? AND due IS NOT NULL"
+            " AND due <= ? ORDER BY due, card_id LIMIT ?", (user_id, now, limit))
+        return [_card(r) for r in rows]
+
+    async def due_count(self, user_id: int, now: float) -> int:
+        row = await self._fetchone(
+            "SELECT COUNT(*) FROM review_cards WHERE user_id = ? AND due IS NOT NULL"
+            " AND due <= ?", (user_id, now))
+        return int(row[0]) if row else 0
+
+    async def next_due(self, user_id: int, now: float) -> float | None:
+        """When the user's next question comes due after ``now`` (None: nothing scheduled)."""
+        row = await self._fetchone(
+            "SELECT MIN(due) FROM review_cards WHERE user_id = ? AND due IS NOT NULL"
+            " AND due > ?", (user_id, now))
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def review_answered(self, card_id: int, box: int, due: float | None,
+                              now: float) -> bool:
+        """Move a reviewed question to ``box``/``due``, only if it is still due by ``now``
+        (so a second tap on the same question changes nothing); True if moved."""
+
+        async def tx(conn: aiosqlite.Connection) -> bool:
+            cursor = await conn.execute(
+                "UPDATE review_cards SET box = ?, due = ? WHERE card_id = ?"
+                " AND due IS NOT NULL AND due <= ?", (box, due, card_id, now))
+            return cursor.rowcount == 1
+
+        return await self._write(tx)
+
+    async def drop_card(self, card_id: int) -> None:
+        """Forget a question that is no longer in any bank."""
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute("DELETE FROM review_cards WHERE card_id = ?", (card_id,))
+
+        await self._write(tx)

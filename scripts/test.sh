@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The full check, as CI runs it: ruff, mypy, then pytest (last, so its summary ends the output).
+# Creates .venv and installs quizbot with its dev tools when missing or older than pyproject.toml.
+# Extra arguments go to pytest, e.g. ./scripts/test.sh -k webhook. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/venv.sh
+source scripts/venv.sh
+ensure_venv '.[dev]' .venv/.quizbot-dev-installed
+
+failed=()
+lint_dirs=()
+for dir in bot tests bench; do
+    [[ -d $dir ]] && lint_dirs+=("$dir")
+done
+echo "== ruff check ${lint_dirs[*]}"
+.venv/bin/ruff check "${lint_dirs[@]}" || failed+=(ruff)
+echo "== mypy"
+.venv/bin/mypy || failed+=(mypy)
+if ((${#failed[@]})); then
+    echo "test.sh: ${failed[*]} failed (see above); running pytest anyway" >&2
+fi
+echo "== pytest"
+.venv/bin/python -m pytest "$@" || failed+=(pytest)
+if ((${#failed[@]})); then
+    exit 1
+fi

@@ -1,0 +1,141 @@
+"""End to end: leaderboards, /me, seasons, CSV export, supergroup migration, practice, /lang."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from fakebot import FakeTelegram
+from harness import BotHarness
+from quizkit import Class, button_data, correct_label, open_question, populate
+
+
+async def play_two_questions(tg: FakeTelegram, cls: Class, chat: int) -> None:
+    """Students 0-2 answer right twice, student 3 wrong; then the quiz is stopped."""
+    tg.user_says(chat, cls.creator, "/quiz zero 600")
+    for number in (1, 2):
+        q = await tg.wait_for(lambda n=number: open_question(tg, chat, n))
+        right = correct_label(q)
+        wrong = next(label for label in "ABCD" if label != right)
+        for i, student in enumerate(cls.students[:4]):
+            await tg.wait_answered(tg.tap(chat, student, q.message_id,
+                                          button_data(q, right if i < 3 else wrong)))
+        tg.user_says(chat, cls.creator, "/next" if number == 1 else "/stop")
+    await tg.wait_for(lambda: tg.find_message(chat, "🏁"))
+
+
+async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) -> None:
+    cls = populate(tg, students=12)
+    chat = cls.chat_id
+    async with BotHarness(tg, db_path) as bot:
+        await play_two_questions(tg, cls, chat)
+        await tg.wait_for(lambda: bot.services.groups.running(chat, 0) is None)
+
+        tg.user_says(chat, cls.students[5], "/leaderboard")
+        board = await tg.wait_for(lambda: tg.find_message(chat, "Leaderboard"))
+        lines = board.text.split("\n")
+        assert lines[0] == "🏆 Leaderboard — season 1"
+        ranked = [line for line in lines if " points · " in line]
+        assert len(ranked) == 4
+        assert all("2 right · 1 quizzes" in line for line in ranked[:3])
+        assert "Student3" in ranked[3]
+        assert "0 points · 0 right" in ranked[3]
+        assert "Players: 4" in board.text
+
+        tg.user_says(chat, cls.students[6], "/top zero")
+        by_quiz = await tg.wait_for(lambda: tg.find_message(chat, "Quiz: zero"))
+        assert "Student0" in by_quiz.text
+
+        tg.user_says(chat, cls.students[0], "/me")
+        me = await tg.wait_for(lambda: tg.find_message(chat, "Right: 2/2 (100%)"))
+        assert "Rank: 1" in me.text or "Rank: 2" in me.text or "Rank: 3" in me.text
+
+        # A non-moderator cannot reset or export.
+        tg.user_says(chat, cls.outsider, "/resetleaderboard")
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
+        tg.user_says(chat, cls.creator, "/resetleaderboard")
+        confirm = await tg.wait_for(lambda: tg.find_message(chat, "End season 1"))
+        yes = confirm.buttons[0][0][1]
+        assert yes is not None
+        # Only a moderator's tap counts.
+        refused = await tg.wait_answered(tg.tap(chat, cls.students[0], confirm.message_id, yes))
+        assert refused.text == "Only the group's admins can do that."
+        await tg.wait_answered(tg.tap(chat, cls.admin, confirm.message_id, yes))
+        await tg.wait_for(lambda: "Season 2 has started" in (
+            tg.stored_message(chat, confirm.message_id) or confirm).text)
+        stale = await tg.wait_answered(tg.tap(chat, cls.admin, confirm.message_id, yes))
+        assert stale.text == "This button is out of date."
+
+        tg.user_says(chat, cls.students[7], "/leaderboard")
+        await tg.wait_for(lambda: tg.find_message(chat, "Nobody has scored this season"))
+        tg.user_says(chat, cls.students[8], "/leaderboard season 1")
+        old = await tg.wait_for(lambda: tg.find_message(chat, "season 1\n"))
+        assert "Players: 4" in old.text
+
+        tg.user_says(chat, cls.admin, "/export")
+        doc = await tg.wait_for(lambda: next((m for m in tg.messages(chat) if m.document), None))
+        assert doc.document is not None
+        assert doc.document.filename.endswith(".csv")
+        rows = list(csv.DictReader(io.StringIO(doc.document.data.decode("utf-8-sig"))))
+        assert len(rows) == 4
+        assert {r["correct"] for r in rows} == {"2", "0"}
+        assert all(r["quiz"] == "zero" and r["q1"] and r["q2"] and not r["q3"] for r in rows)
+
+
+async def test_supergroup_migration_carries_the_leaderboard(tg: FakeTelegram,
+                                                            db_path: Path) -> None:
+    cls = populate(tg, students=4, chat_id=-4242)
+    async with BotHarness(tg, db_path) as bot:
+        tg.user_says(-4242, cls.creator, "/quiz zero 600")
+        q1 = await tg.wait_for(lambda: open_question(tg, -4242, 1))
+        await tg.wait_answered(tg.tap(-4242, cls.students[0], q1.message_id,
+                                      button_data(q1, correct_label(q1))))
+        new_id = -1009999999999
+        tg.migrate_group(-4242, new_id)
+        await tg.wait_for(lambda: bot.services.groups.running(new_id, 0) is not None)
+        tg.user_says(new_id, cls.creator, "/next")
+        q2 = await tg.wait_for(lambda: open_question(tg, new_id, 2))
+        await tg.wait_answered(tg.tap(new_id, cls.students[0], q2.message_id,
+                                      button_data(q2, correct_label(q2))))
+        tg.user_says(new_id, cls.creator, "/stop")
+        await tg.wait_for(lambda: tg.find_message(new_id, "🏁"))
+        tg.user_says(new_id, cls.students[1], "/leaderboard")
+        board = await tg.wait_for(lambda: tg.find_message(new_id, "Leaderboard"))
+        assert "2 right · 1 quizzes" in board.text
+
+
+async def test_private_practice_and_language(tg: FakeTelegram, db_path: Path) -> None:
+    student = tg.add_user(77, "Rina", language_code="bn")
+    dm = tg.private_chat(student)
+    async with BotHarness(tg, db_path, env={"QUIZBOT_LANGUAGE": "en"}) as bot:
+        tg.user_says(dm, student, "/start")
+        hello = await tg.wait_for(lambda: tg.find_message(dm, "স্বাগতম"))
+        assert "quizbot" in hello.text
+        tg.user_says(dm, student, "/lang en")
+        await tg.wait_for(lambda: tg.find_message(dm, "OK, I'll write in English"))
+        tg.user_says(dm, student, "/help")
+        await tg.wait_for(lambda: tg.find_message(dm, "Commands for students"))
+        tg.user_says(dm, student, "/quiz zero")
+        score = 0
+        for number in range(1, 9):
+            q = await tg.wait_for(lambda n=number: open_question(tg, dm, n))
+            assert "⏱" not in q.text  # no timer in practice
+            label = correct_label(q) if number != 3 else next(
+                x for x in "ABCD" if x != correct_label(q))
+            score += number != 3
+            answer = await tg.wait_answered(tg.tap(dm, student, q.message_id,
+                                                   button_data(q, label)))
+            assert answer.text is not None
+            assert not answer.show_alert
+            edited = tg.stored_message(dm.id, q.message_id)
+            assert edited is not None
+            assert edited.buttons == []
+            assert ("✅ Right!" if number != 3 else "❌ Wrong. The answer is") in edited.text
+        done = await tg.wait_for(lambda: tg.find_message(dm, "Practice finished"))
+        assert f"Score: {score}/8" in done.text
+        # Practice never counts on a group's leaderboard, but /me counts it.
+        tg.user_says(dm, student, "/me")
+        me = await tg.wait_for(lambda: tg.find_message(dm, "Practice: 7 right of 8"))
+        assert "Your stats" in me.text
+        assert bot.services.groups.active() == []

@@ -1,0 +1,185 @@
+"""Operations: the ``quizbot`` command as an operator runs it, in a separate process.
+
+Logs are one line per event with a level, the token never shows in them at any level, SIGTERM
+and SIGINT stop the bot cleanly and a restart carries the quiz on, and a missing or rejected
+token ends the bot with a clear one-line message.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+from fakebot import FakeTelegram
+from quizkit import button_data, correct_label, open_question, populate
+from shipkit import ROOT, TOKEN, QuizbotProcess, quizbot_env
+
+from bot import __version__
+from bot.cli import _parser
+
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} "
+                      r"(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+: ")
+
+
+def quizbot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=tmp_path,
+                          env=quizbot_env(None, None, **env), stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def token_variants() -> list[str]:
+    return [TOKEN, quote(TOKEN, safe=""), quote(TOKEN), TOKEN.split(":", 1)[1]]
+
+
+def stored_answers(db: Path) -> list[tuple[int, int]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT q_index, user_id FROM answers ORDER BY user_id").fetchall()
+
+
+def test_version(tmp_path: Path) -> None:
+    done = quizbot(tmp_path, "--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"quizbot {__version__}"
+
+
+def test_help_lists_every_subcommand(tmp_path: Path) -> None:
+    done = quizbot(tmp_path, "--help")
+    assert done.returncode == 0
+    subcommands = next(a for a in _parser()._actions if a.dest == "command").choices
+    assert subcommands is not None
+    names = set(subcommands)
+    assert {"run", "validate", "play", "backup"} <= names
+    for name in names:
+        assert re.search(rf"^\s+{name}\s+\S", done.stdout, re.MULTILINE), (name, done.stdout)
+
+
+def test_run_without_token_is_a_one_line_error(tmp_path: Path) -> None:
+    done = quizbot(tmp_path, "run", QUIZBOT_DB=str(tmp_path / "q.sqlite3"))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("quizbot: TELEGRAM_BOT_TOKEN is not set")
+    assert not (tmp_path / "q.sqlite3").exists()
+
+
+def test_token_from_dotenv_file_is_used(tmp_path: Path) -> None:
+    """A .env file in the working directory is read: with a bad setting in it, run says so."""
+    (tmp_path / ".env").write_text(f"TELEGRAM_BOT_TOKEN={TOKEN}\nQUIZBOT_LANGUAGE=fr\n")
+    done = quizbot(tmp_path, "run")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "quizbot: QUIZBOT_LANGUAGE must be bn or en, got 'fr'"
+
+
+async def test_debug_logs_never_show_the_token(tg: FakeTelegram, tmp_path: Path) -> None:
+    cls = populate(tg, students=3)
+    chat = cls.chat_id
+    db = tmp_path / "quizbot.sqlite3"
+    bot = await QuizbotProcess(quizbot_env(tg, db, QUIZBOT_LOG_LEVEL="DEBUG"), tmp_path).start()
+    try:
+        tg.user_says(chat, cls.creator, "/quiz zero 600")
+        q1 = await tg.wait_for(lambda: open_question(tg, chat, 1), timeout=30)
+        label = correct_label(q1)
+        answer = await tg.wait_answered(tg.tap(chat, cls.students[0], q1.message_id,
+                                               button_data(q1, label)), timeout=20)
+        assert answer.text is not None
+        assert answer.text.startswith("✅")
+        tg.user_says(chat, cls.creator, "/stop")
+        await tg.wait_for(lambda: tg.find_message(chat, "results"), timeout=20)
+        assert all(token == TOKEN for token in tg.tokens_seen)  # the bot did use the token
+        assert await bot.stop(signal.SIGINT) == 0
+    finally:
+        await bot.close()
+    logs = bot.stderr
+    for variant in token_variants():
+        assert variant not in logs
+    assert bot.stdout == ""
+    lines = logs.splitlines()
+    assert len(lines) > 50
+    assert [line for line in lines if not LOG_LINE.match(line)] == []  # one line per event
+    # httpx logged every request URL, the token in it replaced.
+    assert re.search(r"DEBUG httpx: .*/bot<token>/sendMessage", logs) or re.search(
+        r"INFO httpx: HTTP Request: POST \S+/bot<token>/sendMessage", logs), logs[-3000:]
+    assert " DEBUG " in logs
+    assert "database closed" in lines[-2] or "database closed" in logs
+
+
+async def test_rejected_token_is_a_clear_error_and_never_shown(tmp_path: Path) -> None:
+    server = FakeTelegram(token="4242:the-token-telegram-knows")
+    await server.start()
+    bot = QuizbotProcess(quizbot_env(server, tmp_path / "q.sqlite3",
+                                     QUIZBOT_LOG_LEVEL="DEBUG"), tmp_path)
+    try:
+        await bot.start()
+        code = await bot.wait(timeout=30)
+    finally:
+        await bot.close()
+        await server.stop()
+    assert code == 2
+    logs = bot.stderr
+    for variant in token_variants():
+        assert variant not in logs
+    assert "Traceback" not in logs.splitlines()[-1]
+    assert [line for line in logs.splitlines() if not LOG_LINE.match(line)] == []
+    assert "TELEGRAM_BOT_TOKEN was rejected by Telegram" in logs
+
+
+async def test_sigterm_mid_quiz_stops_cleanly_and_restart_resumes(tg: FakeTelegram,
+                                                                  tmp_path: Path) -> None:
+    cls = populate(tg, students=3)
+    chat = cls.chat_id
+    db = tmp_path / "quizbot.sqlite3"
+    env = quizbot_env(tg, db)
+    bot = await QuizbotProcess(env, tmp_path).start()
+    try:
+        tg.user_says(chat, cls.creator, "/quiz zero 600")
+        q1 = await tg.wait_for(lambda: open_question(tg, chat, 1), timeout=30)
+        right = correct_label(q1)
+        wrong = next(label for label in "ABCD" if label != right)
+        data = {label: button_data(q1, label) for label in "ABCD"}
+        await tg.wait_answered(tg.tap(chat, cls.students[0], q1.message_id, data[right]),
+                               timeout=20)
+        assert await bot.stop(signal.SIGTERM, timeout=10) == 0
+    finally:
+        await bot.close()
+    assert "database closed" in bot.stderr
+    assert "Traceback" not in bot.stderr
+    # Closed cleanly: the last connection checkpointed the WAL and removed it.
+    assert not Path(f"{db}-wal").exists()
+    assert len(stored_answers(db)) == 1
+
+    # A tap while the bot is down waits in Telegram's queue.
+    late = tg.tap(chat, cls.students[1], q1.message_id, data[wrong])
+    bot = await QuizbotProcess(env, tmp_path).start()
+    try:
+        answer = await tg.wait_answered(late, timeout=30)
+        assert answer.text is not None
+        assert answer.text.startswith("❌"), answer.text
+        tg.user_says(chat, cls.admin, "/next")
+        await tg.wait_for(lambda: open_question(tg, chat, 2), timeout=20)
+        revealed = tg.stored_message(chat, q1.message_id)
+        assert revealed is not None
+        assert f"Right answer: {right}" in revealed.text
+        assert "2 answered, 1 right" in revealed.text
+        assert await bot.stop(signal.SIGTERM, timeout=10) == 0
+    finally:
+        await bot.close()
+    assert "quiz resumed" in bot.stderr
+
+
+def test_readme_commands_exist() -> None:
+    """The README's two set-up commands and CI's entry point are there and executable."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    head = readme[:readme.index("\n## ")]
+    assert "./scripts/run.sh" in head
+    assert "./scripts/test.sh" in head
+    for script in ("scripts/run.sh", "scripts/test.sh", ".ci/run"):
+        path = ROOT / script
+        assert path.is_file(), script
+        assert path.stat().st_mode & 0o111, f"{script} is not executable"
+    assert "./scripts/test.sh" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
