@@ -22,12 +22,13 @@ async def answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def main() -> None:
+    pool = int(os.environ.get("BENCH_POOL", "128"))
     app = (
         ApplicationBuilder()
         .token(os.environ["TELEGRAM_BOT_TOKEN"])
         .base_url(os.environ["QUIZBOT_API_URL"])
-        .concurrent_updates(256)
-        .request(HTTPXRequest(connection_pool_size=128, connect_timeout=5.0, read_timeout=10.0,
+        .concurrent_updates(int(os.environ.get("BENCH_CONCURRENT_UPDATES", "256")))
+        .request(HTTPXRequest(connection_pool_size=pool, connect_timeout=5.0, read_timeout=10.0,
                               write_timeout=10.0, pool_timeout=10.0))
         .get_updates_request(HTTPXRequest(connection_pool_size=2, read_timeout=30.0))
         .build()

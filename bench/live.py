@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.procs import Bot, RssSampler, Server
+import yaml
+
+from bench.procs import ROOT, Bot, RssSampler, Server
 from bench.stats import percentile
 
 CREATOR = 1
@@ -30,6 +32,9 @@ class Sizes:
     memory_groups: int = 200
     memory_seconds: float = 25.0
     window: float = 60.0  # Telegram's sliding window for the 20 sends/edits per group
+    rtt: float = 0.0  # simulated round trip to Telegram (0: loopback as is)
+    rounds: int = 2  # burst rounds per target (bot and baseline alternate); medians reported
+    bank_questions: int | None = None  # smoke: serve the shipped quiz cut to this many questions
 
 
 def tap_figures(taps: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -63,13 +68,24 @@ def stored_answers(db: Path) -> dict[int, int]:
 
 
 class Workdir:
-    """A temporary folder for the databases of one invocation."""
+    """A temporary folder for the databases (and a cut question bank) of one invocation."""
 
-    def __init__(self) -> None:
+    def __init__(self, sizes: Sizes) -> None:
         self.path = Path(tempfile.mkdtemp(prefix="quizbot-bench-"))
+        self._count = 0
+        self.env: dict[str, str] = {}
+        if sizes.bank_questions is not None:
+            bank = yaml.safe_load((ROOT / "questions" / "zero.yaml").read_text("utf-8"))
+            bank["questions"] = bank["questions"][: sizes.bank_questions]
+            folder = self.path / "questions"
+            folder.mkdir()
+            (folder / "zero.yaml").write_text(yaml.safe_dump(bank, allow_unicode=True), "utf-8")
+            self.env["QUIZBOT_QUESTIONS"] = str(folder)
 
     def db(self, name: str) -> Path:
-        return self.path / f"{name}.sqlite3"
+        """A fresh database path (never reused: a bot resumes the runs it finds)."""
+        self._count += 1
+        return self.path / f"{name}-{self._count}.sqlite3"
 
     def cleanup(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
@@ -88,27 +104,33 @@ async def _start_quizzes(server: Server, chats: Sequence[int], seconds: int,
         await asyncio.sleep(0.1)
 
 
+async def _post_static(server: Server, chats: Sequence[int],
+                       text: str | None) -> dict[str, Any]:
+    """For the baseline: a message with four answer-like buttons in each chat."""
+    buttons = [[label, f"a:1:0:{i}"] for i, label in enumerate("ABCD")]
+    posted = await server.call("post_static", {"chats": list(chats), "text": text or FILLER_TEXT,
+                                               "buttons": buttons})
+    return {chat: {"message_id": mid, "buttons": [d for _, d in buttons], "text": text}
+            for chat, mid in posted["message_ids"].items()}
+
+
 # --------------------------------------------------------------------------- scenario 1
 async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None) -> dict[str, Any]:
     """One group, one open question, ``burst_taps`` students tapping within one second."""
-    server = await Server.start(sizes.window)
+    server = await Server.start(sizes.window, sizes.rtt)
     students = list(range(100_000, 100_000 + sizes.burst_taps))
     warm = list(range(200_000, 200_000 + sizes.warmup_taps))
     db = work.db(f"burst-{kind}")
     try:
         await server.call("setup", {"groups": [{"chat_id": BURST_CHAT, "creator": CREATOR,
                                                 "students": students + warm}]})
-        bot = await Bot.start(server, kind, db=db if kind == "bot" else None)
+        bot = await Bot.start(server, kind, db=db if kind == "bot" else None, env=work.env)
         try:
             if kind == "bot":
                 question = (await _start_quizzes(server, [BURST_CHAT], 600, 30))[str(BURST_CHAT)]
             else:
-                buttons = [[label, f"a:1:0:{i}"] for i, label in enumerate("ABCD")]
-                posted = await server.call("post_static", {"chat_id": BURST_CHAT,
-                                                           "text": text or FILLER_TEXT,
-                                                           "buttons": buttons})
-                question = {"message_id": posted["message_id"],
-                            "buttons": [d for _, d in buttons], "text": text}
+                posted = await _post_static(server, [BURST_CHAT], text)
+                question = posted[str(BURST_CHAT)]
             mid, datas = question["message_id"], question["buttons"]
 
             def taps(users: Sequence[int]) -> list[list[Any]]:
@@ -116,11 +138,12 @@ async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None)
 
             await server.call("burst", {"taps": taps(warm), "spread": 0.2, "batches": 4})
             await server.wait(lambda p: p["answered"] >= len(warm), 30, "warm-up answers")
-            cpu0 = bot.cpu_seconds()
+            cpu0, scpu0 = bot.cpu_seconds(), server.cpu_seconds()
             await server.call("burst", {"taps": taps(students), "spread": 1.0, "batches": 20})
             total = len(warm) + len(students)
             await server.wait(lambda p: p["answered"] >= total, 120, "every burst tap answered")
             cpu = bot.cpu_seconds() - cpu0
+            scpu = server.cpu_seconds() - scpu0
         finally:
             await bot.stop()
         report = await server.call("report")
@@ -129,6 +152,7 @@ async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None)
     main = [t for t in report["taps"] if t["user"] < 200_000]
     figures = tap_figures(main)
     figures["cpu_ms_per_tap"] = cpu * 1000 / max(1, len(main))
+    figures["server_cpu_ms_per_tap"] = scpu * 1000 / max(1, len(main))
     figures["question_text"] = question.get("text")
     if kind == "bot":
         accepted = sum(1 for t in report["taps"] if t["accepted"])
@@ -136,3 +160,114 @@ async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None)
         figures.update(accepted=accepted, stored=stored, all_stored=stored == accepted == len(
             report["taps"]))
     return figures
+
+
+# --------------------------------------------------------------------------- scenario 2
+def group_ids(count: int, base: int = -1002000000000) -> list[int]:
+    return [base - i for i in range(count)]
+
+
+def class_of(chat_index: int, students: int) -> list[int]:
+    start = 1_000_000 + chat_index * 1000
+    return list(range(start, start + students))
+
+
+async def many_groups(kind: str, sizes: Sizes, work: Workdir,
+                      timeline: list[Any] | None = None,
+                      text: str | None = None) -> dict[str, Any]:
+    """``groups`` groups of ``students`` each, all running a quiz with short timers at once.
+
+    The bot's run records when each student tapped; the baseline replays that timeline onto
+    static messages, so both see the same load.
+    """
+    server = await Server.start(sizes.window, sizes.rtt)
+    chats = group_ids(sizes.groups)
+    db = work.db(f"groups-{kind}")
+    try:
+        await server.call("setup", {"groups": [
+            {"chat_id": c, "creator": CREATOR, "students": class_of(i, sizes.students)}
+            for i, c in enumerate(chats)]})
+        bot = await Bot.start(server, kind, db=db if kind == "bot" else None, env=work.env)
+        sampler = RssSampler(bot.pid)
+        sampler.start()
+        started = time.monotonic()
+        try:
+            cpu0 = bot.cpu_seconds()
+            if kind == "bot":
+                await server.call("autopilot", {"answer_window": [0.3, sizes.question_seconds
+                                                                  - 1.5], "seed": 6})
+                question = await _start_quizzes(server, chats, sizes.question_seconds, 60)
+                await server.wait(lambda p: p["finished"] >= len(chats), 600,
+                                  "every quiz to post its results", interval=0.5)
+                text = next(iter(question.values()))["text"]
+            else:
+                assert timeline is not None
+                posted = await _post_static(server, chats, text)
+                await server.call("replay", {"timeline": timeline, "targets": {
+                    c: [q["message_id"], q["buttons"]] for c, q in posted.items()}})
+                await server.wait(lambda p: p["tapped"] >= len(timeline), 600,
+                                  "the replayed taps", interval=0.5)
+            await server.wait(lambda p: p["answered"] >= p["tapped"], 120,
+                              "every tap answered", interval=0.2)
+            cpu = bot.cpu_seconds() - cpu0
+        finally:
+            await sampler.stop()
+            await bot.stop()
+        report = await server.call("report", {"window": 60.0})
+    finally:
+        await server.stop()
+    figures = tap_figures(report["taps"])
+    figures["duration_s"] = time.monotonic() - started
+    figures["cpu_ms_per_tap"] = cpu * 1000 / max(1, len(report["taps"]))
+    figures["peak_rss_mb"] = sampler.peak / 2**20
+    figures["question_text"] = text
+    if kind == "bot":
+        accepted: dict[int, int] = {}
+        for tap in report["taps"]:
+            if tap["accepted"]:
+                accepted[tap["chat"]] = accepted.get(tap["chat"], 0) + 1
+        stored = stored_answers(db)
+        windows = report["max_in_window"]
+        figures.update(
+            timeline=report["timeline"],
+            questions=report["questions"],
+            accepted=sum(accepted.values()),
+            stored=sum(stored.values()),
+            all_answered=figures["answered"] == figures["taps"],
+            all_stored=all(stored.get(c, 0) == n for c, n in accepted.items())
+            and sum(stored.values()) == sum(accepted.values()),
+            late=figures["taps"] - sum(accepted.values()),
+            max_per_window=max(windows.values(), default=0),
+            within_limit=max(windows.values(), default=0) <= 20,
+        )
+    return figures
+
+
+# --------------------------------------------------------------------------- scenario 4
+async def memory(sizes: Sizes, work: Workdir) -> dict[str, Any]:
+    """Peak RSS with ``memory_groups`` quizzes running at once, and RSS at idle."""
+    server = await Server.start(sizes.window, sizes.rtt)
+    chats = group_ids(sizes.memory_groups, base=-1003000000000)
+    try:
+        await server.call("setup", {"groups": [
+            {"chat_id": c, "creator": CREATOR, "students": class_of(i, sizes.students)}
+            for i, c in enumerate(chats)]})
+        bot = await Bot.start(server, "bot", db=work.db("memory"), env=work.env)
+        sampler = RssSampler(bot.pid)
+        try:
+            await asyncio.sleep(1.0)
+            idle = sampler.current()
+            sampler.start()
+            await server.call("autopilot", {"answer_window": [0.3, sizes.question_seconds - 1.5],
+                                            "seed": 4})
+            await _start_quizzes(server, chats, sizes.question_seconds, 120)
+            await asyncio.sleep(sizes.memory_seconds)
+            progress = await server.call("progress")
+        finally:
+            await sampler.stop()
+            await bot.stop()
+    finally:
+        await server.stop()
+    return {"idle_rss_mb": idle / 2**20, "peak_rss_mb": sampler.peak / 2**20,
+            "groups": len(chats), "taps": progress["tapped"],
+            "questions": progress["questions"]}

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import psutil
+import psutil  # type: ignore[import-untyped,unused-ignore]
 
 ROOT = Path(__file__).absolute().parent.parent
 TOKEN = "4242:bench-token"
@@ -46,6 +46,15 @@ async def _stop(proc: asyncio.subprocess.Process, timeout: float = 20.0) -> int:
     return proc.returncode if proc.returncode is not None else -1
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time a process used so far."""
+    try:
+        times = psutil.Process(pid).cpu_times()
+    except psutil.Error:
+        return 0.0
+    return float(times.user + times.system)
+
+
 class Server:
     """The fake Bot API in its own process, with its control endpoint."""
 
@@ -59,8 +68,8 @@ class Server:
         return f"http://127.0.0.1:{self.api_port}/bot"
 
     @classmethod
-    async def start(cls, window: float = 60.0) -> Server:
-        proc = await _spawn(["-m", "bench.server_proc", str(window)],
+    async def start(cls, window: float = 60.0, rtt: float = 0.0) -> Server:
+        proc = await _spawn(["-m", "bench.server_proc", str(window), str(rtt)],
                             stdout=asyncio.subprocess.PIPE)
         assert proc.stdout is not None
         line = await asyncio.wait_for(proc.stdout.readline(), 30)
@@ -86,6 +95,9 @@ class Server:
             if time.monotonic() > deadline:
                 raise BenchError(f"timed out waiting for {what}: {progress}")
             await asyncio.sleep(interval)
+
+    def cpu_seconds(self) -> float:
+        return cpu_seconds(self.proc.pid)
 
     async def stop(self) -> None:
         with contextlib.suppress(Exception):
@@ -156,8 +168,8 @@ class Bot:
         bot = cls(proc, kind)
         profile_dir = os.environ.get("QUIZBOT_BENCH_PYSPY")
         if profile_dir:  # sample the process with py-spy, written when it exits
-            Path(profile_dir).mkdir(parents=True, exist_ok=True)
             out = Path(profile_dir) / f"{kind}-{proc.pid}.txt"
+            os.makedirs(profile_dir, exist_ok=True)
             bot.profiler = await asyncio.create_subprocess_exec(
                 str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
                 "--format", "raw", "--rate", "200", "-o", str(out),
@@ -178,11 +190,7 @@ class Bot:
         return int(self.proc.pid)
 
     def cpu_seconds(self) -> float:
-        try:
-            times = psutil.Process(self.proc.pid).cpu_times()
-        except psutil.Error:
-            return 0.0
-        return float(times.user + times.system)
+        return cpu_seconds(self.proc.pid)
 
     async def stop(self) -> int:
         code = await _stop(self.proc)

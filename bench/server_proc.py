@@ -28,6 +28,7 @@ from fakebot import ApiError, FakeTelegram  # noqa: E402
 
 JSON = dict[str, Any]
 ACCEPTED_PREFIXES = ("✅", "❌ Wrong")  # English alerts of a stored answer
+RESULTS_PREFIX = "🏁"  # the results message that ends a quiz
 
 
 class BenchTelegram(FakeTelegram):
@@ -44,7 +45,9 @@ class BenchTelegram(FakeTelegram):
         self.t0 = self.now()
         self.seen_questions: set[tuple[int, int]] = set()
         self.questions_posted = 0
+        self.finished: set[int] = set()  # chats whose quiz posted its results
         self.rng = random.Random(1)
+        self.rtt = 0.0  # simulated network round trip of every call but getUpdates
 
     # ------------------------------------------------------------------ hooks
     async def _get_updates(self, params: JSON) -> list[JSON]:
@@ -57,7 +60,11 @@ class BenchTelegram(FakeTelegram):
         return batch
 
     async def _execute(self, method: str, params: JSON, files: Any) -> Any:
+        if self.rtt and method != "getUpdates":
+            await asyncio.sleep(self.rtt / 2)  # the request travelling to Telegram
         outcome = await super()._execute(method, params, files)
+        if self.rtt and method != "getUpdates":
+            await asyncio.sleep(self.rtt / 2)  # the response travelling back
         if (self.autopilot is not None and method == "sendMessage"
                 and not isinstance(outcome, ApiError)):
             self._on_bot_message(outcome)
@@ -67,6 +74,8 @@ class BenchTelegram(FakeTelegram):
         """A question went out in an autopiloted group: each student taps once, at random."""
         assert self.autopilot is not None
         chat_id = int(message["chat"]["id"])
+        if str(message.get("text", "")).startswith(RESULTS_PREFIX):
+            self.finished.add(chat_id)
         students = self.students.get(chat_id)
         rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
         data = [b.get("callback_data") for row in rows for b in row]
@@ -122,12 +131,15 @@ class BenchTelegram(FakeTelegram):
         return {"open": found}
 
     def post_static(self, body: JSON) -> JSON:
-        """A bot message with answer-like buttons, posted without the bot (for the baseline)."""
+        """Bot messages with answer-like buttons, posted without the bot (for the baseline)."""
         markup = {"inline_keyboard": [[{"text": label, "callback_data": data}]
                                       for label, data in body["buttons"]]}
-        message = self.api.send_message({"chat_id": int(body["chat_id"]), "text": body["text"],
-                                         "reply_markup": markup}, {})
-        return {"message_id": message["message_id"]}
+        posted = {}
+        for chat_id in body["chats"]:
+            message = self.api.send_message({"chat_id": int(chat_id), "text": body["text"],
+                                             "reply_markup": markup}, {})
+            posted[str(chat_id)] = message["message_id"]
+        return {"message_ids": posted}
 
     def burst(self, body: JSON) -> JSON:
         """Queue ``taps`` [[chat, user, message_id, data]] spread evenly over ``spread`` s."""
@@ -166,6 +178,7 @@ class BenchTelegram(FakeTelegram):
         answered = sum(1 for qid in self.tapped if self._answered_at(qid) is not None)
         return {"tapped": len(self.tapped), "answered": answered,
                 "pollers": self.pollers_waiting, "questions": self.questions_posted,
+                "finished": len(self.finished),
                 "get_updates": sum(1 for c in self.calls[-50:] if c.method == "getUpdates"),
                 "calls": len(self.calls)}
 
@@ -196,6 +209,7 @@ class BenchTelegram(FakeTelegram):
 async def serve() -> None:
     window = float(sys.argv[1]) if len(sys.argv) > 1 else 60.0
     tg = BenchTelegram(window=window)
+    tg.rtt = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
     await tg.start()
     done = asyncio.Event()
     ops: dict[str, Callable[[JSON], JSON]] = {

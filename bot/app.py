@@ -28,11 +28,12 @@ from telegram.ext import (
     ContextTypes,
     Defaults,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 from telegram.request import HTTPXRequest
 
-from bot import commands, stats
+from bot import commands, recap, review, stats
 from bot.bank import LANGS, Lang, Quiz, load_folder
 from bot.engine import PlanMismatch
 from bot.i18n import t
@@ -41,7 +42,9 @@ from bot.moderators import Moderators
 from bot.pacing import GroupPacer
 from bot.practice import PracticeSessions
 from bot.quiz_group import GroupQuizzes
+from bot.recap import Recaps
 from bot.render import bank_limits
+from bot.review import Reviews
 from bot.services import Services
 from bot.settings import Settings
 from bot.storage import Store
@@ -105,12 +108,18 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         CommandHandler("me", stats.me, filters=new_messages),
         CommandHandler("resetleaderboard", stats.reset, filters=new_messages),
         CommandHandler("export", stats.export, filters=new_messages),
+        CommandHandler("review", review.review_command, filters=new_messages),
+        CommandHandler("recap", recap.recap_command, filters=new_messages),
+        CommandHandler("remind", review.remind_command, filters=new_messages),
+        CallbackQueryHandler(review.button, pattern=r"^(v|tz):"),
         CallbackQueryHandler(commands.button),
         MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
         ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
         ChatMemberHandler(commands.admins_changed, ChatMemberHandler.CHAT_MEMBER),
     ]
     app.add_handlers(handlers)
+    # first, for every update: who writes privately (recaps may go to them directly)
+    app.add_handler(TypeHandler(Update, recap.observe), group=-1)
     app.add_error_handler(commands.error_handler)
 
 
@@ -122,6 +131,12 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc.groups = GroupQuizzes(app, svc.store, svc.clock,
                               count_interval=svc.settings.count_interval)
     svc.practice = PracticeSessions(app.bot, svc.store, svc.quizzes, svc.clock)
+    recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.quizzes, svc.clock,
+                                             svc.settings.language)
+    svc.groups.on_finish = recaps.run_finished
+    reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.quizzes, svc.clock, svc.rng,
+                                                recaps, svc.settings.language)
+    await reviews.restore()
     await _register_commands(app, svc.settings.language)
     await _restore(svc)
     assert app.job_queue is not None
@@ -158,7 +173,8 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
 
 def _commands(lang: Lang, moderator: bool) -> list[BotCommand]:
     student = [("quiz", "cmd_quiz"), ("leaderboard", "cmd_top"), ("top", "cmd_top"),
-               ("me", "cmd_me"), ("lang", "cmd_lang"), ("help", "cmd_help"),
+               ("me", "cmd_me"), ("review", "cmd_review"), ("recap", "cmd_recap"),
+               ("remind", "cmd_remind"), ("lang", "cmd_lang"), ("help", "cmd_help"),
                ("start", "cmd_start")]
     mod = [("quiz", "cmd_quiz_mod"), ("next", "cmd_next"), ("stop", "cmd_stop"),
            ("lang", "cmd_lang"), ("leaderboard", "cmd_top"), ("me", "cmd_me"),

@@ -327,11 +327,10 @@ def _read_question(reader: _Reader, node: yaml.Node, number: int,
     if fields is None:
         return None
     qid = reader.string(fields["id"], f"{where}: id") if "id" in fields else None
-    if qid is not None:
-        if not QUESTION_ID.match(qid):
-            reader.fail(fields["id"], f"{where}: id",
-                        f"{qid!r}: use letters, digits, '.', '-', '_' (at most 48)")
-            qid = None
+    if qid is not None and not QUESTION_ID.match(qid):
+        reader.fail(fields["id"], f"{where}: id",
+                    f"{qid!r}: use letters, digits, '.', '-', '_' (at most 48)")
+        qid = None
     text = reader.text(fields["question"], f"{where}: question") if "question" in fields else None
     options = _read_options(reader, fields.get("options"), where)
     correct = None

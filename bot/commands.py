@@ -7,11 +7,11 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import Chat, Message, Update
+from telegram import Chat, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import callbacks, outbox, render
+from bot import callbacks, outbox, recap, render
 from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID, Lang
 from bot.i18n import parse_lang, t
 from bot.services import Services, services
@@ -41,7 +41,7 @@ async def language(update: Update, svc: Services) -> Lang:
 
 
 async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *,
-                important: bool = False) -> None:
+                important: bool = False, markup: InlineKeyboardMarkup | None = None) -> None:
     """Answer a command where it was sent.
 
     In a group, replies that are not ``important`` spend the group's budget only when it has
@@ -66,7 +66,8 @@ async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *
             cooldowns.clear()
     window = services(context).settings.group_window
     await outbox.send(context.bot, chat.id, text, thread_id=thread_of(message),
-                      optional=optional, reply_to=message.message_id, max_wait=window)
+                      optional=optional, reply_to=message.message_id, max_wait=window,
+                      markup=markup)
 
 
 async def is_moderator(update: Update, svc: Services) -> bool:
@@ -85,6 +86,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Greet and explain, in the user's language."""
     svc = services(context)
     lang = await language(update, svc)
+    if await recap.start_payload(update, context, lang):  # /start recap_<run>: the deep link
+        return
     await reply(update, context, t(lang, "start"))
 
 
@@ -107,9 +110,9 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not args:
         head = "practice_pick" if private else "quiz_list"
         mod = private or await is_moderator(update, svc)
-        await outbox.send(context.bot, chat.id, render.quiz_list(quizzes, lang, head),
-                          thread_id=thread_of(message), optional=not mod,
-                          markup=render.start_keyboard(quizzes, lang) if quizzes else None)
+        # a student's list is an optional reply under the cooldown: spamming /quiz costs them
+        await reply(update, context, render.quiz_list(quizzes, lang, head), important=mod,
+                    markup=render.start_keyboard(quizzes, lang) if quizzes else None)
         return
     if not private and not await is_moderator(update, svc):
         await reply(update, context, t(lang, "not_moderator"))

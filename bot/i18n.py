@@ -188,7 +188,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
                          "en": "To play again: <code>/quiz {id}</code>"},
     "quiz_usage_play": {"bn": "এর মধ্যে একটি লিখুন: {labels}", "en": "Type one of: {labels}"},
     # --- leaderboards and stats ---------------------------------------------------------------
-    "lb_head": {"bn": "🏆 <b>লিডারবোর্ড</b> — সিজন {season}", "en": "🏆 <b>Leaderboard</b> — season {season}"},
+    "lb_head": {"bn": "🏆 <b>লিডারবোর্ড</b> — সিজন {season}",
+                "en": "🏆 <b>Leaderboard</b> — season {season}"},
     "lb_quiz": {"bn": "কুইজ: <code>{quiz}</code>", "en": "Quiz: <code>{quiz}</code>"},
     "lb_line": {"bn": "{rank}. {name} — {points} পয়েন্ট · {correct}টি সঠিক · {runs}টি কুইজ",
                 "en": "{rank}. {name} — {points} points · {correct} right · {runs} quizzes"},
@@ -231,7 +232,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "reset_stale": {"bn": "এই বোতামটি পুরোনো।", "en": "This button is out of date."},
     "export_caption": {"bn": "📄 গ্রুপের সব ফলাফল (প্রতি কুইজে প্রতি শিক্ষার্থীর এক সারি)",
                        "en": "📄 The group's results (one row per student per quiz)"},
-    "export_empty": {"bn": "এই গ্রুপে এখনো কোনো কুইজ হয়নি।", "en": "No quiz has been run in this group yet."},
+    "export_empty": {"bn": "এই গ্রুপে এখনো কোনো কুইজ হয়নি।",
+                     "en": "No quiz has been run in this group yet."},
     # --- language ------------------------------------------------------------------------------
     "lang_set": {
         "bn": "ঠিক আছে, এখন থেকে বাংলায় লিখব।",
@@ -262,7 +264,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
                     "en": "❌ <b>Question {n}</b> — you chose {label}"},
     "recap_skipped": {"bn": "⏭ <b>প্রশ্ন {n}</b> — উত্তর দেননি",
                       "en": "⏭ <b>Question {n}</b> — not answered"},
-    "recap_right": {"bn": "✅ সঠিক উত্তর: {label}) {answer}", "en": "✅ Right answer: {label}) {answer}"},
+    "recap_right": {"bn": "✅ সঠিক উত্তর: {label}) {answer}",
+                    "en": "✅ Right answer: {label}) {answer}"},
     "recap_review": {"bn": "এই প্রশ্নগুলো আগামীকাল থেকে /review-এ আবার আসবে।",
                      "en": "These questions come back in /review, starting tomorrow."},
     "recap_footer": {"bn": "সারসংক্ষেপ চাই না? /recap off",
@@ -308,7 +311,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "when_hours": {"bn": "প্রায় {n} ঘণ্টা পরে", "en": "in about {n} hours"},
     "when_day": {"bn": "এক দিন পরে", "en": "in a day"},
     "when_days": {"bn": "{n} দিন পরে", "en": "in {n} days"},
-    "remind_usage": {"bn": "ব্যবহার: <code>/remind ঘণ্টা:মিনিট</code> (যেমন <code>/remind 20:30</code>) "
+    "remind_usage": {"bn": "ব্যবহার: <code>/remind ঘণ্টা:মিনিট</code> "
+                           "(যেমন <code>/remind 20:30</code>) "
                            "— যেদিন রিভিউয়ের প্রশ্ন থাকবে সেদিন ওই সময়ে একটি ছোট বার্তা; "
                            "<code>/remind off</code> — বন্ধ। সময় অঞ্চল বদলাতে: "
                            "<code>/remind 20:30 +6</code>",
@@ -328,8 +332,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
                    "en": "⏰ Done: on days with questions to review I'll remind you at {time} "
                          "(UTC{offset})."},
     "remind_off": {"bn": "🔕 রিমাইন্ডার বন্ধ।", "en": "🔕 Reminder off."},
-    "remind_message": {"bn": "📚 আজ রিভিউয়ের জন্য {due}টি প্রশ্ন অপেক্ষা করছে: /review",
-                       "en": "📚 {due} questions are waiting for review today: /review"},
+    "remind_message": {"bn": "📚 আজ রিভিউয়ের জন্য প্রশ্ন অপেক্ষা করছে: {due}টি। /review",
+                       "en": "📚 Questions due for review today: {due}. /review"},
     "cmd_review": {"bn": "ভুল হওয়া প্রশ্নগুলো রিভিউ", "en": "Review the questions you missed"},
     "cmd_recap": {"bn": "কুইজের পরের সারসংক্ষেপ: on বা off", "en": "Recaps after quizzes: on or off"},
     "cmd_remind": {"bn": "রিভিউয়ের রিমাইন্ডার: /remind ঘণ্টা:মিনিট",

@@ -39,7 +39,10 @@ def setup_logging(level: str, secrets: list[str]) -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    logging.captureWarnings(True)  # warnings too: one redacted line each, not raw stderr
     # Request lines are noise below DEBUG; at DEBUG they are shown, redacted.
     noisy = logging.DEBUG if level == "DEBUG" else logging.WARNING
     for name in ("httpx", "httpcore", "apscheduler", "telegram.ext.ExtBot"):
         logging.getLogger(name).setLevel(max(noisy, logging.getLevelName(level)))
+    # aiosqlite logs every statement twice at DEBUG: useless to an operator, and it holds data.
+    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.getLevelName(level)))

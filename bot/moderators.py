@@ -53,9 +53,10 @@ class Moderators:
             return False
         entry = self._cache.get(chat.id)
         age = self._clock() - entry.fetched_at if entry else None
-        if entry is not None and age is not None and age < self._ttl:
-            if user_id in entry.admins or age < self._recheck:
-                return user_id in entry.admins
+        fresh = entry is not None and age is not None and age < self._ttl
+        if fresh and entry is not None and age is not None and (
+                user_id in entry.admins or age < self._recheck):
+            return user_id in entry.admins
         entry = await self._fetch(chat.id) or entry
         return entry is not None and user_id in entry.admins
 

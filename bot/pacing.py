@@ -140,7 +140,8 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             chat_id = int(chat_id)  # type: ignore[arg-type]
         optional = bool(rate_limit_args and rate_limit_args.get("optional"))
         if not counts_against_group(endpoint, chat_id):
-            overall = None if chat_id is None or endpoint == "answerCallbackQuery" else self._overall
+            untimed = chat_id is None or endpoint == "answerCallbackQuery"
+            overall = None if untimed else self._overall
             result: bool | dict[str, Any] | list[dict[str, Any]] = await self._attempts(
                 callback, args, kwargs, endpoint, overall)
             return result

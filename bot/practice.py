@@ -19,7 +19,7 @@ from telegram.ext import ExtBot
 
 from bot import outbox, render
 from bot.bank import Lang, Quiz
-from bot.engine import Answer, PlanMismatch, QuizEngine, make_plan
+from bot.engine import Answer, PlanMismatch, QuizEngine, first_review, make_plan
 from bot.i18n import t
 from bot.storage import Answer as StoredAnswer
 from bot.storage import NewRun, Store
@@ -98,6 +98,9 @@ class PracticeSessions:
                 run_id=run_id, q_index=q_index, question_id=engine.question.id,
                 user_id=user_id, option=answer.option, correct=answer.correct, points=0,
                 answered_at=answer.at))
+            if not answer.correct:  # it comes back in /review
+                await self._store.add_missed([(user_id, session.quiz.id, engine.question.id)],
+                                             *first_review(answer.at))
             prefix = render.verdict_prefix(session.lang, verdict, engine.question,
                                            engine.permutation, practice=True)
             reveal = engine.close()

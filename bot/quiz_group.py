@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,11 +53,12 @@ class LiveRun:
 
     @property
     def job(self) -> str:
-        return f"close:{self.run_id}"
+        """The close timer's name: one per chat and topic, so it can be found and cancelled."""
+        return f"close:{self.chat_id}:{self.thread_id}"
 
     @property
     def count_job(self) -> str:
-        return f"count:{self.run_id}"
+        return f"count:{self.chat_id}:{self.thread_id}"
 
 
 def _to_engine(a: StoredAnswer) -> Answer:
@@ -76,6 +77,8 @@ class GroupQuizzes:
         self._live: dict[tuple[int, int], LiveRun] = {}
         self._by_id: dict[int, LiveRun] = {}
         self._pending_resume: list[LiveRun] = []
+        #: called (as a background task) with the run id once a run's results are out
+        self.on_finish: Callable[[int], Coroutine[Any, Any, None]] | None = None
 
     @property
     def _bot(self) -> ExtBot[Any]:
@@ -243,6 +246,9 @@ class GroupQuizzes:
         result = outbox.Outcome("missing")
         if run.message_id is not None:
             result = await outbox.edit(self._bot, run.chat_id, run.message_id, text)
+        if result.status == "moved":  # the group became a supergroup: its old message is out
+            await self._moved(run, result.new_chat_id)  # of reach, the reveal goes there anew
+            result = outbox.Outcome("missing")
         if result.status == "missing":  # deleted by a moderator, or never posted
             result = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id)
         return await self._follow(run, result)
@@ -277,8 +283,14 @@ class GroupQuizzes:
         scores = run.engine.standings()
         text = render.results_message(run.quiz, run.lang, scores, run.names,
                                       total=run.engine.count, stopped=status == "stopped")
-        sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id)
+        markup = (render.recap_keyboard(run.lang, self._bot.username, run.run_id)
+                  if scores and self.on_finish is not None else None)
+        sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id,
+                                 markup=markup)
         await self._end(run, status if sent.status not in ("gone", "moved") else "aborted")
+        if scores and self.on_finish is not None and self._app.running:
+            # private recaps, from a task of their own: never under the run's lock
+            self._app.create_task(self.on_finish(run.run_id), name=f"recaps:{run.run_id}")
 
     async def _end(self, run: LiveRun, status: str) -> None:
         self._cancel(run.job)
@@ -309,8 +321,13 @@ class GroupQuizzes:
         await self._store.migrate_chat(old_id, new_id)
         for run in [r for r in self._live.values() if r.chat_id == old_id]:
             self._live.pop(run.key)
+            had_timer = bool(self._jobs.get_jobs_by_name(run.job))
+            self._cancel(run.job)  # timers are named by chat: re-arm under the new id
+            self._cancel(run.count_job)
             run.chat_id = new_id
             self._live[run.key] = run
+            if had_timer and run.engine.phase == "open" and run.engine.deadline is not None:
+                self._schedule_close(run, run.engine.deadline - self._clock())
 
     # --- taps -----------------------------------------------------------------------------------
 
@@ -347,7 +364,11 @@ class GroupQuizzes:
         """Refresh a question's answer count if the group's budget has room."""
         assert context.job is not None
         run = self._by_id.get(context.job.data)  # type: ignore[call-overload]
-        if run is None or run.lock.locked() or run.message_id is None:
+        if run is None or run.message_id is None:
+            return
+        if run.lock.locked():  # posting or closing, perhaps waiting out a 429: try again later
+            if run.engine.phase == "open":
+                self._schedule_count(run)
             return
         async with run.lock:
             engine = run.engine
@@ -359,7 +380,8 @@ class GroupQuizzes:
                                        markup=self._keyboard(run), optional=True)
             if result.ok:
                 run.shown_count = answered
-        if result.status == "skipped":
+        # taps that came in while the edit was on its way (or was refused) are shown next time
+        if result.status == "skipped" or run.engine.answered() != run.shown_count:
             self._schedule_count(run)
 
     # --- helpers --------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -205,3 +206,96 @@ def quiz_list(quizzes: Sequence[Quiz], lang: Lang, head_key: str = "quiz_list") 
     lines += [t(lang, "quiz_list_item", id=q.id, title=html.escape(q.title(lang)),
                 count=len(q.questions)) for q in quizzes]
     return "\n".join(lines)
+
+
+# --- after the quiz: recaps and review --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Missed:
+    """A question a student got wrong (``chosen`` shown position) or skipped (None)."""
+
+    number: int  # 1-based, in the run
+    question: Question
+    permutation: tuple[int, ...]
+    chosen: int | None
+
+
+def recap_messages(quiz: Quiz, lang: Lang, *, points: int, correct: int, total: int, rank: int,
+                   players: int, best_streak: int, missed: Sequence[Missed]) -> list[str]:
+    """A student's private recap: score and rank, then each missed question with the right
+    answer and its explanation; split into messages that fit Telegram's limit."""
+    head = (t(lang, "recap_head", title=html.escape(quiz.title(lang))) + "\n"
+            + t(lang, "recap_score", points=points, correct=correct, total=total, rank=rank,
+                players=players))
+    if best_streak >= 2:
+        head += "\n" + t(lang, "recap_streak", streak=best_streak)
+    blocks = [head]
+    if missed:
+        blocks.append(t(lang, "recap_missed_head", count=len(missed)))
+        for item in missed:
+            q = item.question
+            right = item.permutation.index(q.correct)
+            first = (t(lang, "recap_wrong", n=item.number, label=label(item.chosen))
+                     if item.chosen is not None else t(lang, "recap_skipped", n=item.number))
+            blocks.append("\n".join([
+                first,
+                html.escape(fit(q.text(lang), 1500)),
+                t(lang, "recap_right", label=label(right),
+                  answer=html.escape(fit(q.options[q.correct](lang), 500))),
+                "💡 " + html.escape(q.explanation(lang)),
+            ]))
+        blocks.append(t(lang, "recap_review") + "\n" + t(lang, "recap_footer"))
+    else:
+        blocks.append(t(lang, "recap_perfect") + "\n" + t(lang, "recap_footer"))
+    messages: list[str] = []
+    current = ""
+    for block in blocks:
+        if current and len(current) + 2 + len(block) > MESSAGE_LIMIT:
+            messages.append(current)
+            current = block
+        else:
+            current = f"{current}\n\n{block}" if current else block
+    messages.append(current)
+    return messages
+
+
+def when(lang: Lang, seconds: float) -> str:
+    """How long until something, roughly: "within an hour", "in about 5 hours", "in 3 days"."""
+    if seconds < 3600:
+        return t(lang, "when_soon")
+    if seconds < 86_400 - 1800:
+        return t(lang, "when_hours", n=max(1, round(seconds / 3600)))
+    days = max(1, round(seconds / 86_400))
+    return t(lang, "when_day") if days == 1 else t(lang, "when_days", n=days)
+
+
+def review_question(quiz: Quiz, question: Question, permutation: Sequence[int], lang: Lang, *,
+                    box: int, boxes: int, due: int) -> str:
+    """A question asked in /review: where it stands, the question, its options."""
+    head = t(lang, "review_head", quiz=html.escape(quiz.title(lang)), box=box, boxes=boxes,
+             due=due)
+    return (f"{head}\n\n{html.escape(question.text(lang))}\n\n"
+            f"{_options(question, permutation, lang)}\n\n{t(lang, 'question_untimed')}")
+
+
+def review_answered(quiz: Quiz, question: Question, permutation: Sequence[int], lang: Lang, *,
+                    chosen: int, verdict: str, schedule: str) -> str:
+    """A reviewed question after the tap: the right option marked, the verdict, the
+    explanation and when it comes back."""
+    right = permutation.index(question.correct)
+    lines = []
+    for shown, option in enumerate(permutation):
+        text = f"{label(shown)}) {html.escape(question.options[option](lang))}"
+        if shown == right:
+            text = f"<b>{text}</b> ✅"
+        elif shown == chosen:
+            text += " ❌"
+        lines.append(text)
+    return "\n\n".join([
+        f"🔁 {html.escape(quiz.title(lang))}",
+        html.escape(question.text(lang)),
+        "\n".join(lines),
+        f"<b>{html.escape(verdict)}</b>\n💡 {html.escape(question.explanation(lang))}",
+        schedule,
+    ])

@@ -10,7 +10,7 @@ ensure_venv '.[dev]' .venv/.quizbot-dev-installed
 
 failed=()
 lint_dirs=()
-for dir in bot tests bench; do
+for dir in bot tests bench deploy; do
     [[ -d $dir ]] && lint_dirs+=("$dir")
 done
 echo "== ruff check ${lint_dirs[*]}"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by run.sh and test.sh (from the repository root): ensure_venv SPEC STAMP creates .venv
 # if needed and runs `pip install -e SPEC` when STAMP is missing or older than pyproject.toml.
 

@@ -42,7 +42,7 @@ class BotProcess:
 
     async def _collect(self) -> None:
         assert self.proc is not None
-        out, err = await self.proc.communicate()
+        _, err = await self.proc.communicate()
         self.logs.append(err)
 
     async def kill(self) -> None:
@@ -51,10 +51,10 @@ class BotProcess:
         self.proc.send_signal(signal.SIGKILL)
         await asyncio.wait_for(self._collect(), 10)
 
-    async def terminate(self, timeout: float = 10.0) -> int:
+    async def terminate(self, within: float = 10.0) -> int:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(self._collect(), timeout)
+        await asyncio.wait_for(self._collect(), within)
         assert self.proc.returncode is not None
         return self.proc.returncode
 

@@ -21,7 +21,7 @@ from harness import TOKEN, BotHarness
 
 ROOT = Path(__file__).resolve().parent.parent
 
-__all__ = ["ROOT", "TOKEN", "QuizbotProcess", "quizbot_env"]
+__all__ = ["ROOT", "TOKEN", "QuizbotProcess", "healthcheck", "quizbot_env"]
 
 
 def quizbot_env(tg: FakeTelegram | None, db: Path | None, **extra: str) -> dict[str, str]:
@@ -39,6 +39,17 @@ def quizbot_env(tg: FakeTelegram | None, db: Path | None, **extra: str) -> dict[
         env["QUIZBOT_DB"] = str(db)
     env.update(extra)
     return env
+
+
+async def healthcheck(env: Mapping[str, str], cwd: Path) -> tuple[int, str]:
+    """Run the container health check (deploy/healthcheck.py): exit code and standard error."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "deploy" / "healthcheck.py"), cwd=cwd, env=dict(env),
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE)
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode is not None
+    return proc.returncode, err.decode(errors="replace")
 
 
 class QuizbotProcess:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.bank import load_quiz
-from bot.engine import PlanMismatch, Plan, QuizEngine, make_plan, points_for
+from bot.engine import Plan, PlanMismatch, QuizEngine, make_plan, points_for
 
 ZERO = load_quiz(Path(__file__).resolve().parent.parent / "questions" / "zero.yaml")
 T0 = 1_700_000_000.0

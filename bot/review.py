@@ -1,0 +1,363 @@
+"""Spaced review of missed questions (``/review``) and the daily reminder (``/remind``).
+
+Every question a student missed, in a group quiz or in practice, sits in a Leitner box with the
+time it is due again (:func:`bot.engine.review_step`: after 1, 3, 7, 14 and 30 days). ``/review``
+plays the due ones like private practice: tap, verdict and explanation, next; a session asks at
+most ``SESSION`` questions and ends with how many remain due and when the next ones come.
+
+A session keeps no state in memory: each question's buttons carry the card id, the option order
+and the session's running count, so a tap works the same after a restart. Time comes only from
+the injected clock (``Services.clock``), so tests can jump days.
+
+The reminder is one job per student (``remind:<user id>``) in the JobQueue, armed for the next
+reminder time by the injected clock, re-armed after each firing and restored from the database
+at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from typing import Any
+
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import Application, ContextTypes, ExtBot, Job, JobQueue
+
+from bot import outbox, render
+from bot.bank import Lang, Question, Quiz
+from bot.engine import DAY, REVIEW_DAYS, review_step
+from bot.i18n import num, t
+from bot.recap import Recaps
+from bot.storage import Card, Store
+
+log = logging.getLogger(__name__)
+
+SESSION = 10  # questions per /review
+BOXES = len(REVIEW_DAYS)
+CALLBACK = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{1,10}):([0-9]):([0-9]{1,2}):([0-9]{1,2})")
+TZ_CALLBACK = re.compile(r"tz:(-?[0-9]{1,4})")
+_TIME = re.compile(r"([01]?[0-9]|2[0-3])[:.]([0-5][0-9])")
+_OFFSET = re.compile(r"(?:utc|gmt)?([+-])([0-9]{1,2})(?::?([0-5][0-9]))?")
+_BN_TO_ASCII = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+TZ_CHOICES = ((360, "tz_bd"), (330, "tz_in"), (0, "tz_utc"))
+
+
+def parse_time(text: str) -> int | None:
+    """``HH:MM`` (Bengali digits too) → minutes after midnight."""
+    m = _TIME.fullmatch(text.translate(_BN_TO_ASCII).strip())
+    return int(m[1]) * 60 + int(m[2]) if m else None
+
+
+def parse_offset(text: str) -> int | None:
+    """``+6``, ``+06:00``, ``-3:30``, ``UTC+5:45`` → minutes east of UTC (−12:00…+14:00)."""
+    m = _OFFSET.fullmatch(text.translate(_BN_TO_ASCII).strip().casefold())
+    if not m:
+        return None
+    minutes = int(m[2]) * 60 + int(m[3] or 0)
+    minutes = -minutes if m[1] == "-" else minutes
+    return minutes if -720 <= minutes <= 840 else None
+
+
+def show_time(lang: Lang, minutes: int) -> str:
+    return num(lang, f"{minutes // 60:02d}:{minutes % 60:02d}")
+
+
+def show_offset(lang: Lang, minutes: int) -> str:
+    sign = "-" if minutes < 0 else "+"
+    hours, rest = divmod(abs(minutes), 60)
+    return num(lang, f"{sign}{hours}" + (f":{rest:02d}" if rest else ""))
+
+
+def next_fire(now: float, tz_minutes: int, remind_minutes: int) -> float:
+    """Seconds from ``now`` to the next ``remind_minutes`` local time (UTC + ``tz_minutes``)."""
+    local = now + tz_minutes * 60
+    target = local - local % DAY + remind_minutes * 60
+    if target <= local + 0.5:
+        target += DAY
+    return target - local
+
+
+class Reviews:
+    """``/review`` sessions and review reminders."""
+
+    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
+                 quizzes: Mapping[str, Quiz], clock: Callable[[], float], rng: random.Random,
+                 recaps: Recaps, default: Lang) -> None:
+        self._app, self._store, self._quizzes = app, store, quizzes
+        self._clock, self._rng, self._recaps, self._default = clock, rng, recaps, default
+
+    @property
+    def _bot(self) -> ExtBot[Any]:
+        bot: ExtBot[Any] = self._app.bot
+        return bot
+
+    @property
+    def _jobs(self) -> JobQueue[Any]:
+        assert self._app.job_queue is not None
+        return self._app.job_queue
+
+    # --- the session ---------------------------------------------------------------------------
+
+    def _lookup(self, card: Card) -> tuple[Quiz, Question] | None:
+        quiz = self._quizzes.get(card.quiz_id)
+        question = next((q for q in quiz.questions if q.id == card.question_id),
+                        None) if quiz else None
+        return (quiz, question) if quiz is not None and question is not None else None
+
+    async def begin(self, chat_id: int, user_id: int, lang: Lang) -> None:
+        """``/review``: the first due question, or when the next one comes."""
+        if not await self._ask(chat_id, user_id, lang, step=1, right=0):
+            now = self._clock()
+            upcoming = await self._store.next_due(user_id, now)
+            text = (t(lang, "review_empty") if upcoming is None else
+                    t(lang, "review_nothing_due", when=render.when(lang, upcoming - now)))
+            await outbox.send(self._bot, chat_id, text)
+
+    async def _ask(self, chat_id: int, user_id: int, lang: Lang, *, step: int,
+                   right: int) -> bool:
+        """Send the next due question; False if none is due."""
+        now = self._clock()
+        while True:
+            cards = await self._store.due_cards(user_id, now)
+            if not cards:
+                return False
+            card = cards[0]
+            found = self._lookup(card)
+            if found is not None:
+                break
+            await self._store.drop_card(card.card_id)  # no longer in any bank
+        quiz, question = found
+        perm = list(range(len(question.options)))
+        if quiz.shuffle:
+            self._rng.shuffle(perm)
+        due = await self._store.due_count(user_id, now)
+        text = render.review_question(quiz, question, perm, lang, box=card.box, boxes=BOXES,
+                                      due=due)
+        code = "".join(map(str, perm))
+        markup = InlineKeyboardMarkup([[
+            InlineKeyboardButton(render.label(i),
+                                 callback_data=f"v:{card.card_id}:{code}:{i}:{step}:{right}")
+            for i in range(len(perm))]])
+        await outbox.send(self._bot, chat_id, text, markup=markup)
+        return True
+
+    async def tap(self, chat_id: int, user_id: int, message_id: int, data: str,
+                  lang: Lang) -> tuple[str, bool]:
+        """A tap on a review question: (notification, as an alert)."""
+        m = CALLBACK.fullmatch(data)
+        card = await self._store.card(int(m[1])) if m else None
+        found = self._lookup(card) if card is not None else None
+        if m is None or card is None or card.user_id != user_id or found is None:
+            return t(lang, "alert_invalid"), True
+        quiz, question = found
+        perm = tuple(int(ch) for ch in m[2])
+        shown, step, right = int(m[3]), int(m[4]), int(m[5])
+        if sorted(perm) != list(range(len(question.options))) or shown >= len(perm):
+            return t(lang, "alert_invalid"), True
+        now = self._clock()
+        correct = perm[shown] == question.correct
+        box, due = review_step(card.box, correct, now)
+        if not await self._store.review_answered(card.card_id, box, due, now):
+            return t(lang, "review_stale"), True
+        verdict = (t(lang, "alert_right_practice") if correct else
+                   t(lang, "alert_wrong_practice", label=render.label(perm.index(
+                       question.correct))))
+        schedule = (t(lang, "review_learnt") if due is None else
+                    t(lang, "review_up", box=box, boxes=BOXES, days=REVIEW_DAYS[box - 1])
+                    if correct else t(lang, "review_reset"))
+        await outbox.edit(self._bot, chat_id, message_id, render.review_answered(
+            quiz, question, perm, lang, chosen=shown, verdict=verdict, schedule=schedule))
+        right += int(correct)
+        if step >= SESSION or not await self._ask(chat_id, user_id, lang, step=step + 1,
+                                                  right=right):
+            await self._done(chat_id, user_id, lang, answered=step, right=right)
+        return verdict, False
+
+    async def _done(self, chat_id: int, user_id: int, lang: Lang, *, answered: int,
+                    right: int) -> None:
+        now = self._clock()
+        due = await self._store.due_count(user_id, now)
+        upcoming = await self._store.next_due(user_id, now)
+        if due:
+            tail = t(lang, "review_more", due=due)
+        elif upcoming is not None:
+            tail = t(lang, "review_next", when=render.when(lang, upcoming - now))
+        else:
+            tail = t(lang, "review_all_learnt")
+        await outbox.send(self._bot, chat_id,
+                          t(lang, "review_done", right=right, answered=answered) + "\n" + tail)
+
+    # --- reminders -----------------------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Arm every stored reminder (at start-up); the number armed."""
+        armed = 0
+        for student in await self._store.reminders():
+            if student.tz_minutes is not None and student.remind_minutes is not None:
+                self.arm(student.user_id, student.tz_minutes, student.remind_minutes)
+                armed += 1
+        if armed:
+            log.info("%d review reminders restored", armed)
+        return armed
+
+    def arm(self, user_id: int, tz_minutes: int, remind_minutes: int) -> None:
+        self.disarm(user_id)
+        delay = next_fire(self._clock(), tz_minutes, remind_minutes)
+        self._jobs.run_once(self._fire, when=timedelta(seconds=delay), name=f"remind:{user_id}",
+                            data=user_id)
+
+    def disarm(self, user_id: int) -> None:
+        job: Job[Any]
+        for job in self._jobs.get_jobs_by_name(f"remind:{user_id}"):
+            job.schedule_removal()
+
+    async def _fire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert context.job is not None
+        user_id = int(context.job.data)  # type: ignore[call-overload]
+        student = await self._store.student(user_id)
+        if student is None or student.remind_minutes is None or student.tz_minutes is None:
+            return
+        self.arm(user_id, student.tz_minutes, student.remind_minutes)  # tomorrow's
+        due = await self._store.due_count(user_id, self._clock())
+        if not due:
+            return
+        lang = await self._recaps.language_of(user_id, self._default)
+        outcome = await outbox.send(self._bot, user_id, t(lang, "remind_message", due=due))
+        if outcome.status == "gone":
+            await self._recaps.unreachable(user_id)
+
+    async def set_reminder(self, user_id: int, minutes: int | None,
+                           tz_minutes: int | None) -> int | None:
+        """Store the reminder (None: off) and the offset if given; arm it if the offset is
+        known. Returns the offset in use (None: still to ask)."""
+        if tz_minutes is not None:
+            await self._store.set_timezone(user_id, tz_minutes)
+        await self._store.set_reminder(user_id, minutes)
+        if minutes is None:
+            self.disarm(user_id)
+            return tz_minutes
+        student = await self._store.student(user_id)
+        tz = student.tz_minutes if student is not None else None
+        if tz is not None:
+            self.arm(user_id, tz, minutes)
+        return tz
+
+
+# --- handlers ------------------------------------------------------------------------------------
+
+
+def reviews(context: ContextTypes.DEFAULT_TYPE) -> Reviews:
+    found = context.application.bot_data["reviews"]
+    assert isinstance(found, Reviews)
+    return found
+
+
+async def _private(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Lang | None:
+    """The language to answer in, or None after saying this is for private chats."""
+    from bot import commands
+    from bot.services import services
+
+    chat = update.effective_chat
+    lang = await commands.language(update, services(context))
+    if chat is None or update.effective_user is None:
+        return None
+    if chat.type != Chat.PRIVATE:
+        await commands.reply(update, context, t(lang, "private_only"))
+        return None
+    return lang
+
+
+async def review_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/review`` in private."""
+    lang = await _private(update, context)
+    if lang is not None and update.effective_chat and update.effective_user:
+        await reviews(context).begin(update.effective_chat.id, update.effective_user.id, lang)
+
+
+async def remind_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/remind HH:MM [±H:MM]`` or ``/remind off`` in private."""
+    from bot import commands
+
+    lang = await _private(update, context)
+    user = update.effective_user
+    if lang is None or user is None:
+        return
+    args = context.args or []
+    rv = reviews(context)
+    if len(args) == 1 and args[0].casefold() in ("off", "বন্ধ"):
+        await rv.set_reminder(user.id, None, None)
+        await commands.reply(update, context, t(lang, "remind_off"))
+        return
+    minutes = parse_time(args[0]) if 1 <= len(args) <= 2 else None
+    offset = parse_offset(args[1]) if minutes is not None and len(args) == 2 else None
+    if minutes is None or (len(args) == 2 and offset is None):
+        await commands.reply(update, context, t(lang, "remind_usage"))
+        return
+    tz = await rv.set_reminder(user.id, minutes, offset)
+    if tz is not None:
+        await commands.reply(update, context, t(lang, "remind_set", time=show_time(lang, minutes),
+                                                offset=show_offset(lang, tz)))
+        return
+    chat = update.effective_chat
+    assert chat is not None
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, key),
+                                                         callback_data=f"tz:{value}")]
+                                   for value, key in TZ_CHOICES])
+    await outbox.send(context.bot, chat.id,
+                      t(lang, "remind_ask_tz", time=show_time(lang, minutes)), markup=markup)
+
+
+async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Taps on review questions (``v:``) and time zone choices (``tz:``)."""
+    from bot import commands
+    from bot.services import services
+
+    query = update.callback_query
+    if query is None:
+        return
+    if query.data is None:  # PTB gives data-less queries to pattern handlers too: answer it
+        await commands.button(update, context)
+        return
+    lang = await commands.language(update, services(context))
+    message = query.message
+    chat = message.chat if message is not None else None
+    text: str | None
+    alert = True
+    try:
+        if chat is None or message is None or chat.type != Chat.PRIVATE:
+            text = t(lang, "alert_invalid")
+        elif query.data.startswith("v:"):
+            text, alert = await reviews(context).tap(chat.id, query.from_user.id,
+                                                     message.message_id, query.data, lang)
+        else:
+            text = await _timezone(context, query.from_user.id, chat.id, message.message_id,
+                                   query.data, lang)
+            alert = False
+    except Exception:
+        await commands._answer(query, t(lang, "apology"), True)
+        raise
+    await commands._answer(query, text, alert)
+
+
+async def _timezone(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int,
+                    message_id: int, data: str, lang: Lang) -> str | None:
+    m = TZ_CALLBACK.fullmatch(data)
+    tz = int(m[1]) if m else None
+    if tz is None or not -720 <= tz <= 840:
+        return t(lang, "alert_invalid")
+    from bot.services import services
+
+    rv, store = reviews(context), services(context).store
+    await store.set_timezone(user_id, tz)
+    student = await store.student(user_id)
+    minutes = student.remind_minutes if student is not None else None
+    if minutes is None:
+        text = t(lang, "remind_usage")
+    else:
+        rv.arm(user_id, tz, minutes)
+        text = t(lang, "remind_set", time=show_time(lang, minutes), offset=show_offset(lang, tz))
+    await outbox.edit(context.bot, chat_id, message_id, text)
+    return None

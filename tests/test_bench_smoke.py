@@ -1,0 +1,60 @@
+"""The benchmark at tiny sizes, so it cannot rot: every scenario runs and yields every figure.
+
+Speed is not judged here (CI machines are noisy); ``python -m bench`` measures it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+@pytest.mark.timeout(150)
+def test_bench_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "smoke.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "bench", "--smoke", "--json", str(out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=140,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "| figure" in proc.stdout and "| target | met |" in proc.stdout
+    r = json.loads(out.read_text())
+    assert r["smoke"] is True
+
+    for scenario in ("burst", "groups"):
+        for kind in ("bot", "baseline"):
+            figures = r[scenario][kind]
+            for key in ("per_second", "p50_ms", "p95_ms", "p99_ms", "cpu_ms_per_tap"):
+                assert _number(figures[key]), (scenario, kind, key, figures[key])
+            assert figures["answered"] == figures["taps"] > 0, (scenario, kind)
+    assert r["burst"]["bot"]["all_stored"]
+    groups = r["groups"]["bot"]
+    assert groups["all_answered"] and groups["all_stored"]
+    assert groups["within_limit"] and 0 < groups["max_per_window"] <= 20
+    assert groups["stored"] > 0
+
+    history = r["history"]
+    assert history["answers"] == 2_000
+    assert history["db_mb"] > 0
+    for name in ("/leaderboard", "/leaderboard QUIZ", "/me (group)", "/me (private)", "/export"):
+        figures = history["commands"][name]
+        for key in ("p50_ms", "p95_ms", "largest_p50_ms"):
+            assert _number(figures[key]), (name, key)
+
+    memory = r["memory"]
+    assert memory["idle_rss_mb"] > 0 and memory["peak_rss_mb"] >= memory["idle_rss_mb"] * 0.5
+    assert memory["questions"] > 0
+
+    assert set(r["targets"]) and all(isinstance(v, bool) for v in r["targets"].values())

@@ -1,0 +1,131 @@
+"""Webhook mode, end to end: the real ``quizbot run`` serves a webhook on 127.0.0.1.
+
+The fake server registers the webhook on setWebhook and POSTs its queued updates there with
+Telegram's secret header. Requests without that header, or with another secret, are refused.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+from fakebot import FakeTelegram, User
+from shipkit import TOKEN, QuizbotProcess, healthcheck, quizbot_env
+
+SECRET = "webhook-secret-for-tests_42"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def webhook_env(tg: FakeTelegram, tmp_path: Path, **extra: str) -> tuple[dict[str, str], str]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/telegram"
+    env = quizbot_env(tg, tmp_path / "quizbot.sqlite3", QUIZBOT_WEBHOOK_URL=url,
+                      QUIZBOT_LISTEN=f"127.0.0.1:{port}", **extra)
+    return env, url
+
+
+def private_command(tg: FakeTelegram, user: User, text: str) -> dict[str, Any]:
+    """A ``message`` update as Telegram would send it, not queued in the fake server."""
+    return {"message": {
+        "message_id": 900_000 + tg.next_update_id,
+        "date": int(time.time()),
+        "chat": tg.private_chat(user).to_dict(),
+        "from": user.to_dict(),
+        "text": text,
+        "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
+    }}
+
+
+def greetings(tg: FakeTelegram, user: User) -> int:
+    return len([m for m in tg.messages(user.id) if "I'm <b>quizbot</b>" in m.text
+                or "I'm quizbot" in m.text])
+
+
+async def test_webhook_serves_updates_and_refuses_requests_without_the_secret(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    env, url = webhook_env(tg, tmp_path, QUIZBOT_WEBHOOK_SECRET=SECRET,
+                           QUIZBOT_LOG_LEVEL="DEBUG")
+    student = tg.add_user(5001, "Rina", language_code="en")
+    bot = await QuizbotProcess(env, tmp_path).start()
+    try:
+        # The bot registers its webhook with the secret and only the updates it handles.
+        await tg.wait_for(lambda: tg.webhook_url == url, timeout=30, what="setWebhook")
+        assert tg.webhook_secret == SECRET
+        assert tg.allowed_updates is not None
+        assert "callback_query" in tg.allowed_updates
+
+        # /start in a private chat: delivered by POST to the webhook, answered with the greeting.
+        tg.user_says(tg.start_bot(student), student, "/start")
+        await tg.wait_for_message(student.id, "Hello", timeout=20)
+        await tg.wait_consumed(timeout=20)
+        assert any(d.status == 200 for d in tg.webhook_deliveries)
+        assert tg.calls_to("getUpdates") == []  # no polling in webhook mode
+        assert greetings(tg, student) == 1
+
+        # Without the secret header, or with another secret: refused, and nothing happens.
+        assert await tg.post_update_raw(private_command(tg, student, "/start"), None) == 403
+        assert await tg.post_update_raw(private_command(tg, student, "/start"), "wrong") == 403
+        assert await tg.post_update_raw(private_command(tg, student, "/start"),
+                                        SECRET + "x") == 403
+        # With it: accepted. Its reply (to /help) is the barrier after which the refused
+        # updates would have been answered too, had they been taken.
+        assert await tg.post_update_raw(private_command(tg, student, "/help"), SECRET) == 200
+        await tg.wait_for_message(student.id, "Commands for students", timeout=20)
+        assert greetings(tg, student) == 1
+
+        assert await healthcheck(env, tmp_path) == (0, "")  # the container's HEALTHCHECK
+        assert await bot.stop(signal.SIGTERM, timeout=10) == 0
+    finally:
+        await bot.close()
+    code, err = await healthcheck(env, tmp_path)
+    assert code == 1
+    assert "webhook server on 127.0.0.1:" in err
+    logs = bot.stderr
+    assert SECRET not in logs
+    assert TOKEN not in logs
+    assert "webhook secret set" in logs
+    assert "database closed" in logs
+
+
+async def test_webhook_secret_is_generated_when_not_given(tg: FakeTelegram,
+                                                          tmp_path: Path) -> None:
+    env, url = webhook_env(tg, tmp_path, QUIZBOT_LOG_LEVEL="DEBUG")
+    student = tg.add_user(5002, "Tanvir", language_code="en")
+    bot = await QuizbotProcess(env, tmp_path).start()
+    try:
+        await tg.wait_for(lambda: tg.webhook_url == url, timeout=30, what="setWebhook")
+        secret = tg.webhook_secret
+        assert secret is not None
+        assert re.fullmatch(r"[A-Za-z0-9_-]{32,256}", secret)
+        tg.user_says(tg.start_bot(student), student, "/start")
+        await tg.wait_for_message(student.id, "Hello", timeout=20)
+        assert await tg.post_update_raw(private_command(tg, student, "/start"), None) == 403
+        assert await bot.stop(signal.SIGINT, timeout=10) == 0
+    finally:
+        await bot.close()
+    logs = bot.stderr
+    assert secret not in logs  # logged as set, never shown
+    assert "a random secret is set" in logs
+    assert greetings(tg, student) == 1
+
+
+async def test_plain_http_webhook_elsewhere_is_refused(tmp_path: Path) -> None:
+    env = quizbot_env(None, tmp_path / "q.sqlite3", TELEGRAM_BOT_TOKEN=TOKEN,
+                      QUIZBOT_WEBHOOK_URL="http://bot.example.org/telegram")
+    bot = await QuizbotProcess(env, tmp_path).start()
+    try:
+        assert await bot.wait(timeout=30) == 2
+    finally:
+        await bot.close()
+    assert bot.stderr.strip() == ("quizbot: QUIZBOT_WEBHOOK_URL must be an https:// URL, "
+                                  "got 'http://bot.example.org/telegram'")
