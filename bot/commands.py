@@ -173,20 +173,29 @@ def _seconds(raw: str) -> int:
     return value if MIN_SECONDS <= value <= MAX_SECONDS else 0
 
 
-async def _running_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Any:
-    """The group run of this chat and topic, after the moderator check; None if it replied."""
+async def moderator_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Lang | None:
+    """For moderators' group commands: the chat's language, or None after replying why not
+    (a private chat, or a sender who may not moderate)."""
     svc = services(context)
-    chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None:
+    if update.effective_chat is None or update.effective_message is None:
         return None
     lang = await language(update, svc)
-    if chat.type == Chat.PRIVATE:
+    if update.effective_chat.type == Chat.PRIVATE:
         await reply(update, context, t(lang, "group_only"))
         return None
     if not await is_moderator(update, svc):
         await reply(update, context, t(lang, "not_moderator"))
         return None
-    run = svc.groups.running(chat.id, thread_of(message))
+    return lang
+
+
+async def _running_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Any:
+    """The group run of this chat and topic, after the moderator check; None if it replied."""
+    lang = await moderator_here(update, context)
+    chat, message = update.effective_chat, update.effective_message
+    if lang is None or chat is None or message is None:
+        return None
+    run = services(context).groups.running(chat.id, thread_of(message))
     if run is None:
         await reply(update, context, t(lang, "quiz_not_running"), important=True)
     return run

@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 
 from bot import callbacks, outbox, render
 from bot.bank import QUIZ_ID, Lang
-from bot.commands import is_moderator, language, reply, thread_of
+from bot.commands import language, moderator_here, reply, thread_of
 from bot.i18n import num, t
 from bot.services import services
 from bot.storage import Leaderboard, Standing
@@ -113,14 +113,8 @@ async def reset(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/resetleaderboard`` (moderators): asks to confirm a new season."""
     svc = services(context)
     chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None:
-        return
-    lang = await language(update, svc)
-    if chat.type == Chat.PRIVATE:
-        await reply(update, context, t(lang, "group_only"))
-        return
-    if not await is_moderator(update, svc):
-        await reply(update, context, t(lang, "not_moderator"))
+    lang = await moderator_here(update, context)
+    if lang is None or chat is None or message is None:
         return
     season = await svc.store.current_season(chat.id)
     markup = InlineKeyboardMarkup([[
@@ -160,14 +154,8 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/export`` (moderators): the group's results as a CSV document."""
     svc = services(context)
     chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None:
-        return
-    lang = await language(update, svc)
-    if chat.type == Chat.PRIVATE:
-        await reply(update, context, t(lang, "group_only"))
-        return
-    if not await is_moderator(update, svc):
-        await reply(update, context, t(lang, "not_moderator"))
+    lang = await moderator_here(update, context)
+    if lang is None or chat is None or message is None:
         return
     text = await svc.store.export_csv(chat.id)
     if text.count("\n") <= 1:

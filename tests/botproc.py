@@ -31,19 +31,21 @@ class BotProcess:
             **env,
         }
         self.proc: asyncio.subprocess.Process | None = None
-        self.logs: list[bytes] = []
+        self.workdir = db.parent  # not the checkout: a developer's .env there must not leak in
+        self.log_path = db.parent / "bot-stderr.log"
 
     async def start(self) -> BotProcess:
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "run", cwd=ROOT, env=self.env,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE)
+        # stderr goes to a file, so a chatty bot can never block on a full pipe
+        with self.log_path.open("ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot.cli", "run", cwd=self.workdir,
+                env={**self.env, "PYTHONPATH": str(ROOT)},
+                stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
         return self
 
     async def _collect(self) -> None:
         assert self.proc is not None
-        _, err = await self.proc.communicate()
-        self.logs.append(err)
+        await self.proc.wait()
 
     async def kill(self) -> None:
         """SIGKILL: no shutdown code runs at all."""
@@ -65,4 +67,4 @@ class BotProcess:
 
     @property
     def stderr(self) -> str:
-        return b"".join(self.logs).decode(errors="replace")
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
