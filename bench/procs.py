@@ -192,10 +192,11 @@ class Bot:
     def cpu_seconds(self) -> float:
         return cpu_seconds(self.proc.pid)
 
-    async def stop(self) -> int:
-        code = await _stop(self.proc)
+    async def stop(self, timeout: float = 30.0) -> int:  # noqa: ASYNC109
+        """SIGTERM, then SIGKILL after ``timeout`` s; raise if it failed on its own."""
+        code = await _stop(self.proc, timeout)
         if self.profiler is not None:
             await asyncio.wait_for(self.profiler.wait(), 30)
-        if code not in (0, -signal.SIGTERM):
+        if code not in (0, -signal.SIGTERM, -signal.SIGKILL):
             raise BenchError(f"{self.kind} exited with {code}")
         return code

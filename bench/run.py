@@ -25,7 +25,8 @@ RESULTS = Path(__file__).absolute().parent / "results"
 
 FULL = live.Sizes()
 SMOKE = live.Sizes(burst_taps=20, warmup_taps=4, groups=3, students=5, question_seconds=5,
-                   memory_groups=5, memory_seconds=2.0, rounds=1, bank_questions=2)
+                   memory_groups=5, memory_seconds=2.0, rounds=1, bank_questions=2,
+                   groups_seconds=6.0)
 FULL_HISTORY = history.HistorySizes()
 SMOKE_HISTORY = history.HistorySizes(answers=2_000, groups=5, students=100, quizzes=3, calls=5)
 

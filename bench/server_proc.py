@@ -164,6 +164,11 @@ class BenchTelegram(FakeTelegram):
         self.t0 = self.now()
         return {"ok": True}
 
+    def stop_autopilot(self, body: JSON) -> JSON:
+        """No taps for questions posted from now on (taps already scheduled still happen)."""
+        self.autopilot = None
+        return {"ok": True}
+
     def replay(self, body: JSON) -> JSON:
         """Replay a recorded autopilot timeline onto static messages (baseline load)."""
         loop = asyncio.get_running_loop()
@@ -215,6 +220,7 @@ async def serve() -> None:
     ops: dict[str, Callable[[JSON], JSON]] = {
         "setup": tg.setup, "say": tg.say, "open_question": tg.open_question,
         "post_static": tg.post_static, "burst": tg.burst, "autopilot": tg.start_autopilot,
+        "autopilot_off": tg.stop_autopilot,
         "replay": tg.replay, "progress": tg.progress, "report": tg.report,
     }
 

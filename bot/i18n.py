@@ -240,9 +240,6 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "OK, I'll write in English from now on."},
     "lang_usage": {"bn": "ব্যবহার: <code>/lang bn</code> বা <code>/lang en</code>",
                    "en": "Usage: <code>/lang bn</code> or <code>/lang en</code>"},
-    "lang_quiz_running": {"bn": "কুইজ চলাকালে ভাষা বদলানো যায় না; পরের কুইজ থেকে কার্যকর হবে।",
-                          "en": "The language can't change mid-quiz; "
-                                "it applies from the next quiz."},
     # --- after the quiz: streaks, private recaps, spaced review, reminders -------------------
     "alert_streak": {"bn": " · 🔥 টানা {streak}টি সঠিক (+{bonus})",
                      "en": " · 🔥 streak {streak} (+{bonus})"},

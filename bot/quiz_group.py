@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import User
-from telegram.ext import Application, ContextTypes, ExtBot, Job, JobQueue
+from telegram.ext import Application, ContextTypes, Job
 
 from bot import outbox, render
 from bot.bank import Lang, Quiz
 from bot.engine import Answer, QuizEngine, Reveal, Verdict, make_plan
 from bot.i18n import t
+from bot.services import AppBound
 from bot.storage import Answer as StoredAnswer
 from bot.storage import NewRun, RunConflict, Store, StoredRun
 
@@ -65,7 +66,7 @@ def _to_engine(a: StoredAnswer) -> Answer:
     return Answer(a.q_index, a.user_id, a.option, a.correct, a.points, a.answered_at)
 
 
-class GroupQuizzes:
+class GroupQuizzes(AppBound):
     """Every running group quiz of the bot, one per (chat, topic)."""
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
@@ -79,16 +80,6 @@ class GroupQuizzes:
         self._pending_resume: list[LiveRun] = []
         #: called (as a background task) with the run id once a run's results are out
         self.on_finish: Callable[[int], Coroutine[Any, Any, None]] | None = None
-
-    @property
-    def _bot(self) -> ExtBot[Any]:
-        bot: ExtBot[Any] = self._app.bot
-        return bot
-
-    @property
-    def _jobs(self) -> JobQueue[Any]:
-        assert self._app.job_queue is not None
-        return self._app.job_queue
 
     def running(self, chat_id: int, thread_id: int) -> LiveRun | None:
         return self._live.get((chat_id, thread_id))

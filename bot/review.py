@@ -24,13 +24,14 @@ from datetime import timedelta
 from typing import Any
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import Application, ContextTypes, ExtBot, Job, JobQueue
+from telegram.ext import Application, ContextTypes, Job
 
 from bot import outbox, render
 from bot.bank import Lang, Question, Quiz
 from bot.engine import DAY, REVIEW_DAYS, review_step
 from bot.i18n import num, t
 from bot.recap import Recaps
+from bot.services import AppBound
 from bot.storage import Card, Store
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ def next_fire(now: float, tz_minutes: int, remind_minutes: int) -> float:
     return target - local
 
 
-class Reviews:
+class Reviews(AppBound):
     """``/review`` sessions and review reminders."""
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
@@ -88,16 +89,6 @@ class Reviews:
                  recaps: Recaps, default: Lang) -> None:
         self._app, self._store, self._quizzes = app, store, quizzes
         self._clock, self._rng, self._recaps, self._default = clock, rng, recaps, default
-
-    @property
-    def _bot(self) -> ExtBot[Any]:
-        bot: ExtBot[Any] = self._app.bot
-        return bot
-
-    @property
-    def _jobs(self) -> JobQueue[Any]:
-        assert self._app.job_queue is not None
-        return self._app.job_queue
 
     # --- the session ---------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from telegram.ext import CallbackContext
+from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from bot.bank import Lang, Quiz
 from bot.i18n import parse_lang
@@ -19,6 +19,22 @@ if TYPE_CHECKING:
     from bot.practice import PracticeSessions
     from bot.quiz_group import GroupQuizzes
     from bot.storage import Store
+
+
+class AppBound:
+    """A service that acts through the running Application: its bot and its job queue."""
+
+    _app: Application[Any, Any, Any, Any, Any, Any]
+
+    @property
+    def _bot(self) -> ExtBot[Any]:
+        bot: ExtBot[Any] = self._app.bot
+        return bot
+
+    @property
+    def _jobs(self) -> JobQueue[Any]:
+        assert self._app.job_queue is not None
+        return self._app.job_queue
 
 
 @dataclass(slots=True)
