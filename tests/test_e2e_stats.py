@@ -139,3 +139,31 @@ async def test_private_practice_and_language(tg: FakeTelegram, db_path: Path) ->
         me = await tg.wait_for(lambda: tg.find_message(dm, "Practice: 7 right of 8"))
         assert "Your stats" in me.text
         assert bot.services.groups.active() == []
+
+
+async def test_backup_command_while_the_bot_runs(tg: FakeTelegram, db_path: Path,
+                                                 tmp_path: Path) -> None:
+    import asyncio
+    import os
+    import sqlite3
+    import sys
+
+    cls = populate(tg, students=6)
+    chat = cls.chat_id
+    async with BotHarness(tg, db_path):
+        await play_two_questions(tg, cls, chat)
+        dest = tmp_path / "copy.sqlite3"
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "backup", str(dest),
+            env={"PATH": os.environ.get("PATH", ""), "QUIZBOT_DB": str(db_path),
+                 "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(proc.communicate(), 60)
+        assert proc.returncode == 0, err
+        # the bot keeps working while and after the copy is made
+        tg.user_says(chat, cls.students[0], "/me")
+        await tg.wait_for(lambda: tg.find_message(chat, "Right: 2/2"))
+    assert oct(dest.stat().st_mode & 0o777) == "0o600"
+    with sqlite3.connect(dest) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM answers").fetchone() == (8,)
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
