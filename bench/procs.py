@@ -102,6 +102,7 @@ class Server:
     async def stop(self) -> None:
         with contextlib.suppress(Exception):
             await self.call("quit")
+            await asyncio.wait_for(self.proc.wait(), 10)  # no SIGTERM into a closing loop
         await self._session.close()
         await _stop(self.proc)
 

@@ -15,7 +15,7 @@ import contextlib
 import random
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -250,8 +250,7 @@ async def serve() -> None:
 
 
 def main() -> None:
-    run: Callable[[], Awaitable[None]] = serve
-    asyncio.run(run())
+    asyncio.run(serve())
 
 
 if __name__ == "__main__":

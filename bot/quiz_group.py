@@ -209,8 +209,8 @@ class GroupQuizzes(AppBound):
         With ``expect``, only if that question is still the open one.
         """
         run = self._by_id.get(run_id)
-        if run is None:
-            return False
+        if run is None or not self._app.running:
+            return False  # shutting down: the stored run closes this question after a restart
         async with run.lock:
             engine = run.engine
             if engine.phase != "open" or (expect is not None and engine.current != expect):

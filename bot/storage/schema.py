@@ -128,6 +128,71 @@ V3_STATEMENTS: tuple[str, ...] = (
 )
 
 
+# Running totals of every player in every group season, so rankings read one row per player
+# instead of aggregating the season's answers. The invariant (checked by the tests): each row
+# equals the aggregate of its answers in group runs (never practice) of that chat and season,
+#   points = SUM(points), correct = SUM(correct), answered = COUNT(*),
+#   runs = COUNT(DISTINCT run_id), last_at = MAX(answered_at)  (the "got there first" tie-break).
+# The trigger keeps it in the transaction of every answer insert (including bulk loads); it fires
+# only for rows really inserted, never for an INSERT ... ON CONFLICT DO NOTHING that was ignored.
+# Answers are never updated or deleted, and a run's mode and season never change; a run's chat_id
+# changes only in Store.migrate_chat, which moves the totals with it. Anything new that deletes
+# answers or runs, or moves runs between chats or seasons, must maintain this table too.
+GROUP_TOTALS_TABLE = """
+    CREATE TABLE group_totals (
+        chat_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        answered INTEGER NOT NULL,
+        runs INTEGER NOT NULL,
+        last_at REAL NOT NULL,
+        PRIMARY KEY (chat_id, season, user_id)
+    ) WITHOUT ROWID
+"""
+
+#: recompute every row from the answers (the migration's backfill; also used by tests)
+GROUP_TOTALS_AGGREGATE = """
+    SELECT r.chat_id, r.season, a.user_id, SUM(a.points), SUM(a.correct), COUNT(*),
+           COUNT(DISTINCT a.run_id), MAX(a.answered_at)
+    FROM runs AS r CROSS JOIN answers AS a ON a.run_id = r.run_id
+    WHERE r.mode = 'group'
+    GROUP BY r.chat_id, r.season, a.user_id
+"""
+
+# "runs + NOT EXISTS (...)": the answer is the player's first in this run (found through
+# answers_user, whose key ends with the primary key: user_id, run_id, q_index)
+GROUP_TOTALS_TRIGGER = """
+    CREATE TRIGGER answers_group_totals AFTER INSERT ON answers
+    BEGIN
+        INSERT INTO group_totals (chat_id, season, user_id, points, correct, answered, runs,
+                                  last_at)
+        SELECT r.chat_id, r.season, NEW.user_id, NEW.points, NEW.correct, 1, 1, NEW.answered_at
+        FROM runs AS r
+        WHERE r.run_id = NEW.run_id AND r.mode = 'group'
+        ON CONFLICT (chat_id, season, user_id) DO UPDATE SET
+            points = points + excluded.points,
+            correct = correct + excluded.correct,
+            answered = answered + 1,
+            runs = runs + NOT EXISTS (
+                SELECT 1 FROM answers AS o
+                WHERE o.user_id = NEW.user_id AND o.run_id = NEW.run_id
+                  AND o.q_index <> NEW.q_index),
+            last_at = MAX(last_at, excluded.last_at);
+    END
+"""
+
+V4_STATEMENTS: tuple[str, ...] = (
+    GROUP_TOTALS_TABLE,
+    # a user's groups, for /me in private
+    "CREATE INDEX group_totals_user ON group_totals (user_id)",
+    "INSERT INTO group_totals (chat_id, season, user_id, points, correct, answered, runs, last_at)"
+    + GROUP_TOTALS_AGGREGATE,
+    GROUP_TOTALS_TRIGGER,
+)
+
+
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
         for sql in statements:
@@ -140,6 +205,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
     _statements(V3_STATEMENTS),  # 2 -> 3
+    _statements(V4_STATEMENTS),  # 3 -> 4
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -195,7 +261,10 @@ def migrate(conn: sqlite3.Connection, *, target: int = SCHEMA_VERSION) -> int:
 def create_schema(conn: sqlite3.Connection) -> None:
     """Create (or upgrade to) the current schema on a plain sqlite3 connection.
 
-    Meant for benchmarks and scripts that bulk-load a file with ``executemany``.
+    Meant for benchmarks and scripts that bulk-load a file with ``executemany``. The trigger
+    that keeps ``group_totals`` current fires on every inserted answer, bulk ones included, and
+    finds the answer's chat and season in its run: insert each run before its answers (with
+    foreign keys off, as on a plain connection, an answer of a missing run would go uncounted).
     """
     migrate(conn)
 

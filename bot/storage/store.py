@@ -188,7 +188,8 @@ class Store(RunsMixin, StatsMixin, ReviewMixin):
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """Move a group that became a supergroup (new id) with all its history; idempotent.
 
-        The chats row, its seasons and every run (finished and running) move to ``new_id``. If
+        The chats row, its seasons, every run (finished and running) and the players' season
+        totals move to ``new_id`` (totals of a season both chats have are added up). If
         ``new_id`` already has a chats row, it keeps its own title/kind/language where set, takes
         the old ones otherwise, and continues the higher season of the two. Should both chats have
         a group run running in the same thread, the old chat's one is marked ``aborted``.
@@ -237,6 +238,20 @@ class Store(RunsMixin, StatsMixin, ReviewMixin):
                 (now, old_id, new_id),
             )
             await conn.execute("UPDATE runs SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+            # the group totals follow their runs; a season both chats played is the union of
+            # their answers (runs are disjoint, so counts add up and the later last answer wins)
+            await conn.execute(
+                "INSERT INTO group_totals (chat_id, season, user_id, points, correct, answered,"
+                " runs, last_at)"
+                " SELECT ?, season, user_id, points, correct, answered, runs, last_at"
+                " FROM group_totals WHERE chat_id = ?"
+                " ON CONFLICT (chat_id, season, user_id) DO UPDATE SET"
+                " points = points + excluded.points, correct = correct + excluded.correct,"
+                " answered = answered + excluded.answered, runs = runs + excluded.runs,"
+                " last_at = MAX(last_at, excluded.last_at)",
+                (new_id, old_id),
+            )
+            await conn.execute("DELETE FROM group_totals WHERE chat_id = ?", (old_id,))
 
         await self._write(tx)
         self._chats.pop(old_id, None)
