@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fakebot import FakeTelegram
 from harness import BotHarness
-from quizkit import Class, button_data, correct_label, open_question, populate
+from quizkit import ROOT, Class, button_data, correct_label, open_question, populate
 
 
 async def play_two_questions(tg: FakeTelegram, cls: Class, chat: int) -> None:
@@ -156,7 +156,7 @@ async def test_backup_command_while_the_bot_runs(tg: FakeTelegram, db_path: Path
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot.cli", "backup", str(dest),
             env={"PATH": os.environ.get("PATH", ""), "QUIZBOT_DB": str(db_path),
-                 "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+                 "PYTHONPATH": str(ROOT)},
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         _, err = await asyncio.wait_for(proc.communicate(), 60)
         assert proc.returncode == 0, err

@@ -5,6 +5,11 @@ counts (running, finished, stopped, aborted): answers given before a quiz was st
 Ranking order everywhere: points desc, correct desc, then whoever reached the total first
 (earliest last counted answer), then user id; ranks are positions 1..N, never shared.
 
+Season rankings without a quiz filter (``leaderboard``, ``group_stats``, ``user_overview``) read
+``group_totals``, one row per player and group season kept current by a trigger on answers (see
+:mod:`.schema`), so they cost in proportion to a group's players, not to its answers. Per-quiz
+boards and run results aggregate the answers themselves.
+
 ``CROSS JOIN`` is SQLite's way to pin the join order: a chat's runs first (index on chat, season),
 then their answers by primary key; or a user's answers first (index on user), then their runs.
 Left to itself, the planner may prefer walking all answers in user order to save a sort.
@@ -43,6 +48,41 @@ SELECT k.rank, k.user_id, COALESCE(u.name, ''), u.username, k.points, k.correct,
 FROM ranked AS k LEFT JOIN users AS u ON u.user_id = k.user_id
 WHERE k.rank <= ? OR k.user_id = ?
 ORDER BY k.rank
+"""
+# the same ranking, from the totals of one chat's season
+_TOTALS_RANKED_SQL = f"""
+WITH ranked AS (
+    SELECT user_id, points, correct, answered, runs,
+           ROW_NUMBER() OVER (ORDER BY {_ORDER}) AS rank, COUNT(*) OVER () AS total
+    FROM group_totals
+    WHERE chat_id = ? AND season = ?
+)
+SELECT k.rank, k.user_id, COALESCE(u.name, ''), u.username, k.points, k.correct, k.answered,
+       k.runs, k.total
+FROM ranked AS k LEFT JOIN users AS u ON u.user_id = k.user_id
+WHERE k.rank <= ? OR k.user_id = ?
+ORDER BY k.rank
+"""
+# the rank of totals row t among its chat's season: 1 + the players ordered before it (the row
+# value spells _ORDER: points desc, correct desc, last_at asc, user_id asc)
+_RANK_OF_T = """
+    1 + (SELECT COUNT(*) FROM group_totals AS o
+         WHERE o.chat_id = t.chat_id AND o.season = t.season
+           AND (-o.points, -o.correct, o.last_at, o.user_id)
+             < (-t.points, -t.correct, t.last_at, t.user_id))
+"""
+_TOTALS_ONE_SQL = f"""
+SELECT {_RANK_OF_T}, t.user_id, COALESCE(u.name, ''), u.username, t.points, t.correct,
+       t.answered, t.runs
+FROM group_totals AS t LEFT JOIN users AS u ON u.user_id = t.user_id
+WHERE t.chat_id = ? AND t.season = ? AND t.user_id = ?
+"""
+# a user's line in every group, in that group's current season
+_TOTALS_GROUPS_SQL = f"""
+SELECT t.chat_id, c.title, t.points, t.correct, t.answered, t.runs, {_RANK_OF_T}
+FROM group_totals AS t
+CROSS JOIN chats AS c ON c.chat_id = t.chat_id AND c.season = t.season
+WHERE t.user_id = ?
 """
 _CHAT_SEASON = "r.chat_id = ? AND r.season = ? AND r.mode = 'group'"
 _CHAT_SEASON_QUIZ = _CHAT_SEASON + " AND r.quiz_id = ?"
@@ -111,7 +151,7 @@ class StatsMixin(StoreCore):
         """
         season = await self._season_or_current(chat_id, season)
         if quiz_id is None:
-            rows = await self._ranked(_CHAT_SEASON, (chat_id, season), limit=limit, user_id=user_id)
+            rows = await self._fetchall(_TOTALS_RANKED_SQL, (chat_id, season, limit, user_id))
         else:
             rows = await self._ranked(
                 _CHAT_SEASON_QUIZ, (chat_id, season, quiz_id), limit=limit, user_id=user_id
@@ -126,8 +166,8 @@ class StatsMixin(StoreCore):
     ) -> Standing | None:
         """One player's line (with rank) in a chat's season; None if they answered nothing."""
         season = await self._season_or_current(chat_id, season)
-        rows = await self._ranked(_CHAT_SEASON, (chat_id, season), limit=0, user_id=user_id)
-        return _standing(rows[0]) if rows else None
+        row = await self._fetchone(_TOTALS_ONE_SQL, (chat_id, season, user_id))
+        return None if row is None else _standing(row)
 
     async def run_results(self, run_id: int) -> list[Standing]:
         """Everyone who answered in one run, ranked (``runs`` is always 1)."""
@@ -136,32 +176,19 @@ class StatsMixin(StoreCore):
 
     async def user_overview(self, user_id: int) -> Overview:
         """A user's standing in each group (current season there), practice totals, weak spots."""
-        group_rows = await self._fetchall(
-            """
-            SELECT r.chat_id, c.title, SUM(a.points), SUM(a.correct), COUNT(*),
-                   COUNT(DISTINCT a.run_id)
-            FROM answers AS a
-            CROSS JOIN runs AS r ON r.run_id = a.run_id
-            JOIN chats AS c ON c.chat_id = r.chat_id
-            WHERE a.user_id = ? AND r.mode = 'group' AND r.season = c.season
-            GROUP BY r.chat_id
-            """,
-            (user_id,),
-        )
-        groups: list[GroupLine] = []
-        for chat_id, title, points, correct, answered, runs in group_rows:
-            mine = await self.group_stats(chat_id, user_id)
-            groups.append(
-                GroupLine(
-                    chat_id=chat_id,
-                    title=title,
-                    points=points or 0,
-                    correct=correct or 0,
-                    answered=answered,
-                    runs=runs,
-                    rank=mine.rank if mine is not None else 0,
-                )
+        group_rows = await self._fetchall(_TOTALS_GROUPS_SQL, (user_id,))
+        groups = [
+            GroupLine(
+                chat_id=chat_id,
+                title=title,
+                points=points,
+                correct=correct,
+                answered=answered,
+                runs=runs,
+                rank=rank,
             )
+            for chat_id, title, points, correct, answered, runs, rank in group_rows
+        ]
         groups.sort(key=lambda g: (-g.points, g.rank, g.chat_id))
         practice = await self._fetchone(
             "SELECT COUNT(*), COALESCE(SUM(a.correct), 0) FROM answers AS a"
