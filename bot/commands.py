@@ -230,6 +230,9 @@ async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await reply(update, context, t(lang, "not_moderator"))
         return
     await svc.set_chat_language(chat.id, chosen)
+    for run in svc.groups.active():  # a running quiz switches from its next message on
+        if run.chat_id == chat.id:
+            run.lang = chosen
     await reply(update, context, t(chosen, "lang_set"), important=True)
 
 

@@ -52,6 +52,15 @@ async def test_group_language_switch(tg: FakeTelegram, db_path: Path) -> None:
         announce = tg.find_message(chat, "৮টি প্রশ্ন")
         assert announce is not None
         assert "প্রতিটিতে ৬০০ সেকেন্ড" in announce.text
+        # Switching mid-quiz: the next question comes in English.
+        tg.user_says(chat, cls.creator, "/lang en")
+        await tg.wait_for(lambda: tg.find_message(chat, "OK, I'll write in English"))
+        tg.user_says(chat, cls.creator, "/next")
+        q2 = await tg.wait_for(lambda: open_question(tg, chat, 2))
+        assert q2.text.startswith("❓ Question 2/8")
+        tg.user_says(chat, cls.creator, "/lang bn")
+        await tg.wait_for(lambda: sum("এখন থেকে বাংলায় লিখব" in m.text
+                                      for m in tg.messages(chat)) == 2)
         tg.user_says(chat, cls.creator, "/stop")
         results = await tg.wait_for(lambda: tg.find_message(chat, "🏁"))
         assert "ফলাফল" in results.text
