@@ -278,6 +278,10 @@ class GroupQuizzes(AppBound):
                   if scores and self.on_finish is not None else None)
         sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id,
                                  markup=markup)
+        if sent.status == "moved" and sent.new_chat_id is not None:  # upgraded to a supergroup
+            await self._moved(run, sent.new_chat_id)
+            sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id,
+                                     markup=markup)
         await self._end(run, status if sent.status not in ("gone", "moved") else "aborted")
         if scores and self.on_finish is not None and self._app.running:
             # private recaps, from a task of their own: never under the run's lock

@@ -167,3 +167,27 @@ async def test_backup_command_while_the_bot_runs(tg: FakeTelegram, db_path: Path
     with sqlite3.connect(dest) as conn:
         assert conn.execute("SELECT COUNT(*) FROM answers").fetchone() == (8,)
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+async def test_results_follow_a_migration_learned_from_their_own_send(tg: FakeTelegram,
+                                                                      db_path: Path) -> None:
+    cls = populate(tg, students=2, chat_id=-777)
+    new = tg.add_group(-1007770000000, "ZeRO study group", creator=cls.creator,
+                       members=cls.students, supergroup=True)
+    async with BotHarness(tg, db_path) as bot:
+        tg.user_says(-777, cls.creator, "/quiz zero 600")
+        q1 = await tg.wait_for(lambda: open_question(tg, -777, 1))
+        await tg.wait_answered(tg.tap(-777, cls.students[0], q1.message_id,
+                                      button_data(q1, correct_label(q1))))
+        run_id = int(button_data(q1, "A").split(":")[1])
+        tg.fail("sendMessage", error_code=400, migrate_to_chat_id=new.id,
+                description="Bad Request: group chat was upgraded to a supergroup chat",
+                match=lambda p: "🏁" in str(p.get("text", "")))
+        tg.user_says(-777, cls.creator, "/stop")
+        results = await tg.wait_for(lambda: tg.find_message(new.id, "🏁"))
+        assert "1/8 right" in results.text
+        stored = await tg.wait_for(lambda: bot.services.groups.running(new.id, 0) is None)
+        assert stored
+        run = await bot.services.store.get_run(run_id)
+        assert run is not None
+        assert (run.chat_id, run.status) == (new.id, "stopped")
