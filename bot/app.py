@@ -113,7 +113,6 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         CommandHandler("review", review.review_command, filters=new_messages),
         CommandHandler("recap", recap.recap_command, filters=new_messages),
         CommandHandler("remind", review.remind_command, filters=new_messages),
-        CallbackQueryHandler(review.button, pattern=r"^(v|tz):"),
         CallbackQueryHandler(commands.button),
         MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
         ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),

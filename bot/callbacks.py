@@ -7,6 +7,10 @@ parsing treats every callback as untrusted: anything that is not exactly one of 
 - ``a:RUN:Q:OPT`` — an answer: run id, question index, shown option position.
 - ``s:QUIZ`` — start (or practise) a quiz from the ``/quiz`` list.
 - ``r:SEASON:y`` / ``r:SEASON:n`` — confirm or cancel a leaderboard reset.
+- ``v:CARD:ORDER:OPT:STEP:RIGHT`` — a ``/review`` answer: the card, the shown option order (one
+  digit per option), the shown option tapped, and the session's question count and right answers
+  so far (a review session keeps no state in memory).
+- ``tz:MINUTES`` — the time zone chosen for ``/remind``, in minutes east of UTC.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ _MAX_ID = 2**53
 _ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")  # one spelling each
 _START = re.compile(r"s:([a-z0-9][a-z0-9_-]{0,31})")
 _RESET = re.compile(r"r:([1-9][0-9]{0,5}):([yn])")
+_REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9]):([1-9][0-9]?):(0|[1-9][0-9]?)")
+_TIMEZONE = re.compile(r"tz:(0|-?[1-9][0-9]{0,3})")
+TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +47,21 @@ class ResetData:
     confirm: bool
 
 
-CallbackData = AnswerData | StartData | ResetData
+@dataclass(frozen=True, slots=True)
+class ReviewData:
+    card_id: int
+    order: tuple[int, ...]  # order[shown] = the bank index of the option shown there
+    shown: int
+    step: int
+    right: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimezoneData:
+    minutes: int
+
+
+CallbackData = AnswerData | StartData | ResetData | ReviewData | TimezoneData
 
 
 def encode(data: CallbackData) -> str:
@@ -49,8 +70,13 @@ def encode(data: CallbackData) -> str:
         text = f"a:{data.run_id}:{data.q_index}:{data.shown}"
     elif isinstance(data, StartData):
         text = f"s:{data.quiz_id}"
-    else:
+    elif isinstance(data, ResetData):
         text = f"r:{data.season}:{'y' if data.confirm else 'n'}"
+    elif isinstance(data, ReviewData):
+        order = "".join(map(str, data.order))
+        text = f"v:{data.card_id}:{order}:{data.shown}:{data.step}:{data.right}"
+    else:
+        text = f"tz:{data.minutes}"
     if len(text.encode()) > MAX_BYTES or parse(text) != data:
         raise ValueError(f"cannot encode {data!r}")
     return text
@@ -67,4 +93,14 @@ def parse(raw: str | None) -> CallbackData | None:
         return StartData(m[1])
     if m := _RESET.fullmatch(raw):
         return ResetData(int(m[1]), m[2] == "y")
+    if m := _REVIEW.fullmatch(raw):
+        order = tuple(int(ch) for ch in m[2])
+        card, shown, step, right = int(m[1]), int(m[3]), int(m[4]), int(m[5])
+        if (sorted(order) != list(range(len(order))) or shown >= len(order) or right > step
+                or card >= _MAX_ID):
+            return None
+        return ReviewData(card, order, shown, step, right)
+    if m := _TIMEZONE.fullmatch(raw):
+        minutes = int(m[1])
+        return TimezoneData(minutes) if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None
     return None

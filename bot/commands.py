@@ -7,75 +7,17 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import Chat, InlineKeyboardMarkup, Message, Update
-from telegram.error import BadRequest, TelegramError
+from telegram import Chat, Message, Update
 from telegram.ext import ContextTypes
 
-from bot import callbacks, outbox, recap, render
-from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID, Lang
-from bot.i18n import parse_lang, t
+from bot import callbacks, outbox, recap, render, review, stats
+from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
+from bot.i18n import ascii_digits, parse_lang, t
+from bot.replies import answer_query, is_moderator, language, moderator_here, reply, thread_of
 from bot.services import Services, services
 
 log = logging.getLogger(__name__)
 
-_BN_TO_ASCII = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
-REPLY_COOLDOWN = 20.0  # seconds between two optional replies to one student in one group
-
-
-def thread_of(message: Message) -> int:
-    """The forum topic a message belongs to (0 outside topics)."""
-    return message.message_thread_id or 0 if message.is_topic_message else 0
-
-
-async def language(update: Update, svc: Services) -> Lang:
-    """The language to answer in: the chat's choice, else the user's Telegram language."""
-    chat = update.effective_chat
-    if chat is None:
-        return svc.settings.language
-    if chat.type == Chat.PRIVATE and chat.id not in svc.chat_languages:
-        stored = await svc.store.chat_language(chat.id)
-        if stored is None:
-            user = update.effective_user
-            return parse_lang(user.language_code if user else None) or svc.settings.language
-    return await svc.chat_language(chat.id)
-
-
-async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *,
-                important: bool = False, markup: InlineKeyboardMarkup | None = None) -> None:
-    """Answer a command where it was sent.
-
-    In a group, replies that are not ``important`` spend the group's budget only when it has
-    room, and at most once per student per ``REPLY_COOLDOWN``: spamming commands costs the
-    spammer, not the group.
-    """
-    message = update.effective_message
-    chat = update.effective_chat
-    if message is None or chat is None:
-        return
-    svc = services(context)
-    optional = chat.type != Chat.PRIVATE and not important
-    if optional:
-        user_id = update.effective_user.id if update.effective_user else 0
-        key = (chat.id, user_id)
-        now = svc.clock()
-        cooldowns: dict[tuple[int, int], float] = context.bot_data.setdefault("cooldowns", {})
-        if now - cooldowns.get(key, -REPLY_COOLDOWN) < REPLY_COOLDOWN:
-            return
-        cooldowns[key] = now
-        if len(cooldowns) > 10_000:
-            cooldowns.clear()
-    window = services(context).settings.group_window
-    await outbox.send(context.bot, chat.id, text, thread_id=thread_of(message),
-                      optional=optional, reply_to=message.message_id, max_wait=window,
-                      markup=markup)
-
-
-async def is_moderator(update: Update, svc: Services) -> bool:
-    chat, message = update.effective_chat, update.effective_message
-    assert chat is not None and message is not None
-    user_id = update.effective_user.id if update.effective_user else None
-    sender = message.sender_chat.id if message.sender_chat else None
-    return await svc.moderators.may_moderate(chat, user_id, sender)
 
 
 def _names(svc: Services) -> str:
@@ -166,27 +108,11 @@ def parse_quiz_args(args: Sequence[str], quiz_ids: Container[str]) -> QuizArgs:
 
 def _seconds(raw: str) -> int:
     """Seconds per question from a command argument; 0 when invalid or out of range."""
-    text = raw.translate(_BN_TO_ASCII)
+    text = ascii_digits(raw)
     if not text.isascii() or not text.isdigit() or len(text) > 4:
         return 0
     value = int(text)
     return value if MIN_SECONDS <= value <= MAX_SECONDS else 0
-
-
-async def moderator_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Lang | None:
-    """For moderators' group commands: the chat's language, or None after replying why not
-    (a private chat, or a sender who may not moderate)."""
-    svc = services(context)
-    if update.effective_chat is None or update.effective_message is None:
-        return None
-    lang = await language(update, svc)
-    if update.effective_chat.type == Chat.PRIVATE:
-        await reply(update, context, t(lang, "group_only"))
-        return None
-    if not await is_moderator(update, svc):
-        await reply(update, context, t(lang, "not_moderator"))
-        return None
-    return lang
 
 
 async def _running_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Any:
@@ -245,18 +171,9 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         text, alert = await _button(update, context, svc)
     except Exception:
-        await _answer(query, t(await language(update, svc), "apology"), True)
+        await answer_query(query, t(await language(update, svc), "apology"), True)
         raise
-    await _answer(query, text, alert)
-
-
-async def _answer(query: Any, text: str | None, alert: bool) -> None:
-    try:
-        await query.answer(text or None, show_alert=alert and bool(text))
-    except BadRequest as exc:  # "query is too old": the student waited too long; nothing to do
-        log.info("callback query not answered: %s", exc)
-    except TelegramError as exc:
-        log.warning("callback query not answered: %s", exc)
+    await answer_query(query, text, alert)
 
 
 async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,
@@ -287,9 +204,16 @@ async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,
         return t(await language(update, svc), "alert_over"), True
     if isinstance(data, callbacks.StartData):
         return await _start_button(update, context, svc, data.quiz_id)
-    from bot import stats  # the leaderboard module owns the reset confirmation
-
-    return await stats.reset_button(update, context, data)
+    if isinstance(data, callbacks.ResetData):
+        return await stats.reset_button(update, context, data)
+    lang = await language(update, svc)
+    if chat.type != Chat.PRIVATE:  # review and reminder buttons live in private chats only
+        return t(lang, "alert_invalid"), True
+    if isinstance(data, callbacks.ReviewData):
+        return await review.reviews(context).tap(chat.id, user.id, message.message_id, data,
+                                                 lang)
+    await review.timezone_chosen(context, user.id, chat.id, message.message_id, data, lang)
+    return None, False
 
 
 async def _start_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services,

@@ -183,10 +183,6 @@ class QuizEngine:
     def permutation(self) -> tuple[int, ...]:
         return self.plan.permutations[self.current]
 
-    @property
-    def is_last(self) -> bool:
-        return self.current == self.count - 1
-
     def answered(self, q_index: int | None = None) -> int:
         return len(self._answers[self.current if q_index is None else q_index])
 

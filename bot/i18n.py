@@ -7,20 +7,23 @@ numbers with Bengali digits in Bengali.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from bot.bank import LANGS, Lang
 
 _BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
-
-LANG_NAMES: Mapping[Lang, str] = {"bn": "বাংলা", "en": "English"}
+_ASCII_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
 
 
 def num(lang: Lang, value: int | float | str) -> str:
     """A number as a reader of ``lang`` writes it (Bengali digits in Bengali)."""
     text = str(value)
     return text.translate(_BN_DIGITS) if lang == "bn" else text
+
+
+def ascii_digits(text: str) -> str:
+    """Bengali digits a user typed (``৩০``) as ASCII digits (``30``)."""
+    return text.translate(_ASCII_DIGITS)
 
 
 def parse_lang(value: str | None) -> Lang | None:

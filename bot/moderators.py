@@ -35,7 +35,6 @@ class Moderators:
         self._bot, self._admin_ids = bot, admin_ids
         self._ttl, self._recheck, self._clock = ttl, recheck, clock
         self._cache: dict[int, _Entry] = {}
-        self.lookups = 0
 
     def forget(self, chat_id: int) -> None:
         """Drop a chat's cached administrators (they changed)."""
@@ -61,7 +60,6 @@ class Moderators:
         return entry is not None and user_id in entry.admins
 
     async def _fetch(self, chat_id: int) -> _Entry | None:
-        self.lookups += 1
         try:
             members = await self._bot.get_chat_administrators(chat_id)
         except TelegramError as exc:

@@ -104,7 +104,6 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         self._clock = clock
         self._groups: dict[int, SlidingWindow] = {}
         self._overall = SlidingWindow(overall_per_second, 1.0, clock)
-        self.skipped = 0
 
     async def initialize(self) -> None:
         """Nothing to open."""
@@ -121,10 +120,6 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             window = self._groups[chat_id] = SlidingWindow(
                 self.group_limit, self.group_window, self._clock)
         return window
-
-    def spare(self, chat_id: int) -> int:
-        """Slots a group has free now beyond the reserve kept for the quiz."""
-        return self.group(chat_id).free() - self.reserve
 
     async def process_request(
         self,
@@ -168,7 +163,6 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         while window.lock.locked() or window.free() <= self.reserve:
             delay = max(window.time_until(self.reserve + 1), 0.05)
             if self._clock() + delay > give_up:
-                self.skipped += 1
                 raise Skipped(endpoint)
             await asyncio.sleep(delay)
 

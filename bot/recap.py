@@ -22,13 +22,15 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from telegram import Chat, Update
-from telegram.ext import Application, ContextTypes, ExtBot
+from telegram.ext import Application, ContextTypes
 
 from bot import outbox, render
 from bot.bank import Lang, Quiz
 from bot.engine import first_review, streaks
 from bot.i18n import parse_lang, t
 from bot.pacing import SlidingWindow
+from bot.replies import private_here, reply
+from bot.services import AppBound, services
 from bot.storage import Store, StoredRun
 
 log = logging.getLogger(__name__)
@@ -38,7 +40,7 @@ PAYLOAD = re.compile(r"recap_([1-9][0-9]{0,15})")
 _LANG_CACHE_MAX = 100_000
 
 
-class Recaps:
+class Recaps(AppBound):
     """Recaps of finished group runs, the private-chat flag and the recap opt-out."""
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
@@ -56,11 +58,6 @@ class Recaps:
         #: recaps sent directly, and skipped because the user blocked the bot (for tests, logs)
         self.sent = 0
         self.blocked = 0
-
-    @property
-    def _bot(self) -> ExtBot[Any]:
-        bot: ExtBot[Any] = self._app.bot
-        return bot
 
     # --- who may be written to ------------------------------------------------------------------
 
@@ -262,15 +259,9 @@ async def start_payload(update: Update, context: ContextTypes.DEFAULT_TYPE, lang
 
 async def recap_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/recap on|off`` in private: whether recaps come after group quizzes."""
-    from bot import commands
-    from bot.services import services
-
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = await commands.language(update, services(context))
-    if chat.type != Chat.PRIVATE:
-        await commands.reply(update, context, t(lang, "private_only"))
+    user = update.effective_user
+    lang = await private_here(update, context)
+    if lang is None or user is None:
         return
     args = [a.casefold() for a in context.args or []]
     choice = ({"on": True, "off": False, "চালু": True, "বন্ধ": False}.get(args[0])
@@ -279,7 +270,7 @@ async def recap_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if choice is None:
         student = await store.student(user.id)
         now = t(lang, "recap_on" if student is None or student.recaps else "recap_off")
-        await commands.reply(update, context, f"{now}\n\n{t(lang, 'recap_usage')}")
+        await reply(update, context, f"{now}\n\n{t(lang, 'recap_usage')}")
         return
     await store.set_recaps(user.id, choice)
-    await commands.reply(update, context, t(lang, "recap_on" if choice else "recap_off"))
+    await reply(update, context, t(lang, "recap_on" if choice else "recap_off"))

@@ -23,43 +23,42 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, ContextTypes, Job
 
-from bot import outbox, render
+from bot import callbacks, outbox, render
 from bot.bank import Lang, Question, Quiz
+from bot.callbacks import TZ_RANGE
 from bot.engine import DAY, REVIEW_DAYS, review_step
-from bot.i18n import num, t
+from bot.i18n import ascii_digits, num, t
 from bot.recap import Recaps
-from bot.services import AppBound
+from bot.replies import private_here, reply
+from bot.services import AppBound, services
 from bot.storage import Card, Store
 
 log = logging.getLogger(__name__)
 
 SESSION = 10  # questions per /review
 BOXES = len(REVIEW_DAYS)
-CALLBACK = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{1,10}):([0-9]):([0-9]{1,2}):([0-9]{1,2})")
-TZ_CALLBACK = re.compile(r"tz:(-?[0-9]{1,4})")
 _TIME = re.compile(r"([01]?[0-9]|2[0-3])[:.]([0-5][0-9])")
 _OFFSET = re.compile(r"(?:utc|gmt)?([+-])([0-9]{1,2})(?::?([0-5][0-9]))?")
-_BN_TO_ASCII = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
 TZ_CHOICES = ((360, "tz_bd"), (330, "tz_in"), (0, "tz_utc"))
 
 
 def parse_time(text: str) -> int | None:
     """``HH:MM`` (Bengali digits too) → minutes after midnight."""
-    m = _TIME.fullmatch(text.translate(_BN_TO_ASCII).strip())
+    m = _TIME.fullmatch(ascii_digits(text).strip())
     return int(m[1]) * 60 + int(m[2]) if m else None
 
 
 def parse_offset(text: str) -> int | None:
     """``+6``, ``+06:00``, ``-3:30``, ``UTC+5:45`` → minutes east of UTC (−12:00…+14:00)."""
-    m = _OFFSET.fullmatch(text.translate(_BN_TO_ASCII).strip().casefold())
+    m = _OFFSET.fullmatch(ascii_digits(text).strip().casefold())
     if not m:
         return None
     minutes = int(m[2]) * 60 + int(m[3] or 0)
     minutes = -minutes if m[1] == "-" else minutes
-    return minutes if -720 <= minutes <= 840 else None
+    return minutes if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None
 
 
 def show_time(lang: Lang, minutes: int) -> str:
@@ -127,26 +126,23 @@ class Reviews(AppBound):
         due = await self._store.due_count(user_id, now)
         text = render.review_question(quiz, question, perm, lang, box=card.box, boxes=BOXES,
                                       due=due)
-        code = "".join(map(str, perm))
         markup = InlineKeyboardMarkup([[
-            InlineKeyboardButton(render.label(i),
-                                 callback_data=f"v:{card.card_id}:{code}:{i}:{step}:{right}")
+            InlineKeyboardButton(render.label(i), callback_data=callbacks.encode(
+                callbacks.ReviewData(card.card_id, tuple(perm), i, step, right)))
             for i in range(len(perm))]])
         await outbox.send(self._bot, chat_id, text, markup=markup)
         return True
 
-    async def tap(self, chat_id: int, user_id: int, message_id: int, data: str,
-                  lang: Lang) -> tuple[str, bool]:
+    async def tap(self, chat_id: int, user_id: int, message_id: int,
+                  data: callbacks.ReviewData, lang: Lang) -> tuple[str, bool]:
         """A tap on a review question: (notification, as an alert)."""
-        m = CALLBACK.fullmatch(data)
-        card = await self._store.card(int(m[1])) if m else None
+        card = await self._store.card(data.card_id)
         found = self._lookup(card) if card is not None else None
-        if m is None or card is None or card.user_id != user_id or found is None:
+        if card is None or card.user_id != user_id or found is None:
             return t(lang, "alert_invalid"), True
         quiz, question = found
-        perm = tuple(int(ch) for ch in m[2])
-        shown, step, right = int(m[3]), int(m[4]), int(m[5])
-        if sorted(perm) != list(range(len(question.options))) or shown >= len(perm):
+        perm, shown, step, right = data.order, data.shown, data.step, data.right
+        if len(perm) != len(question.options):
             return t(lang, "alert_invalid"), True
         now = self._clock()
         correct = perm[shown] == question.correct
@@ -246,33 +242,16 @@ def reviews(context: ContextTypes.DEFAULT_TYPE) -> Reviews:
     return found
 
 
-async def _private(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Lang | None:
-    """The language to answer in, or None after saying this is for private chats."""
-    from bot import commands
-    from bot.services import services
-
-    chat = update.effective_chat
-    lang = await commands.language(update, services(context))
-    if chat is None or update.effective_user is None:
-        return None
-    if chat.type != Chat.PRIVATE:
-        await commands.reply(update, context, t(lang, "private_only"))
-        return None
-    return lang
-
-
 async def review_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/review`` in private."""
-    lang = await _private(update, context)
+    lang = await private_here(update, context)
     if lang is not None and update.effective_chat and update.effective_user:
         await reviews(context).begin(update.effective_chat.id, update.effective_user.id, lang)
 
 
 async def remind_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/remind HH:MM [±H:MM]`` or ``/remind off`` in private."""
-    from bot import commands
-
-    lang = await _private(update, context)
+    lang = await private_here(update, context)
     user = update.effective_user
     if lang is None or user is None:
         return
@@ -280,67 +259,32 @@ async def remind_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     rv = reviews(context)
     if len(args) == 1 and args[0].casefold() in ("off", "বন্ধ"):
         await rv.set_reminder(user.id, None, None)
-        await commands.reply(update, context, t(lang, "remind_off"))
+        await reply(update, context, t(lang, "remind_off"))
         return
     minutes = parse_time(args[0]) if 1 <= len(args) <= 2 else None
     offset = parse_offset(args[1]) if minutes is not None and len(args) == 2 else None
     if minutes is None or (len(args) == 2 and offset is None):
-        await commands.reply(update, context, t(lang, "remind_usage"))
+        await reply(update, context, t(lang, "remind_usage"))
         return
     tz = await rv.set_reminder(user.id, minutes, offset)
     if tz is not None:
-        await commands.reply(update, context, t(lang, "remind_set", time=show_time(lang, minutes),
-                                                offset=show_offset(lang, tz)))
+        await reply(update, context, t(lang, "remind_set", time=show_time(lang, minutes),
+                                       offset=show_offset(lang, tz)))
         return
     chat = update.effective_chat
     assert chat is not None
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, key),
-                                                         callback_data=f"tz:{value}")]
-                                   for value, key in TZ_CHOICES])
+    markup = InlineKeyboardMarkup([
+        [InlineKeyboardButton(t(lang, key),
+                              callback_data=callbacks.encode(callbacks.TimezoneData(value)))]
+        for value, key in TZ_CHOICES])
     await outbox.send(context.bot, chat.id,
                       t(lang, "remind_ask_tz", time=show_time(lang, minutes)), markup=markup)
 
 
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Taps on review questions (``v:``) and time zone choices (``tz:``)."""
-    from bot import commands
-    from bot.services import services
-
-    query = update.callback_query
-    if query is None:
-        return
-    if query.data is None:  # PTB gives data-less queries to pattern handlers too: answer it
-        await commands.button(update, context)
-        return
-    lang = await commands.language(update, services(context))
-    message = query.message
-    chat = message.chat if message is not None else None
-    text: str | None
-    alert = True
-    try:
-        if chat is None or message is None or chat.type != Chat.PRIVATE:
-            text = t(lang, "alert_invalid")
-        elif query.data.startswith("v:"):
-            text, alert = await reviews(context).tap(chat.id, query.from_user.id,
-                                                     message.message_id, query.data, lang)
-        else:
-            text = await _timezone(context, query.from_user.id, chat.id, message.message_id,
-                                   query.data, lang)
-            alert = False
-    except Exception:
-        await commands._answer(query, t(lang, "apology"), True)
-        raise
-    await commands._answer(query, text, alert)
-
-
-async def _timezone(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int,
-                    message_id: int, data: str, lang: Lang) -> str | None:
-    m = TZ_CALLBACK.fullmatch(data)
-    tz = int(m[1]) if m else None
-    if tz is None or not -720 <= tz <= 840:
-        return t(lang, "alert_invalid")
-    from bot.services import services
-
+async def timezone_chosen(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int,
+                          message_id: int, data: callbacks.TimezoneData, lang: Lang) -> None:
+    """A time zone button of ``/remind``: store it, arm the reminder, say so in place."""
+    tz = data.minutes
     rv, store = reviews(context), services(context).store
     await store.set_timezone(user_id, tz)
     student = await store.student(user_id)
@@ -351,4 +295,3 @@ async def _timezone(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: i
         rv.arm(user_id, tz, minutes)
         text = t(lang, "remind_set", time=show_time(lang, minutes), offset=show_offset(lang, tz))
     await outbox.edit(context.bot, chat_id, message_id, text)
-    return None

@@ -11,8 +11,8 @@ from telegram.ext import ContextTypes
 
 from bot import callbacks, outbox, render
 from bot.bank import QUIZ_ID, Lang
-from bot.commands import language, moderator_here, reply, thread_of
 from bot.i18n import num, t
+from bot.replies import language, moderator_here, reply, thread_of
 from bot.services import services
 from bot.storage import Leaderboard, Standing
 

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
+import pytest
 from fakebot import FakeTelegram, StoredMessage, User
 
 from bot.bank import Quiz, load_quiz
+from bot.engine import QuizEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 ZERO: Quiz = load_quiz(ROOT / "questions" / "zero.yaml")
@@ -88,3 +94,42 @@ def button_data(message: StoredMessage, label: str) -> str:
             if text == label and data is not None:
                 return data
     raise AssertionError(f"no button {label} in {message.buttons}")
+
+
+def run_of(message: StoredMessage) -> int:
+    """The run id carried by a question message's buttons."""
+    return int(button_data(message, "A").split(":")[1])
+
+
+async def start_quiz(tg: FakeTelegram, cls: Class, seconds: int = 600) -> StoredMessage:
+    """The group's creator starts ``zero``; returns question 1 once it is posted."""
+    tg.user_says(cls.chat_id, cls.creator, f"/quiz zero {seconds}")
+    return await tg.wait_for(lambda: open_question(tg, cls.chat_id, 1))
+
+
+def assert_quiet(caplog: pytest.LogCaptureFixture) -> None:
+    """Nothing above WARNING and no traceback was logged."""
+    loud = [(r.name, r.levelname, r.getMessage()) for r in caplog.records
+            if r.levelno > logging.WARNING or r.exc_info]
+    assert not loud, loud
+
+
+def right_shown(engine: QuizEngine) -> int:
+    """The shown position of the current question's right option."""
+    return engine.permutation.index(engine.question.correct)
+
+
+T = TypeVar("T")
+
+
+async def until(predicate: Callable[[], T | None], timeout: float = 10.0) -> T:  # noqa: ASYNC109
+    """Wait for a condition on state no Bot API call announces (the bot's memory, its
+    database), polling briefly; ``tg.wait_for`` is the way for anything the server sees."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (value := predicate()):
+        if loop.time() > deadline:
+            raise TimeoutError(f"condition not met within {timeout}s")
+        await asyncio.sleep(0.02)
+    return value
+

@@ -191,3 +191,4 @@ async def test_results_follow_a_migration_learned_from_their_own_send(tg: FakeTe
         run = await bot.services.store.get_run(run_id)
         assert run is not None
         assert (run.chat_id, run.status) == (new.id, "stopped")
+

@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
+from quizkit import right_shown
 
 from bot.bank import load_quiz
 from bot.engine import Plan, PlanMismatch, QuizEngine, make_plan, points_for
@@ -16,10 +17,6 @@ T0 = 1_700_000_000.0
 
 def engine(seconds: int = 30, seed: int = 3) -> QuizEngine:
     return QuizEngine(ZERO, make_plan(ZERO, random.Random(seed)), seconds)
-
-
-def right_shown(e: QuizEngine) -> int:
-    return e.permutation.index(e.question.correct)
 
 
 def test_points_follow_the_formula() -> None:

@@ -17,19 +17,21 @@ import httpx
 import pytest
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import Class, button_data, correct_label, open_question, populate
+from quizkit import (
+    Class,
+    assert_quiet,
+    button_data,
+    correct_label,
+    open_question,
+    populate,
+    run_of,
+    start_quiz,
+)
 
 OTHER_GROUP = -1009876543210
 NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply "
                 "markup are exactly the same as a current content and reply markup of the message")
 TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
-
-
-def assert_quiet(caplog: pytest.LogCaptureFixture) -> None:
-    """Nothing above WARNING and no traceback was logged."""
-    loud = [(r.name, r.levelname, r.getMessage()) for r in caplog.records
-            if r.levelno > logging.WARNING or r.exc_info]
-    assert not loud, loud
 
 
 def heads(tg: FakeTelegram, chat: int, prefix: str) -> list[StoredMessage]:
@@ -52,21 +54,12 @@ def is_reveal(number: int) -> Any:
                            and "closed" in str(params.get("text", "")))
 
 
-async def start_quiz(tg: FakeTelegram, cls: Class, seconds: int = 600) -> StoredMessage:
-    tg.user_says(cls.chat_id, cls.creator, f"/quiz zero {seconds}")
-    return await tg.wait_for(lambda: open_question(tg, cls.chat_id, 1))
-
-
 async def answer(tg: FakeTelegram, chat: int, user: User, question: StoredMessage,
                  label: str | None = None) -> str:
     data = button_data(question, label or correct_label(question))
     reply = await tg.wait_answered(tg.tap(chat, user, question.message_id, data))
     assert reply.text is not None
     return reply.text
-
-
-def run_of(message: StoredMessage) -> int:
-    return int(button_data(message, "A").split(":")[1])
 
 
 # --- 429 Too Many Requests ---------------------------------------------------------------

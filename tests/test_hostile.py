@@ -6,18 +6,25 @@ nothing, spends none of the group's message budget, and logs nothing above WARNI
 
 from __future__ import annotations
 
-import logging
 import re
 import string
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fakebot import BOT_USERNAME, FakeTelegram, User
 from harness import BotHarness
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from quizkit import Class, button_data, correct_label, open_question, populate, question_messages
+from quizkit import (
+    assert_quiet,
+    button_data,
+    correct_label,
+    open_question,
+    populate,
+    question_messages,
+    run_of,
+    start_quiz,
+)
 from telegram import Update
 
 from bot import callbacks
@@ -29,23 +36,6 @@ OTHER_GROUP = -1009876543210
 INVALID = "This button is no longer valid."
 OVER = "This quiz is over."
 CLOSED = "⌛ This question is closed."
-
-
-def assert_quiet(caplog: pytest.LogCaptureFixture) -> None:
-    """Nothing above WARNING and no traceback was logged."""
-    loud = [(r.name, r.levelname, r.getMessage()) for r in caplog.records
-            if r.levelno > logging.WARNING or r.exc_info]
-    assert not loud, loud
-
-
-async def start_quiz(tg: FakeTelegram, cls: Class, command: str = "/quiz zero 600",
-                     number: int = 1) -> Any:
-    tg.user_says(cls.chat_id, cls.creator, command)
-    return await tg.wait_for(lambda: open_question(tg, cls.chat_id, number))
-
-
-def run_of(message: Any) -> int:
-    return int(button_data(message, "A").split(":")[1])
 
 
 # --- property tests over the parsers ------------------------------------------------------
@@ -62,6 +52,15 @@ def check_parsed(raw: str) -> None:
         assert 0 <= data.shown <= 9
     elif isinstance(data, callbacks.StartData):
         assert QUIZ_ID.fullmatch(data.quiz_id)
+    elif isinstance(data, callbacks.ReviewData):
+        assert 1 <= data.card_id < 2**53
+        assert sorted(data.order) == list(range(len(data.order)))
+        assert 2 <= len(data.order) <= 10
+        assert 0 <= data.shown < len(data.order)
+        assert 0 <= data.right <= data.step <= 99
+        assert data.step >= 1
+    elif isinstance(data, callbacks.TimezoneData):
+        assert -720 <= data.minutes <= 840
     else:
         assert isinstance(data, callbacks.ResetData)
         assert 1 <= data.season < 1_000_000
@@ -72,7 +71,10 @@ def check_parsed(raw: str) -> None:
 near_valid = st.one_of(
     st.text(max_size=120),
     st.binary(max_size=80).map(lambda b: b.decode("latin-1")),
-    st.from_regex(r"[asr]:[\-0-9a-z:]{0,70}", fullmatch=True),
+    st.from_regex(r"(a|s|r|v|tz):[\-0-9a-z:]{0,70}", fullmatch=True),
+    st.from_regex(r"v:-?[0-9]{1,17}:[0-9]{1,11}:-?[0-9]{1,2}:[0-9]{1,3}:[0-9]{1,3}",
+                  fullmatch=True),
+    st.from_regex(r"tz:-?[0-9]{1,5}", fullmatch=True),
     st.from_regex(r"a:-?[0-9]{1,22}:-?[0-9]{1,5}:-?[0-9]{1,3}\n?", fullmatch=True),
     st.builds(lambda p, s: p + s, st.sampled_from(["a:1:0:", "s:", "r:1:", "a:"]),
               st.text(string.printable + "০১২৩৪৫৬৭৮৯٣", max_size=70)),
@@ -91,6 +93,12 @@ def test_callback_parse_never_raises_and_stays_in_bounds(raw: str) -> None:
               st.integers(0, 9)),
     st.builds(callbacks.StartData, st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}", fullmatch=True)),
     st.builds(callbacks.ResetData, st.integers(1, 999_999), st.booleans()),
+    st.integers(2, 10).flatmap(lambda n: st.builds(
+        lambda card, order, shown, step, right: callbacks.ReviewData(
+            card, tuple(order), shown, step, min(right, step)),
+        st.integers(1, 2**53 - 1), st.permutations(range(n)), st.integers(0, n - 1),
+        st.integers(1, 99), st.integers(0, 99))),
+    st.builds(callbacks.TimezoneData, st.integers(-720, 840)),
 ))
 def test_callback_encode_parse_round_trip(data: callbacks.CallbackData) -> None:
     raw = callbacks.encode(data)
@@ -224,6 +232,10 @@ async def test_forged_buttons_get_an_alert_and_store_nothing(
             ("s:zero", "Only the group's admins can start a quiz."),  # not a moderator
             ("r:1:y", "Only the group's admins can do that."),  # reset, not a moderator
             ("r:0:y", INVALID),
+            ("v:1:3021:0:1:0", INVALID),  # a review button, but in a group
+            ("v:1:3321:0:1:0", INVALID),  # and malformed
+            ("tz:360", INVALID),  # a time zone button, in a group
+            ("tz:9999", INVALID),
         ]
         for data, expected in forged:
             answer = await tg.wait_answered(tg.tap(chat, student, q1.message_id, data))

@@ -8,11 +8,12 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from quizkit import until
 
 from bot.storage import (
     SCHEMA_VERSION,
@@ -111,16 +112,6 @@ def write_lock_held(path: Path, seconds: float | None) -> Iterator[threading.Eve
     finally:
         release.set()
         thread.join()
-
-
-async def eventually(condition: Callable[[], bool], within: float = 10.0) -> None:
-    """Wait until ``condition()`` holds, polling briefly; fail after ``within`` seconds."""
-    deadline = time.monotonic() + within
-    for _ in range(1_000_000):
-        if condition():
-            return
-        assert time.monotonic() < deadline, "condition never became true"
-        await asyncio.sleep(0.005)
 
 
 # -- files and migrations ----------------------------------------------------------------------
@@ -444,7 +435,7 @@ async def test_answer_waits_for_another_connections_write_lock(store: Store, db_
     with write_lock_held(db_path, 1.0):  # released by the holder thread after ~1 s
         locked_at = time.monotonic()
         task = asyncio.create_task(store.record_answer(ans(run.run_id, 0, 1)))
-        await eventually(store._lock.locked)  # the writer is inside its transaction attempt
+        await until(store._lock.locked)  # the writer is inside its transaction attempt
         assert not task.done()
         # reads are not blocked by the other writer (WAL)
         assert await store.get_run(run.run_id) is not None
@@ -460,7 +451,7 @@ async def test_lock_held_longer_than_busy_timeout_is_retried(db_path: Path) -> N
         run = await store.create_run(new_run())
         with write_lock_held(db_path, None) as release:
             task = asyncio.create_task(store.record_answer(ans(run.run_id, 0, 1)))
-            await eventually(lambda: store.busy_retries >= 2)  # hit the lock, retrying
+            await until(lambda: store.busy_retries >= 2)  # hit the lock, retrying
             assert not task.done()
             release.set()
         assert await task is True

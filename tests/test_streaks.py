@@ -7,16 +7,12 @@ from pathlib import Path
 
 from fakebot import FakeTelegram
 from harness import BotHarness
-from quizkit import ZERO, button_data, correct_label, open_question, populate
+from quizkit import ZERO, button_data, correct_label, open_question, populate, right_shown
 
 from bot.engine import Answer, QuizEngine, make_plan, streak_bonus, streaks
 from bot.render import bank_limits, tap_alert
 
 T0 = 1_700_000_000.0
-
-
-def right_shown(e: QuizEngine) -> int:
-    return e.permutation.index(e.question.correct)
 
 
 def test_bonus_and_streak_counting() -> None:

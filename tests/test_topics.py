@@ -6,14 +6,20 @@ topic, the group's budget is shared by all its topics, and a restart resumes it 
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from fakebot import FakeTelegram, StoredMessage
+from fakebot import FakeTelegram
 from harness import BotHarness
-from quizkit import Class, button_data, correct_label, open_question, populate, question_messages
+from quizkit import (
+    Class,
+    button_data,
+    correct_label,
+    open_question,
+    populate,
+    question_messages,
+    run_of,
+    until,
+)
 
 from bot.storage import StoredRun
 
@@ -25,22 +31,6 @@ def forum_class(tg: FakeTelegram, *, students: int = 8) -> Class:
     tg.add_topic(cls.chat_id, LECTURES, "Lectures")
     tg.add_topic(cls.chat_id, QUIZ, "Quiz")
     return cls
-
-
-async def until(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:  # noqa: ASYNC109
-    """Wait for a condition on the bot's own state (not announced by any API call)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not (value := predicate()):
-        if loop.time() > deadline:
-            raise TimeoutError(f"condition not met within {timeout}s")
-        await asyncio.sleep(0.02)
-    return value
-
-
-def run_id_of(message: StoredMessage) -> int:
-    data = button_data(message, "A")
-    return int(data.split(":")[1])
 
 
 async def stored_run(bot: BotHarness, run_id: int) -> StoredRun:
@@ -91,7 +81,7 @@ async def test_two_quizzes_in_two_topics_share_the_budget(tg: FakeTelegram,
                 question = open_question(tg, chat, number, topic)
                 assert question is not None, (topic, number)
                 assert question.thread_id == topic
-                assert run_id_of(question) == run_id
+                assert run_of(question) == run_id
                 data = button_data(question, correct_label(question))
                 taps += [tg.tap(chat, s, question.message_id, data) for s in students]
             for query in taps:

@@ -1,0 +1,113 @@
+"""Answering where a command came from: the chat's language, replies paced for groups, the
+moderator check, and callback answers. Shared by every feature's handlers."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import ContextTypes
+
+from bot import outbox
+from bot.bank import Lang
+from bot.i18n import parse_lang, t
+from bot.services import Services, services
+
+log = logging.getLogger(__name__)
+
+REPLY_COOLDOWN = 20.0  # seconds between two optional replies to one student in one group
+
+
+def thread_of(message: Message) -> int:
+    """The forum topic a message belongs to (0 outside topics)."""
+    return message.message_thread_id or 0 if message.is_topic_message else 0
+
+
+async def language(update: Update, svc: Services) -> Lang:
+    """The language to answer in: the chat's choice, else the user's Telegram language."""
+    chat = update.effective_chat
+    if chat is None:
+        return svc.settings.language
+    if chat.type == Chat.PRIVATE and chat.id not in svc.chat_languages:
+        stored = await svc.store.chat_language(chat.id)
+        if stored is None:
+            user = update.effective_user
+            return parse_lang(user.language_code if user else None) or svc.settings.language
+    return await svc.chat_language(chat.id)
+
+
+async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *,
+                important: bool = False, markup: InlineKeyboardMarkup | None = None) -> None:
+    """Answer a command where it was sent.
+
+    In a group, replies that are not ``important`` spend the group's budget only when it has
+    room, and at most once per student per ``REPLY_COOLDOWN``: spamming commands costs the
+    spammer, not the group.
+    """
+    message = update.effective_message
+    chat = update.effective_chat
+    if message is None or chat is None:
+        return
+    svc = services(context)
+    optional = chat.type != Chat.PRIVATE and not important
+    if optional:
+        user_id = update.effective_user.id if update.effective_user else 0
+        key = (chat.id, user_id)
+        now = svc.clock()
+        cooldowns: dict[tuple[int, int], float] = context.bot_data.setdefault("cooldowns", {})
+        if now - cooldowns.get(key, -REPLY_COOLDOWN) < REPLY_COOLDOWN:
+            return
+        cooldowns[key] = now
+        if len(cooldowns) > 10_000:
+            cooldowns.clear()
+    await outbox.send(context.bot, chat.id, text, thread_id=thread_of(message),
+                      optional=optional, reply_to=message.message_id,
+                      max_wait=svc.settings.group_window, markup=markup)
+
+
+async def is_moderator(update: Update, svc: Services) -> bool:
+    chat, message = update.effective_chat, update.effective_message
+    assert chat is not None and message is not None
+    user_id = update.effective_user.id if update.effective_user else None
+    sender = message.sender_chat.id if message.sender_chat else None
+    return await svc.moderators.may_moderate(chat, user_id, sender)
+
+
+async def moderator_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Lang | None:
+    """For moderators' group commands: the chat's language, or None after replying why not
+    (a private chat, or a sender who may not moderate)."""
+    svc = services(context)
+    if update.effective_chat is None or update.effective_message is None:
+        return None
+    lang = await language(update, svc)
+    if update.effective_chat.type == Chat.PRIVATE:
+        await reply(update, context, t(lang, "group_only"))
+        return None
+    if not await is_moderator(update, svc):
+        await reply(update, context, t(lang, "not_moderator"))
+        return None
+    return lang
+
+
+async def private_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Lang | None:
+    """For private-chat commands: the language to answer in, or None after saying this
+    command belongs in a private chat."""
+    chat = update.effective_chat
+    if chat is None or update.effective_user is None:
+        return None
+    lang = await language(update, services(context))
+    if chat.type != Chat.PRIVATE:
+        await reply(update, context, t(lang, "private_only"))
+        return None
+    return lang
+
+
+async def answer_query(query: CallbackQuery, text: str | None, alert: bool) -> None:
+    """Answer a callback query; a late or failed answer is logged, never raised."""
+    try:
+        await query.answer(text or None, show_alert=alert and bool(text))
+    except BadRequest as exc:  # "query is too old": the student waited too long; nothing to do
+        log.info("callback query not answered: %s", exc)
+    except TelegramError as exc:
+        log.warning("callback query not answered: %s", exc)

@@ -1,0 +1,46 @@
+"""Every user-facing string exists in Bengali and English, and each one renders."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+from fakebot import parse_html
+
+from bot.i18n import MESSAGES, ascii_digits, check_catalog, num, parse_lang, t
+
+BENGALI = re.compile("[\u0980-\u09ff]")
+SAME_IN_BOTH = {"tz_utc"}  # "UTC" is "UTC" in Bengali technical writing too
+
+
+def test_catalog_has_both_languages_with_the_same_placeholders() -> None:
+    assert check_catalog() == []
+
+
+@pytest.mark.parametrize("key", sorted(MESSAGES))
+def test_bengali_is_written_in_bengali(key: str) -> None:
+    texts = MESSAGES[key]
+    if key in SAME_IN_BOTH:
+        return
+    assert texts["bn"] != texts["en"], f"{key}: the Bengali is a copy of the English"
+    assert BENGALI.search(texts["bn"]), f"{key}: no Bengali script in {texts['bn']!r}"
+    assert not BENGALI.search(texts["en"]), f"{key}: Bengali script in the English"
+
+
+@pytest.mark.parametrize("key", sorted(MESSAGES))
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_every_text_formats_into_valid_telegram_html(key: str, lang: str) -> None:
+    fields = {f for _, f, _, _ in string.Formatter().parse(MESSAGES[key][lang]) if f}
+    text = t(lang, key, **{f: 7 for f in fields})  # type: ignore[arg-type]
+    parse_html(text)  # raises on a stray < or &, or an unbalanced tag
+    if lang == "bn" and fields:
+        assert "7" not in text, f"{key}: numbers in Bengali use Bengali digits"
+
+
+def test_digits_and_language_names() -> None:
+    assert num("bn", 1030) == "১০৩০"
+    assert num("en", 1030) == "1030"
+    assert ascii_digits("৩০") == "30"
+    assert [parse_lang(v) for v in ("bn", "bn-BD", "বাংলা", "en_US", "English", "fr", None)] == [
+        "bn", "bn", "bn", "en", "en", None, None]
