@@ -119,7 +119,9 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         ChatMemberHandler(commands.admins_changed, ChatMemberHandler.CHAT_MEMBER),
     ]
     app.add_handlers(handlers)
-    # first, for every update: who writes privately (recaps may go to them directly)
+    # before any feature sees an update (groups run in order, one handler each):
+    # names and titles kept current; then who writes privately (recaps may go to them directly)
+    app.add_handler(TypeHandler(Update, commands.remember), group=-2)
     app.add_handler(TypeHandler(Update, recap.observe), group=-1)
     app.add_error_handler(commands.error_handler)
 

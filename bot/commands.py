@@ -193,8 +193,6 @@ async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,
                 return t(run.lang, "alert_invalid"), True
             name = render.short_name(user.first_name, user.last_name, user.username)
             _, text = await svc.groups.tap(run, user, data.q_index, data.shown, name)
-            context.application.create_task(svc.store.remember_user(user.id, name,
-                                                                    user.username))
             return text, True
         if chat.type == Chat.PRIVATE:
             result = await svc.practice.tap(data.run_id, chat.id, user.id, message.message_id,
@@ -235,6 +233,22 @@ async def _start_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc:
                                      seconds=quiz_.seconds or svc.settings.question_seconds,
                                      lang=lang, started_by=query.from_user.id, rng=svc.rng)
     return (None, False) if started else (t(lang, "quiz_running"), True)
+
+
+async def remember(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Keep group titles and people's names current (no write unless one changed), off the
+    handler's path: a tap's alert never waits for it."""
+    if not isinstance(update, Update):
+        return
+    store = services(context).store
+    chat, user = update.effective_chat, update.effective_user
+    if chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP):
+        context.application.create_task(store.remember_chat(chat.id, chat.title, chat.type),
+                                        name="remember-chat")
+    if user is not None and not user.is_bot:
+        name = render.short_name(user.first_name, user.last_name, user.username)
+        context.application.create_task(store.remember_user(user.id, name, user.username),
+                                        name="remember-user")
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
+import sqlite3
 from pathlib import Path
 
 from fakebot import FakeTelegram
 from harness import BotHarness
-from quizkit import ROOT, Class, button_data, correct_label, open_question, populate
+from quizkit import ROOT, Class, button_data, correct_label, open_question, populate, until
 
 
 async def play_two_questions(tg: FakeTelegram, cls: Class, chat: int) -> None:
@@ -192,3 +193,31 @@ async def test_results_follow_a_migration_learned_from_their_own_send(tg: FakeTe
         assert run is not None
         assert (run.chat_id, run.status) == (new.id, "stopped")
 
+
+async def test_names_and_group_titles_stay_current(tg: FakeTelegram, db_path: Path) -> None:
+    cls = populate(tg, students=4)
+    chat = cls.chat_id
+
+    def stored_name(user_id: int) -> str | None:
+        with sqlite3.connect(db_path) as conn:
+            row = conn.execute("SELECT name FROM users WHERE user_id = ?", (user_id,)).fetchone()
+        return row[0] if row else None
+
+    async with BotHarness(tg, db_path):
+        await play_two_questions(tg, cls, chat)
+        # Student0 changes their name in Telegram; any later update from them carries it, and
+        # it is stored in the background (a tap's alert never waits for that write).
+        cls.students[0].first_name = "Rumana"
+        cls.students[0].last_name = "<Akter>"
+        tg.user_says(chat, cls.students[0], "/me")
+        await until(lambda: stored_name(cls.students[0].id) == "Rumana <Akter>")
+        tg.user_says(chat, cls.students[1], "/leaderboard")
+        board = await tg.wait_for(lambda: tg.find_message(chat, "Leaderboard"))
+        assert "Rumana <Akter>" in board.text
+        assert "Student0" not in board.text
+        # In a private chat, /leaderboard names the student's groups by their titles.
+        dm = tg.private_chat(cls.students[0])
+        tg.user_says(dm, cls.students[0], "/leaderboard")
+        mine = await tg.wait_for(lambda: tg.find_message(dm, "Your groups"))
+        assert "• ZeRO study group: rank " in mine.text
+        assert str(chat) not in mine.text
