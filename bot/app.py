@@ -6,7 +6,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlparse
 
@@ -34,7 +34,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from bot import commands, recap, review, stats
-from bot.bank import LANGS, Lang, Quiz, load_folder
+from bot.bank import LANGS, Lang, Problem, Quiz, load_folder
 from bot.engine import PlanMismatch
 from bot.i18n import t
 from bot.logs import setup_logging
@@ -57,10 +57,14 @@ ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 def load_quizzes(settings: Settings) -> dict[str, Quiz]:
     """The valid banks of the questions folder; each broken one is logged and skipped."""
     quizzes, problems = load_folder([settings.questions], bank_limits())
+    _log_banks(quizzes, problems)
+    return quizzes
+
+
+def _log_banks(quizzes: dict[str, Quiz], problems: Sequence[Problem]) -> None:
     for problem in problems:
         log.error("question bank problem, file skipped: %s", problem)
     log.info("serving %d quiz(zes): %s", len(quizzes), ", ".join(sorted(quizzes)) or "none")
-    return quizzes
 
 
 def build_application(settings: Settings, *, clock: Callable[[], float] = time.time,
@@ -199,16 +203,18 @@ async def _register_commands(app: Application[Any, Any, Any, Any, Any, Any],
         log.warning("could not register the command list: %s", exc)
 
 
-def run(settings: Settings) -> int:
+def run(settings: Settings, quizzes: dict[str, Quiz], problems: Sequence[Problem] = ()) -> int:
     """Run until SIGINT/SIGTERM: long polling, or a webhook when QUIZBOT_WEBHOOK_URL is set.
+    ``quizzes`` are the banks served, ``problems`` those of the broken banks skipped (logged).
 
     Returns the exit code: 0 after a stop signal, 2 if Telegram rejects the token, 1 after any
     other error. Errors are logged (token redacted), never left to Python's traceback printer,
     whose output would not be redacted.
     """
     setup_logging(settings.log_level, [settings.token, settings.webhook_secret or ""])
+    _log_banks(quizzes, problems)
     try:
-        _serve(settings)
+        _serve(settings, quizzes)
     except InvalidToken:
         log.critical("TELEGRAM_BOT_TOKEN was rejected by Telegram: check it with @BotFather")
         return 2
@@ -219,9 +225,9 @@ def run(settings: Settings) -> int:
     return 0
 
 
-def _serve(settings: Settings) -> None:
+def _serve(settings: Settings, quizzes: dict[str, Quiz]) -> None:
     secret = settings.webhook_secret
-    app = build_application(settings)
+    app = build_application(settings, quizzes=quizzes)
     if settings.webhook_url:
         if secret is None:
             secret = secrets.token_urlsafe(32)

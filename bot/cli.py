@@ -119,8 +119,17 @@ def _backup(db: Path, dest: Path) -> int:
 def _run(env: Mapping[str, str]) -> int:
     settings = load_settings(env)
     from bot.app import run
+    from bot.render import bank_limits
 
-    return run(settings)
+    folder = settings.questions
+    quizzes, problems = load_folder([folder], bank_limits())
+    if not quizzes:
+        reason = ("does not exist" if not folder.exists() else
+                  f"has no valid quiz (run `quizbot validate {folder}`)")
+        print(f"quizbot: the questions folder {folder} {reason}; set QUIZBOT_QUESTIONS to a "
+              f"folder of question banks", file=sys.stderr)
+        return 2
+    return run(settings, quizzes, problems)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -14,7 +15,17 @@ from bot.i18n import parse_lang
 
 DEFAULT_API_URL = "https://api.telegram.org/bot"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
-SHIPPED_QUESTIONS = Path(__file__).resolve().parent.parent / "questions"
+
+
+def shipped_questions() -> Path:
+    """The question banks shipped with quizbot: package data (``bot/_questions``) in an installed
+    wheel, the top-level ``questions/`` folder in a source checkout (editable install)."""
+    package = Path(str(resources.files("bot")))
+    packaged = package / "_questions"
+    return packaged if packaged.is_dir() else package.parent / "questions"
+
+
+SHIPPED_QUESTIONS = shipped_questions()
 
 
 class SettingsError(ValueError):

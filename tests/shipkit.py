@@ -13,7 +13,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from fakebot import FakeTelegram
@@ -53,11 +53,14 @@ async def healthcheck(env: Mapping[str, str], cwd: Path) -> tuple[int, str]:
 
 
 class QuizbotProcess:
-    """``python -m bot.cli ARGS...`` in ``cwd`` with ``env``; output collected as it comes."""
+    """``python -m bot.cli ARGS...`` (or ``command ARGS...``) in ``cwd`` with ``env``; output
+    collected as it comes."""
 
-    def __init__(self, env: Mapping[str, str], cwd: Path, *args: str) -> None:
+    def __init__(self, env: Mapping[str, str], cwd: Path, *args: str,
+                 command: Sequence[str] = (sys.executable, "-m", "bot.cli")) -> None:
         self.env, self.cwd = dict(env), cwd
         self.args = args or ("run",)
+        self.command = tuple(command)
         self.proc: asyncio.subprocess.Process | None = None
         self._out: list[str] = []
         self._err: list[str] = []
@@ -65,7 +68,7 @@ class QuizbotProcess:
 
     async def start(self) -> QuizbotProcess:
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", *self.args, cwd=self.cwd, env=self.env,
+            *self.command, *self.args, cwd=self.cwd, env=self.env,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE)
         assert self.proc.stdout is not None and self.proc.stderr is not None

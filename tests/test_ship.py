@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
 from fakebot import FakeTelegram
 from quizkit import button_data, correct_label, open_question, populate
 from shipkit import ROOT, TOKEN, QuizbotProcess, healthcheck, quizbot_env
@@ -78,6 +79,26 @@ def test_token_from_dotenv_file_is_used(tmp_path: Path) -> None:
     done = quizbot(tmp_path, "run")
     assert done.returncode == 2
     assert done.stderr.strip() == "quizbot: QUIZBOT_LANGUAGE must be bn or en, got 'fr'"
+
+
+@pytest.mark.parametrize("folder", ["missing", "empty", "broken"])
+def test_run_without_a_valid_quiz_is_a_one_line_error(tmp_path: Path, folder: str) -> None:
+    """No questions folder, or none valid in it: `quizbot run` stops at once instead of serving
+    nothing."""
+    questions = tmp_path / folder
+    if folder != "missing":
+        questions.mkdir()
+    if folder == "broken":
+        (questions / "zero.yaml").write_text("id: zero\nquestions: []\n")
+    done = quizbot(tmp_path, "run", TELEGRAM_BOT_TOKEN=TOKEN, QUIZBOT_QUESTIONS=str(questions),
+                   QUIZBOT_API_URL="http://127.0.0.1:9/bot", QUIZBOT_DB=str(tmp_path / "q.db"))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    reason = "does not exist" if folder == "missing" else "has no valid quiz"
+    assert lines[0].startswith(f"quizbot: the questions folder {questions} {reason}")
+    assert not (tmp_path / "q.db").exists()
 
 
 async def test_debug_logs_never_show_the_token(tg: FakeTelegram, tmp_path: Path) -> None:

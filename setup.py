@@ -1,0 +1,11 @@
+"""Package layout only (everything else is in pyproject.toml): the top-level ``questions/``
+banks ship inside the wheel as the data package ``bot._questions`` (read by
+``bot.settings.shipped_questions``), beside every package found under ``bot/``."""
+
+from setuptools import find_packages, setup
+
+setup(
+    packages=[*find_packages(include=["bot", "bot.*"]), "bot._questions"],
+    package_dir={"bot._questions": "questions"},
+    package_data={"bot": ["py.typed"], "bot._questions": ["*.yaml", "*.yml", "README.md"]},
+)
