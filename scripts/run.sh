@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Run the bot: ./scripts/run.sh [ARGS...] is `quizbot run ARGS...` in a virtual environment of its
-# own (.venv), created and (re)installed here when missing or older than pyproject.toml.
+# own (.venv), created and (re)installed here (pinned: requirements.lock) when missing or older than
+# pyproject.toml or the lock file.
 # Settings come from the environment and from a .env file in the working directory (README.md).
 # PYTHON=python3.12 ./scripts/run.sh picks the interpreter used to create .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/venv.sh
 source scripts/venv.sh
-ensure_venv . .venv/.quizbot-installed
+ensure_venv runtime .venv/.quizbot-installed
 exec .venv/bin/quizbot run "$@"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The full check, as CI runs it: ruff, mypy, then pytest (last, so its summary ends the output).
-# Creates .venv and installs quizbot with its dev tools when missing or older than pyproject.toml.
+# Creates .venv and installs quizbot with its dev tools (pinned: requirements-dev.lock) when missing
+# or older than pyproject.toml or the lock file.
 # Extra arguments go to pytest, e.g. ./scripts/test.sh -k webhook. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/venv.sh
 source scripts/venv.sh
-ensure_venv '.[dev]' .venv/.quizbot-dev-installed
+ensure_venv dev .venv/.quizbot-dev-installed
 
 failed=()
 lint_dirs=()

@@ -47,6 +47,11 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "bot/_questions/zero.yaml" in names, names
     assert "bot/py.typed" in names
+    info = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    metadata = zipfile.ZipFile(wheel).read(info).decode()
+    assert "\nLicense-Expression: MIT\n" in metadata
+    assert "\nLicense-File: LICENSE\n" in metadata
+    assert info.replace("METADATA", "licenses/LICENSE") in names
     env_dir = root / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)])
     python = env_dir / "bin" / "python"
