@@ -41,8 +41,6 @@ class Outcome:
 
 
 def _classify(exc: TelegramError) -> Outcome:
-    if isinstance(exc, Skipped):
-        return Outcome("skipped")
     if isinstance(exc, ChatMigrated):
         return Outcome("moved", new_chat_id=exc.new_chat_id)
     if isinstance(exc, Forbidden):

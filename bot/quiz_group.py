@@ -153,7 +153,9 @@ class GroupQuizzes(AppBound):
             if remaining > 0:
                 self._schedule_close(run, remaining)
                 return
-            await self.close(run.run_id)  # its time ran out while the bot was down
+            log.info("run %s: question %s's time ran out while the bot was down: closed now",
+                     run.run_id, engine.current + 1)
+            await self.close(run.run_id)
             return
         async with run.lock:
             if engine.phase == "posting":

@@ -2,7 +2,9 @@
 # The full check, as CI runs it: ruff, mypy, then pytest (last, so its summary ends the output).
 # Creates .venv and installs quizbot with its dev tools (pinned: requirements-dev.lock) when missing
 # or older than pyproject.toml or the lock file.
-# Extra arguments go to pytest, e.g. ./scripts/test.sh -k webhook. Exits non-zero on any failure.
+# pytest runs on two workers (pytest-xdist; every test is independent: own server, ports, files).
+# Extra arguments go to pytest, e.g. ./scripts/test.sh -k webhook (-n 0: one process).
+# Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/venv.sh
@@ -16,13 +18,13 @@ for dir in bot tests bench deploy; do
 done
 echo "== ruff check ${lint_dirs[*]}"
 .venv/bin/ruff check "${lint_dirs[@]}" || failed+=(ruff)
-echo "== mypy"
+echo "== mypy (bot, tests)"
 .venv/bin/mypy || failed+=(mypy)
 if ((${#failed[@]})); then
     echo "test.sh: ${failed[*]} failed (see above); running pytest anyway" >&2
 fi
 echo "== pytest"
-.venv/bin/python -m pytest "$@" || failed+=(pytest)
+.venv/bin/python -m pytest -n 2 "$@" || failed+=(pytest)
 if ((${#failed[@]})); then
     exit 1
 fi

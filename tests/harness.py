@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from clockkit import ManualClock
 from fakebot import FakeTelegram
 
 from bot.app import ALLOWED_UPDATES, build_application
@@ -22,7 +24,10 @@ class BotHarness:
     WINDOW = 3.0  # seconds standing in for Telegram's 60-second group window
 
     def __init__(self, tg: FakeTelegram, db: Path, *, env: Mapping[str, str] | None = None,
-                 seed: int = 7) -> None:
+                 seed: int = 7, clock: ManualClock | None = None) -> None:
+        # The bot's wall clock: frozen at the real time of the start unless the test moves it,
+        # so points and podiums do not depend on how fast this machine processed each tap.
+        self.clock = clock if clock is not None else ManualClock(time.time())
         values = {
             "TELEGRAM_BOT_TOKEN": TOKEN,
             "QUIZBOT_API_URL": tg.base_url,
@@ -33,7 +38,8 @@ class BotHarness:
         }
         values.update(env or {})
         self.settings: Settings = load_settings(values)
-        self.app: Any = build_application(self.settings, rng=random.Random(seed))
+        self.app: Any = build_application(self.settings, clock=self.clock,
+                                          rng=random.Random(seed))
         self.running = False
 
     @property

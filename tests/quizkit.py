@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from fakebot import FakeTelegram, StoredMessage, User
+from fakebot import Chat, FakeTelegram, StoredMessage, User
 
 from bot.bank import Quiz, load_quiz
 from bot.engine import QuizEngine
@@ -44,7 +44,8 @@ def populate(tg: FakeTelegram, *, students: int = 30, chat_id: int = GROUP_ID,
     return Class(chat_id, creator, admin, outsider, pupils)
 
 
-def question_messages(tg: FakeTelegram, chat_id: int, thread: object = None) -> list[StoredMessage]:
+def question_messages(tg: FakeTelegram, chat_id: int | Chat,
+                      thread: int | None = None) -> list[StoredMessage]:
     """The bot's question messages (open or revealed), in order."""
     from fakebot import ANY
 
@@ -53,8 +54,14 @@ def question_messages(tg: FakeTelegram, chat_id: int, thread: object = None) -> 
             if re.search(r"(Question|প্রশ্ন) \S+/\S+", m.text.split("\n")[0])]
 
 
-def open_question(tg: FakeTelegram, chat_id: int, number: int,
-                  thread: object = None) -> StoredMessage | None:
+def newest_after(tg: FakeTelegram, chat_id: int, count: int) -> StoredMessage | None:
+    """The chat's newest message once it has more than ``count`` messages."""
+    messages = tg.messages(chat_id)
+    return messages[-1] if len(messages) > count else None
+
+
+def open_question(tg: FakeTelegram, chat_id: int | Chat, number: int,
+                  thread: int | None = None) -> StoredMessage | None:
     """Question ``number`` (1-based) if it is posted and still has its buttons."""
     for message in question_messages(tg, chat_id, thread):
         head = message.text.split("\n")[0]

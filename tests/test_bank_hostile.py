@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -127,10 +126,8 @@ def test_each_hostile_bank_is_refused_with_a_clear_error(tmp_path: Path, name: s
         path.write_bytes(content)
     else:
         path.write_text(content, encoding="utf-8")
-    began = time.monotonic()
-    with pytest.raises(BankError) as refused:
+    with pytest.raises(BankError) as refused:  # at once: the pytest timeout catches a hang
         load_quiz(path, bank_limits())
-    assert time.monotonic() - began < 2.0, "a bomb must not take long to refuse"
     problems = [str(p) for p in refused.value.problems]
     assert problems, name
     assert all(p.startswith(str(path)) for p in problems), problems  # names the file

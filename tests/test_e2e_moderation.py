@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from fakebot import FakeTelegram
 from harness import BotHarness
-from quizkit import open_question, populate
+from quizkit import newest_after, open_question, populate
 
 
 async def test_moderators_are_looked_up_once_and_anonymous_admins_count(
@@ -74,8 +75,7 @@ async def test_usage_replies(tg: FakeTelegram, db_path: Path) -> None:
         for text in ("/quiz zero 3", "/quiz zero 601", "/quiz zero ten", "/quiz zero 30 extra"):
             before = len(tg.messages(chat))
             tg.user_says(chat, cls.creator, text)
-            usage = await tg.wait_for(lambda b=before: len(tg.messages(chat)) > b
-                                      and tg.messages(chat)[-1])
+            usage = await tg.wait_for(partial(newest_after, tg, chat, before))
             assert usage.text.startswith("Usage: /quiz NAME [SECONDS]"), text
         tg.user_says(chat, cls.creator, "/quiz nosuchquiz")
         unknown = await tg.wait_for(lambda: tg.find_message(chat, "no quiz by that name"))

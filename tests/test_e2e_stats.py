@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 from fakebot import FakeTelegram
@@ -16,7 +17,7 @@ async def play_two_questions(tg: FakeTelegram, cls: Class, chat: int) -> None:
     """Students 0-2 answer right twice, student 3 wrong; then the quiz is stopped."""
     tg.user_says(chat, cls.creator, "/quiz zero 600")
     for number in (1, 2):
-        q = await tg.wait_for(lambda n=number: open_question(tg, chat, n))
+        q = await tg.wait_for(partial(open_question, tg, chat, number))
         right = correct_label(q)
         wrong = next(label for label in "ABCD" if label != right)
         for i, student in enumerate(cls.students[:4]):
@@ -77,6 +78,7 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
         tg.user_says(chat, cls.admin, "/export")
         doc = await tg.wait_for(lambda: next((m for m in tg.messages(chat) if m.document), None))
         assert doc.document is not None
+        assert doc.document.filename is not None and doc.document.data is not None
         assert doc.document.filename.endswith(".csv")
         rows = list(csv.DictReader(io.StringIO(doc.document.data.decode("utf-8-sig"))))
         assert len(rows) == 4
@@ -120,7 +122,7 @@ async def test_private_practice_and_language(tg: FakeTelegram, db_path: Path) ->
         tg.user_says(dm, student, "/quiz zero")
         score = 0
         for number in range(1, 9):
-            q = await tg.wait_for(lambda n=number: open_question(tg, dm, n))
+            q = await tg.wait_for(partial(open_question, tg, dm, number))
             assert "⏱" not in q.text  # no timer in practice
             label = correct_label(q) if number != 3 else next(
                 x for x in "ABCD" if x != correct_label(q))

@@ -172,7 +172,8 @@ def test_seconds_in_range_are_taken_in_both_digit_sets(n: int) -> None:
 ])
 def test_junk_quiz_arguments(args: list[str]) -> None:
     result = parse_quiz_args(args, QUIZ_IDS)
-    expected = {("ZERO", "30"): ("zero", 30, False), ("zero", "৩০"): ("zero", 30, False)}
+    expected: dict[tuple[str, ...], tuple[str, int, bool]] = {
+        ("ZERO", "30"): ("zero", 30, False), ("zero", "৩০"): ("zero", 30, False)}
     if tuple(args) in expected:
         assert (result.name, result.seconds, result.usage) == expected[tuple(args)]
     elif args[0] in ("zero",):

@@ -8,6 +8,7 @@ import string
 import pytest
 from fakebot import parse_html
 
+from bot.bank import Lang
 from bot.i18n import MESSAGES, ascii_digits, check_catalog, num, parse_lang, t
 
 BENGALI = re.compile("[\u0980-\u09ff]")
@@ -30,9 +31,9 @@ def test_bengali_is_written_in_bengali(key: str) -> None:
 
 @pytest.mark.parametrize("key", sorted(MESSAGES))
 @pytest.mark.parametrize("lang", ["bn", "en"])
-def test_every_text_formats_into_valid_telegram_html(key: str, lang: str) -> None:
+def test_every_text_formats_into_valid_telegram_html(key: str, lang: Lang) -> None:
     fields = {f for _, f, _, _ in string.Formatter().parse(MESSAGES[key][lang]) if f}
-    text = t(lang, key, **{f: 7 for f in fields})  # type: ignore[arg-type]
+    text = t(lang, key, **{f: 7 for f in fields})
     parse_html(text)  # raises on a stray < or &, or an unbalanced tag
     if lang == "bn" and fields:
         assert "7" not in text, f"{key}: numbers in Bengali use Bengali digits"

@@ -8,7 +8,7 @@ import tomllib
 from importlib import metadata
 
 import pytest
-from packaging.markers import Marker, default_environment
+from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from shipkit import ROOT
@@ -67,8 +67,7 @@ def test_the_lock_pins_every_dependency_with_hashes(lock: str, groups: tuple[str
 
 def test_this_environment_is_installed_from_the_dev_lock() -> None:
     """./scripts/test.sh installs requirements-dev.lock: the versions here are its pins."""
-    environment = default_environment()
     for name, (version, marker, _) in pins("requirements-dev.lock").items():
-        if marker and not Marker(marker).evaluate(dict(environment)):
+        if marker and not Marker(marker).evaluate():  # for this interpreter and platform
             continue
         assert metadata.version(name) == version, name

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import ZERO, button_data, correct_label
@@ -17,26 +18,8 @@ from bot.review import next_fire, parse_offset, parse_time
 HOUR = 3600.0
 
 
-class Clock:
-    """The bot's injected clock: real time shifted by an offset tests can move."""
-
-    def __init__(self, start: float) -> None:
-        self.offset = start - time.time()
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
-
-    def advance(self, seconds: float) -> None:
-        self.offset += seconds
-
-    def set(self, when: float) -> None:
-        self.offset = when - time.time()
-
-
-def harness(tg: FakeTelegram, db: Path, clock: Clock) -> BotHarness:
-    bot = BotHarness(tg, db)
-    bot.services.clock = clock
-    return bot
+def harness(tg: FakeTelegram, db: Path, clock: ManualClock) -> BotHarness:
+    return BotHarness(tg, db, clock=clock)
 
 
 def test_leitner_steps() -> None:
@@ -84,7 +67,7 @@ def review_question(tg: FakeTelegram, user: User) -> StoredMessage | None:
 async def test_review_over_simulated_days(tg: FakeTelegram, db_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     student = tg.add_user(501, "Rina", language_code="en")
-    clock = Clock(time.time())
+    clock = ManualClock(time.time(), running=True)
     async with harness(tg, db_path, clock) as bot:
         store = bot.services.store
         first = await say(tg, student, "/review")
@@ -167,7 +150,7 @@ async def test_reminder_fires_after_restart(tg: FakeTelegram, db_path: Path) -> 
     student = tg.add_user(601, "Tanvir", language_code="bn")
     tz = 6 * HOUR  # Bangladesh
     local_midnight = (time.time() + tz) // DAY * DAY - tz + 10 * DAY  # a day in the future
-    clock = Clock(local_midnight + 10 * HOUR)  # 10:00 in Dhaka
+    clock = ManualClock(local_midnight + 10 * HOUR)  # 10:00 in Dhaka
     async with harness(tg, db_path, clock) as bot:
         await say(tg, student, "/lang en")
         ask = await say(tg, student, "/remind 20:00")
@@ -190,8 +173,11 @@ async def test_reminder_fires_after_restart(tg: FakeTelegram, db_path: Path) -> 
         sent = len(tg.messages(student.id))
 
     # Down until a moment before 20:00 in Dhaka; the question is due by then.
-    clock.set(local_midnight + 20 * HOUR - 1.5)
+    clock.now = local_midnight + 20 * HOUR - 1.5
     async with harness(tg, db_path, clock) as bot:
+        # Armed at start for 1.5 s from now; those seconds pass (on the bot's clock at once,
+        # however long the machine takes to get there), so the reminder re-arms for tomorrow.
+        clock.now = local_midnight + 20 * HOUR + 0.1
         reminder = await tg.wait_for(
             lambda: tg.find_message(student.id, "due for review today"), timeout=10)
         assert reminder.text == "📚 Questions due for review today: 1. /review"

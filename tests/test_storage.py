@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from clockkit import ManualClock
 from quizkit import until
 
 from bot.storage import (
@@ -27,15 +28,6 @@ from bot.storage import (
     plan_to_json,
 )
 from bot.storage.schema import V1_STATEMENTS, migrate
-
-
-class FakeClock:
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2), (2, 0, 1), (1, 2, 0)))
 
@@ -68,7 +60,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def store(db_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(db_path, clock=FakeClock())
+    s = await Store.open(db_path, clock=ManualClock())
     try:
         yield s
     finally:

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from clockkit import ManualClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,13 +30,6 @@ RUNNING_SQL: list[tuple[str, tuple[object, ...]]] = [
 T0 = 1_700_000_000.0
 CHAT = -1001
 
-
-class FakeClock:
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def plan(n: int = 3) -> Plan:
@@ -63,7 +57,7 @@ def ans(run_id: int, q: int, user: int, *, option: int = 0, correct: bool = True
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "quiz.db", clock=FakeClock())
+    s = await Store.open(tmp_path / "quiz.db", clock=ManualClock())
     try:
         yield s
     finally:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clockkit import ManualClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,13 +34,6 @@ TOTALS = (
     "SELECT chat_id, season, user_id, points, correct, answered, runs, last_at FROM group_totals"
 )
 
-
-class FakeClock:
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def new_run(chat_id: int, *, mode: str = "group", thread_id: int = 0) -> NewRun:
@@ -167,7 +161,7 @@ async def test_upgrade_version_3_file_backfills_totals(tmp_path: Path) -> None:
     conn.close()
     assert len(before) > 20
     inode = os.stat(path).st_ino
-    async with await Store.open(path, clock=FakeClock()) as store:
+    async with await Store.open(path, clock=ManualClock()) as store:
         table, aggregate = totals_and_aggregate(path)
         assert table == aggregate == before
         await check_against_answers(store)
@@ -268,7 +262,7 @@ async def apply_ops(store: Store, ops: list[tuple[Any, ...]]) -> None:
 @given(ops=st.lists(op_st, min_size=1, max_size=12))
 def test_totals_equal_the_answers_after_any_operations(ops: list[tuple[Any, ...]]) -> None:
     async def scenario(path: Path) -> None:
-        async with await Store.open(path, clock=FakeClock()) as store:
+        async with await Store.open(path, clock=ManualClock()) as store:
             for chat_id in CHATS:
                 await store.remember_chat(chat_id, f"Chat {chat_id}", "group")
             for user in range(1, 7):
@@ -303,7 +297,7 @@ def random_ops(rng: random.Random, n: int) -> list[tuple[Any, ...]]:
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "quiz.db", clock=FakeClock())
+    s = await Store.open(tmp_path / "quiz.db", clock=ManualClock())
     try:
         yield s
     finally:

@@ -6,6 +6,7 @@ topic, the group's budget is shared by all its topics, and a restart resumes it 
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from fakebot import FakeTelegram
@@ -21,7 +22,7 @@ from quizkit import (
     until,
 )
 
-from bot.storage import StoredRun
+from bot.storage import Leaderboard, StoredRun
 
 LECTURES, QUIZ = 50, 80  # thread ids of two forum topics
 
@@ -93,10 +94,10 @@ async def test_two_quizzes_in_two_topics_share_the_budget(tg: FakeTelegram,
             elif number == 3:
                 tg.user_says(chat, cls.creator, "/stop", thread_id=LECTURES)
             if number < 8:
-                await tg.wait_for(lambda n=number: open_question(tg, chat, n + 1, QUIZ),
+                await tg.wait_for(partial(open_question, tg, chat, number + 1, QUIZ),
                                   what=f"question {number + 1} in the Quiz topic")
             if number < 3:
-                await tg.wait_for(lambda n=number: open_question(tg, chat, n + 1, LECTURES),
+                await tg.wait_for(partial(open_question, tg, chat, number + 1, LECTURES),
                                   what=f"question {number + 1} in the Lectures topic")
             if number == 3:
                 stopped = await tg.wait_for_message(chat, "results", thread_id=LECTURES)
@@ -318,7 +319,7 @@ async def test_unexpected_error_apology_in_the_topic(tg: FakeTelegram, db_path: 
     cls = forum_class(tg)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
-        async def broken(*args: object, **kwargs: object) -> object:
+        async def broken(*args: object, **kwargs: object) -> Leaderboard:
             raise RuntimeError("database on fire")
 
         bot.services.store.leaderboard = broken  # type: ignore[method-assign]
