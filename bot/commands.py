@@ -12,7 +12,7 @@ from telegram.ext import ContextTypes
 
 from bot import callbacks, outbox, recap, render, review, stats
 from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
-from bot.i18n import ascii_digits, parse_lang, t
+from bot.i18n import parse_lang, t, whole_number
 from bot.replies import answer_query, is_moderator, language, moderator_here, reply, thread_of
 from bot.services import Services, services
 
@@ -108,11 +108,7 @@ def parse_quiz_args(args: Sequence[str], quiz_ids: Container[str]) -> QuizArgs:
 
 def _seconds(raw: str) -> int:
     """Seconds per question from a command argument; 0 when invalid or out of range."""
-    text = ascii_digits(raw)
-    if not text.isascii() or not text.isdigit() or len(text) > 4:
-        return 0
-    value = int(text)
-    return value if MIN_SECONDS <= value <= MAX_SECONDS else 0
+    return whole_number(raw, MIN_SECONDS, MAX_SECONDS) or 0
 
 
 async def _running_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Any:

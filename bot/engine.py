@@ -173,6 +173,12 @@ class QuizEngine:
         return len(self._questions)
 
     @property
+    def asked(self) -> int:
+        """How many questions were put to the group: all but the current one while it is
+        being posted, the current one too once it is out."""
+        return self.current + (self.phase != "posting")
+
+    @property
     def question(self) -> Question:
         return self._questions[self.current]
 

@@ -104,7 +104,7 @@ class PracticeSessions:
             prefix = render.verdict_prefix(session.lang, verdict, engine.question,
                                            engine.permutation, practice=True)
             reveal = engine.close()
-            text = (render.reveal_message(reveal, session.lang, total=engine.count)
+            text = (render.reveal_message(reveal, session.lang, total=engine.count, group=False)
                     + f"\n\n<b>{html.escape(prefix)}</b>")
             await outbox.edit(self._bot, chat_id, message_id, text)
             if engine.advance():

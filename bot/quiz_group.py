@@ -275,7 +275,8 @@ class GroupQuizzes(AppBound):
     async def _finish(self, run: LiveRun, status: str) -> None:
         scores = run.engine.standings()
         text = render.results_message(run.quiz, run.lang, scores, run.names,
-                                      total=run.engine.count, stopped=status == "stopped")
+                                      asked=run.engine.asked, total=run.engine.count,
+                                      stopped=status == "stopped")
         markup = (render.recap_keyboard(run.lang, self._bot.username, run.run_id)
                   if scores and self.on_finish is not None else None)
         sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id,

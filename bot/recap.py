@@ -147,7 +147,8 @@ class Recaps(AppBound):
         best = max(streaks([mine[q][1] if q in mine else None for q in range(asked)]),
                    default=0)
         return render.recap_messages(quiz, lang, points=standing.points,
-                                     correct=standing.correct, total=run.question_count,
+                                     correct=standing.correct, asked=asked,
+                                     total=run.question_count,
                                      rank=standing.rank, players=len(results),
                                      best_streak=best, missed=items)
 
@@ -208,7 +209,8 @@ def _asked(run: StoredRun, mine: Mapping[int, Any]) -> int:
     """How many questions of the run were put to the group (all, unless it was stopped)."""
     if run.status == "finished":
         return run.question_count
-    return min(run.question_count, max(run.current + 1, max(mine, default=-1) + 1))
+    posted = run.current + (run.phase != "posting")
+    return min(run.question_count, max(posted, max(mine, default=-1) + 1))
 
 
 def _missed(run: StoredRun, mine: Mapping[int, tuple[int, bool]]) -> list[int]:

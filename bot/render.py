@@ -97,15 +97,19 @@ def answer_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardMa
     return InlineKeyboardMarkup(rows)
 
 
-def reveal_message(reveal: Reveal, lang: Lang, *, total: int) -> str:
-    """A closed question: the right option marked, counts per option, explanation and note."""
+def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True) -> str:
+    """A closed question: the right option marked, explanation and note; in a ``group`` also
+    the count of each option and how many answered and were right."""
     q = reveal.question
+    answer = t(lang, "reveal_answer", label=label(reveal.correct_shown))
+    if group:
+        answer += "\n" + t(lang, "reveal_stats", answered=reveal.answered, right=reveal.right)
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
         html.escape(q.text(lang)),
-        _options(q, reveal.permutation, lang, reveal.counts, reveal.correct_shown),
-        t(lang, "reveal_answer", label=label(reveal.correct_shown)) + "\n"
-        + t(lang, "reveal_stats", answered=reveal.answered, right=reveal.right),
+        _options(q, reveal.permutation, lang, reveal.counts if group else None,
+                 reveal.correct_shown),
+        answer,
         "💡 " + html.escape(q.explanation(lang)),
     ]
     if q.note is not None:
@@ -114,17 +118,18 @@ def reveal_message(reveal: Reveal, lang: Lang, *, total: int) -> str:
 
 
 def results_message(quiz: Quiz, lang: Lang, scores: Sequence[Score], names: Mapping[int, str],
-                    *, total: int, stopped: bool, limit: int = 10) -> str:
-    """The podium and the top ``limit`` of a run."""
+                    *, asked: int, total: int, stopped: bool, limit: int = 10) -> str:
+    """The podium and the top ``limit`` of a run; right answers count out of the ``asked``
+    questions (fewer than the quiz's ``total`` when a moderator stopped it)."""
     lines = [t(lang, "results_head", title=html.escape(quiz.title(lang)))]
     if stopped:
-        lines.append(t(lang, "results_stopped"))
+        lines.append(t(lang, "results_stopped", asked=asked, total=total))
     lines.append("")
     if not scores:
         lines.append(t(lang, "results_nobody"))
     for rank, score in enumerate(scores[:limit], start=1):
         line = t(lang, "results_line", rank=rank, name=html_name(names.get(score.user_id, "?")),
-                 points=score.points, correct=score.correct, total=total)
+                 points=score.points, correct=score.correct, total=asked)
         lines.append(f"{MEDALS[rank - 1]} {line}" if rank <= len(MEDALS) else line)
     best = max(scores, key=lambda s: s.best_streak, default=None)  # the first of equals
     if best is not None and best.best_streak >= 2:
@@ -221,13 +226,17 @@ class Missed:
     chosen: int | None
 
 
-def recap_messages(quiz: Quiz, lang: Lang, *, points: int, correct: int, total: int, rank: int,
-                   players: int, best_streak: int, missed: Sequence[Missed]) -> list[str]:
-    """A student's private recap: score and rank, then each missed question with the right
-    answer and its explanation; split into messages that fit Telegram's limit."""
+def recap_messages(quiz: Quiz, lang: Lang, *, points: int, correct: int, asked: int, total: int,
+                   rank: int, players: int, best_streak: int,
+                   missed: Sequence[Missed]) -> list[str]:
+    """A student's private recap: score (out of the ``asked`` questions) and rank, then each
+    missed question with the right answer, its explanation and its note, as the reveal showed
+    them; split into messages that fit Telegram's limit."""
     head = (t(lang, "recap_head", title=html.escape(quiz.title(lang))) + "\n"
-            + t(lang, "recap_score", points=points, correct=correct, total=total, rank=rank,
+            + t(lang, "recap_score", points=points, correct=correct, total=asked, rank=rank,
                 players=players))
+    if asked < total:
+        head += "\n" + t(lang, "recap_stopped", asked=asked, total=total)
     if best_streak >= 2:
         head += "\n" + t(lang, "recap_streak", streak=best_streak)
     blocks = [head]
@@ -244,6 +253,7 @@ def recap_messages(quiz: Quiz, lang: Lang, *, points: int, correct: int, total: 
                 t(lang, "recap_right", label=label(right),
                   answer=html.escape(fit(q.options[q.correct](lang), 500))),
                 "💡 " + html.escape(q.explanation(lang)),
+                *(["📖 " + html.escape(fit(q.note(lang), 1000))] if q.note is not None else []),
             ]))
         blocks.append(t(lang, "recap_review") + "\n" + t(lang, "recap_footer"))
     else:

@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 
 from bot import callbacks, outbox, render
 from bot.bank import QUIZ_ID, Lang
-from bot.i18n import num, t
+from bot.i18n import num, t, whole_number
 from bot.replies import language, moderator_here, reply, thread_of
 from bot.services import services
 from bot.storage import Leaderboard, Standing
@@ -61,9 +61,9 @@ async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     args = [a.casefold() for a in context.args or []]
     season: int | None = None
     quiz_id: str | None = None
-    if len(args) == 2 and args[0] in ("season", "সিজন") and args[1].isdigit() \
-            and args[1].isascii() and 0 < int(args[1]) < 1_000_000:
-        season = int(args[1])
+    number = whole_number(args[1], 1, 999_999) if len(args) == 2 else None
+    if args[:1] in (["season"], ["সিজন"]) and number is not None:
+        season = number
     elif len(args) == 1 and QUIZ_ID.match(args[0]):
         quiz_id = args[0]
     elif args:

@@ -40,7 +40,7 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
         assert lines[0] == "🏆 Leaderboard — season 1"
         ranked = [line for line in lines if " points · " in line]
         assert len(ranked) == 4
-        assert all("2 right · 1 quizzes" in line for line in ranked[:3])
+        assert all(line.endswith("2 right · 1 quiz") for line in ranked[:3])
         assert "Student3" in ranked[3]
         assert "0 points · 0 right" in ranked[3]
         assert "Players: 4" in board.text
@@ -105,7 +105,7 @@ async def test_supergroup_migration_carries_the_leaderboard(tg: FakeTelegram,
         await tg.wait_for(lambda: tg.find_message(new_id, "🏁"))
         tg.user_says(new_id, cls.students[1], "/leaderboard")
         board = await tg.wait_for(lambda: tg.find_message(new_id, "Leaderboard"))
-        assert "2 right · 1 quizzes" in board.text
+        assert "2 right · 1 quiz\n" in board.text
 
 
 async def test_private_practice_and_language(tg: FakeTelegram, db_path: Path) -> None:
@@ -135,6 +135,8 @@ async def test_private_practice_and_language(tg: FakeTelegram, db_path: Path) ->
             assert edited is not None
             assert edited.buttons == []
             assert ("✅ Right!" if number != 3 else "❌ Wrong. The answer is") in edited.text
+            # no group's "N answered, M right" line nor per-option counts about one student
+            assert "answered" not in edited.text and " — 1" not in edited.text
         done = await tg.wait_for(lambda: tg.find_message(dm, "Practice finished"))
         assert f"Score: {score}/8" in done.text
         # Practice never counts on a group's leaderboard, but /me counts it.
@@ -188,7 +190,7 @@ async def test_results_follow_a_migration_learned_from_their_own_send(tg: FakeTe
                 match=lambda p: "🏁" in str(p.get("text", "")))
         tg.user_says(-777, cls.creator, "/stop")
         results = await tg.wait_for(lambda: tg.find_message(new.id, "🏁"))
-        assert "1/8 right" in results.text
+        assert "1/1 right" in results.text
         stored = await tg.wait_for(lambda: bot.services.groups.running(new.id, 0) is None)
         assert stored
         run = await bot.services.store.get_run(run_id)

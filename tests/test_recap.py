@@ -73,7 +73,9 @@ async def test_recaps_direct_deep_link_and_blocked(tg: FakeTelegram, db_path: Pa
         recap = tg.find_message(s0.id, "your recap")
         assert recap is not None
         assert "rank 3 of 4" in recap.text
-        assert "1/8 right" in recap.text
+        # stopped after question 2: counted out of the 2 asked, and said so
+        assert "1000 points · 1/2 right · rank 3 of 4" in recap.text
+        assert "⏹ A moderator ended the quiz early: 2 of 8 questions were asked." in recap.text
         assert "Questions to go over (1)" in recap.text
         q2_bank = next(q for q in ZERO.questions if q.text.en in q2.text)
         assert "Question 2 — you chose" in recap.text
@@ -81,6 +83,8 @@ async def test_recaps_direct_deep_link_and_blocked(tg: FakeTelegram, db_path: Pa
         assert f"Right answer: {correct_label(q2)}) {q2_bank.options[q2_bank.correct].en}" \
             in recap.text
         assert q2_bank.explanation.en in recap.text
+        assert q2_bank.note is not None
+        assert f"📖 {q2_bank.note.en}" in recap.text  # the note, as the reveal showed it
         assert "come back in /review" in recap.text
 
         # The blocked student was skipped quietly and is no longer written to first; the
@@ -96,9 +100,12 @@ async def test_recaps_direct_deep_link_and_blocked(tg: FakeTelegram, db_path: Pa
         linked = await tg.wait_for(lambda: tg.find_message(s1.id, "আপনার সারসংক্ষেপ"))
         assert "৪ জনের মধ্যে ৪ নম্বরে" in linked.text
         assert "প্রশ্ন ১</b>" not in linked.text  # visible text has no tags
-        assert "প্রশ্ন ১ — আপনি বেছেছিলেন" in linked.text
+        assert "প্রশ্ন ১ — আপনার উত্তর ছিল" in linked.text
         assert "প্রশ্ন ২ — উত্তর দেননি" in linked.text
+        assert "০/২ সঠিক" in linked.text
+        assert "৮টির মধ্যে ২টি প্রশ্ন করা হয়েছিল" in linked.text
         assert q2_bank.explanation.bn in linked.text
+        assert f"📖 {q2_bank.note.bn}" in linked.text
         student1 = await bot.services.store.student(s1.id)
         assert student1 is not None
         assert student1.started  # from now on they get recaps directly

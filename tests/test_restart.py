@@ -76,7 +76,7 @@ async def test_sigkill_mid_question_loses_no_acknowledged_answer(tg: FakeTelegra
         tg.user_says(chat, cls.students[0], "/leaderboard")
         board = await tg.wait_for(lambda: tg.find_message(chat, "Leaderboard"), timeout=20)
         total0 = sum(p for _, u, p in rows if u == cls.students[0].id)
-        assert f"1. \u2068Student0\u2069 — {total0} points · 8 right · 1 quizzes" in board.text
+        assert f"1. \u2068Student0\u2069 — {total0} points · 8 right · 1 quiz\n" in board.text
         assert "Players: 10" in board.text
     finally:
         await bot.close()
