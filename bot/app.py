@@ -253,4 +253,4 @@ def _signals() -> Any:
     return (signal.SIGINT, signal.SIGTERM)
 
 
-__all__ = ["Update", "build_application", "run"]
+__all__ = ["build_application", "load_quizzes", "run"]

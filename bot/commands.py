@@ -232,8 +232,8 @@ async def _start_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc:
 
 
 async def remember(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Keep group titles and people's names current (no write unless one changed), off the
-    handler's path: a tap's alert never waits for it."""
+    """Keep group titles and people's names and Telegram languages current (no write unless
+    one changed), off the handler's path: a tap's alert never waits for it."""
     if not isinstance(update, Update):
         return
     store = services(context).store
@@ -243,8 +243,9 @@ async def remember(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
                                         name="remember-chat")
     if user is not None and not user.is_bot:
         name = render.short_name(user.first_name, user.last_name, user.username)
-        context.application.create_task(store.remember_user(user.id, name, user.username),
-                                        name="remember-user")
+        context.application.create_task(
+            store.remember_user(user.id, name, user.username, parse_lang(user.language_code)),
+            name="remember-user")
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

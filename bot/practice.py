@@ -75,7 +75,7 @@ class PracticeSessions:
             return None
         engine.restore(Answer(a.q_index, a.user_id, a.option, a.correct, a.points,
                               a.answered_at) for a in await self._store.answers(run_id))
-        session = Session(run_id, chat_id, stored.language,  # type: ignore[arg-type]
+        session = Session(run_id, chat_id, stored.language,
                           engine.quiz, engine)
         self._by_id[run_id] = session
         return session

@@ -28,7 +28,7 @@ from bot.engine import Answer, QuizEngine, Reveal, Verdict, make_plan
 from bot.i18n import t
 from bot.services import AppBound
 from bot.storage import Answer as StoredAnswer
-from bot.storage import NewRun, RunConflict, Store, StoredRun
+from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
 
 log = logging.getLogger(__name__)
 
@@ -127,11 +127,11 @@ class GroupQuizzes(AppBound):
         tap that waited while the bot was down finds its run; ``continue_resumed`` does the
         rest once the bot runs."""
         engine = QuizEngine(quiz, stored.plan, stored.seconds, current=stored.current,
-                            phase=stored.phase,  # type: ignore[arg-type]
+                            phase=stored.phase,
                             posted_at=stored.posted_at, deadline=stored.deadline)
         engine.restore(_to_engine(a) for a in await self._store.answers(stored.run_id))
         run = LiveRun(stored.run_id, stored.chat_id, stored.thread_id,
-                      stored.language,  # type: ignore[arg-type]
+                      stored.language,
                       quiz, engine, stored.message_id, shown_count=engine.answered())
         for standing in await self._store.run_results(stored.run_id):
             run.names[standing.user_id] = standing.name
@@ -272,7 +272,7 @@ class GroupQuizzes(AppBound):
             log.warning("run %s in chat %s ends: %s", run_id, run.chat_id, reason)
             await self._end(run, "aborted")
 
-    async def _finish(self, run: LiveRun, status: str) -> None:
+    async def _finish(self, run: LiveRun, status: EndStatus) -> None:
         scores = run.engine.standings()
         text = render.results_message(run.quiz, run.lang, scores, run.names,
                                       asked=run.engine.asked, total=run.engine.count,
@@ -290,7 +290,7 @@ class GroupQuizzes(AppBound):
             # private recaps, from a task of their own: never under the run's lock
             self._app.create_task(self.on_finish(run.run_id), name=f"recaps:{run.run_id}")
 
-    async def _end(self, run: LiveRun, status: str) -> None:
+    async def _end(self, run: LiveRun, status: EndStatus) -> None:
         self._cancel(run.job)
         self._cancel(run.count_job)
         await self._store.finish_run(run.run_id, status)

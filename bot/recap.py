@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 
 RECAPS_PER_SECOND = 20  # of Telegram's ~30/s for the whole bot; the rest stays for quizzes
 PAYLOAD = re.compile(r"recap_([1-9][0-9]{0,15})")
-_LANG_CACHE_MAX = 100_000
 
 
 class Recaps(AppBound):
@@ -54,7 +53,6 @@ class Recaps(AppBound):
         self._idle = asyncio.Event()
         self._idle.set()
         self._started: set[int] = set()  # known to have started the bot (saves writes)
-        self._langs: dict[int, Lang] = {}  # Telegram language of users seen lately
         #: recaps sent directly, and skipped because the user blocked the bot (for tests, logs)
         self.sent = 0
         self.blocked = 0
@@ -73,19 +71,12 @@ class Recaps(AppBound):
         self._started.discard(user_id)
         await self._store.set_started(user_id, False)
 
-    def note_language(self, user_id: int, code: str | None) -> None:
-        lang = parse_lang(code)
-        if lang is None or self._langs.get(user_id) == lang:
-            return
-        if len(self._langs) >= _LANG_CACHE_MAX:
-            self._langs.pop(next(iter(self._langs)))
-        self._langs[user_id] = lang
-
     async def language_of(self, user_id: int, fallback: Lang) -> Lang:
         """A user's language for a private message: their private chat's choice (/lang), else
-        their Telegram language, else ``fallback``."""
+        their Telegram language as last seen (stored: it survives a restart), else
+        ``fallback``."""
         chosen = parse_lang(await self._store.chat_language(user_id))
-        return chosen or self._langs.get(user_id) or fallback
+        return chosen or await self._store.user_language(user_id) or fallback
 
     # --- after a run -----------------------------------------------------------------------------
 
@@ -110,7 +101,7 @@ class Recaps(AppBound):
         targets = await self._store.recap_targets(answers)
         for standing in results:
             if standing.user_id in targets:
-                lang = await self.language_of(standing.user_id, run.language)  # type: ignore[arg-type]
+                lang = await self.language_of(standing.user_id, run.language)
                 texts = self._texts(run, quiz, standing.user_id, answers, results, lang)
                 if texts:
                     self._queue.append((standing.user_id, texts))
@@ -229,15 +220,12 @@ def recaps(context: ContextTypes.DEFAULT_TYPE) -> Recaps:
 
 async def observe(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Runs first for every update: remember who writes privately (the bot may then write to
-    them first) and in which Telegram language; a block in private clears the flag."""
+    them first); a block in private clears the flag."""
     if not isinstance(update, Update) or "recaps" not in context.application.bot_data:
         return
     rc = recaps(context)
     user, chat = update.effective_user, update.effective_chat
-    if user is None:
-        return
-    rc.note_language(user.id, user.language_code)
-    if chat is None or chat.type != Chat.PRIVATE:
+    if user is None or chat is None or chat.type != Chat.PRIVATE:
         return
     if update.my_chat_member is not None:
         if update.my_chat_member.new_chat_member.status in ("kicked", "left"):

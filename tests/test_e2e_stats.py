@@ -86,6 +86,26 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
         assert all(r["quiz"] == "zero" and r["q1"] and r["q2"] and not r["q3"] for r in rows)
 
 
+async def test_a_failed_export_apologises_once(tg: FakeTelegram, db_path: Path) -> None:
+    cls = populate(tg, students=1)
+    chat = cls.chat_id
+    async with BotHarness(tg, db_path):
+        tg.user_says(chat, cls.creator, "/quiz zero 600")
+        q1 = await tg.wait_for(lambda: open_question(tg, chat, 1))
+        await tg.wait_answered(tg.tap(chat, cls.students[0], q1.message_id,
+                                      button_data(q1, correct_label(q1))))
+        tg.user_says(chat, cls.creator, "/stop")
+        await tg.wait_for(lambda: tg.find_message(chat, "results"))
+        # Telegram refuses the file: one apology, not two
+        tg.fail("sendDocument", error_code=400, description="Bad Request: file is too big")
+        tg.user_says(chat, cls.admin, "/export")
+        await tg.wait_for(lambda: tg.find_message(chat, "Sorry, something went wrong"))
+        tg.user_says(chat, cls.admin, "/export")  # the next one goes through
+        await tg.wait_for(lambda: next((m for m in tg.messages(chat) if m.document), None))
+        await tg.wait_consumed()
+        assert len([m for m in tg.messages(chat) if m.text.startswith("Sorry")]) == 1
+
+
 async def test_supergroup_migration_carries_the_leaderboard(tg: FakeTelegram,
                                                             db_path: Path) -> None:
     cls = populate(tg, students=4, chat_id=-4242)

@@ -146,3 +146,26 @@ async def test_recap_on_off_and_private_only(tg: FakeTelegram, db_path: Path) ->
         assert student.recaps
         tg.user_says(cls.chat_id, cls.creator, "/recap off")
         await tg.wait_for(lambda: tg.find_message(cls.chat_id, "private chat with me"))
+
+
+async def test_a_users_telegram_language_survives_a_restart(tg: FakeTelegram,
+                                                            db_path: Path) -> None:
+    """The recap goes out in the student's Telegram language, learnt before a restart: after
+    it, the student sends nothing, yet the recap is not in the group's English."""
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    s1 = cls.students[1]  # Telegram in Bengali
+    async with BotHarness(tg, db_path) as bot:
+        await start_privately(tg, s1)
+        tg.user_says(chat, cls.creator, "/quiz zero 600")
+        q1 = await tg.wait_for(lambda: open_question(tg, chat, 1))
+        await tap(tg, chat, q1, s1, False)
+    async with BotHarness(tg, db_path) as bot:
+        assert await bot.services.store.user_language(s1.id) == "bn"
+        tg.user_says(chat, cls.creator, "/stop")
+        await tg.wait_for(lambda: tg.find_message(chat, "results"))
+        rc = recaps_of(bot)
+        await tg.wait_for(lambda: rc.sent == 1, what="the recap")
+        recap = tg.find_message(s1.id, "আপনার সারসংক্ষেপ")
+        assert recap is not None
+        assert "প্রশ্ন ১ — আপনার উত্তর ছিল" in recap.text

@@ -11,6 +11,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 import pytest
 from clockkit import ManualClock
@@ -19,6 +20,8 @@ from quizkit import until
 from bot.storage import (
     SCHEMA_VERSION,
     Answer,
+    EndStatus,
+    Mode,
     NewRun,
     Plan,
     RunConflict,
@@ -32,7 +35,7 @@ from bot.storage.schema import V1_STATEMENTS, migrate
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2), (2, 0, 1), (1, 2, 0)))
 
 
-def new_run(chat_id: int = -100, thread_id: int = 0, mode: str = "group", **kw: object) -> NewRun:
+def new_run(chat_id: int = -100, thread_id: int = 0, mode: Mode = "group", **kw: object) -> NewRun:
     fields: dict[str, object] = {
         "chat_id": chat_id,
         "thread_id": thread_id,
@@ -169,7 +172,7 @@ async def test_upgrade_real_version_1_file_in_place(db_path: Path) -> None:
         board = await store.leaderboard(-5)
         assert [(r.name, r.points) for r in board.rows] == [("Rahim", 15)]
         assert await store.user_language(1) is None  # the column version 2 added
-        await store.set_user_language(1, "bn")
+        await store.remember_user(1, "Rahim", None, "bn")
         assert await store.user_language(1) == "bn"
     finally:
         await store.close()
@@ -272,7 +275,7 @@ async def test_run_lifecycle(store: Store) -> None:
     assert await store.running_run(-100, 3, "group") is None
     assert await store.get_run(12345) is None
     with pytest.raises(ValueError, match="status"):
-        await store.finish_run(run.run_id, "paused")
+        await store.finish_run(run.run_id, cast(EndStatus, "paused"))
 
 
 async def test_one_running_group_run_per_thread(store: Store) -> None:
@@ -394,19 +397,30 @@ async def test_remember_user_writes_only_changes(store: Store) -> None:
     assert store.write_transactions - tx <= 3
 
 
-async def test_languages(store: Store) -> None:
+async def test_languages(store: Store, db_path: Path) -> None:
     assert await store.chat_language(-1) is None
     assert await store.user_language(1) is None
     await store.set_chat_language(-1, "bn")
-    await store.set_user_language(1, "en")
+    await store.remember_user(1, "Karim", None, "en")
     assert await store.chat_language(-1) == "bn"
     assert await store.user_language(1) == "en"
-    await store.remember_user(1, "Karim", None)  # knowing the name keeps the language
+    tx = store.write_transactions
+    await store.remember_user(1, "Karim", None)  # language unknown in this update: kept, no write
+    await store.remember_user(1, "Karim", None, "en")
+    assert store.write_transactions == tx
     await store.remember_chat(-1, "Class 9", "supergroup")
     assert await store.user_language(1) == "en"
     assert await store.chat_language(-1) == "bn"
-    await store.set_user_language(1, "bn")
+    await store.remember_user(1, "Karim", None, "bn")  # switched Telegram to Bengali
     assert await store.user_language(1) == "bn"
+    await store.remember_user(1, "Karim Uddin", None)  # a new name keeps the language
+    assert await store.user_language(1) == "bn"
+    await store.close()
+    again = await Store.open(db_path)  # kept across a restart
+    try:
+        assert await again.user_language(1) == "bn"
+    finally:
+        await again.close()
 
 
 async def test_remember_chat_caches(store: Store) -> None:

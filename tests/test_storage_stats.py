@@ -15,7 +15,7 @@ from clockkit import ManualClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import Answer, NewRun, Plan, Standing, Store
+from bot.storage import Answer, Mode, NewRun, Plan, Standing, Store
 from bot.storage.runs import RUN_COLUMNS
 from bot.storage.stats import _CHAT_SEASON, _RANKED_SQL, safe_cell
 
@@ -39,7 +39,7 @@ def plan(n: int = 3) -> Plan:
 def new_run(
     chat_id: int = CHAT,
     *,
-    mode: str = "group",
+    mode: Mode = "group",
     quiz_id: str = "physics",
     questions: int = 3,
     thread_id: int = 0,

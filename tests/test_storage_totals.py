@@ -18,7 +18,16 @@ from clockkit import ManualClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import SCHEMA_VERSION, Answer, Leaderboard, NewRun, Plan, Store, create_schema
+from bot.storage import (
+    SCHEMA_VERSION,
+    Answer,
+    Leaderboard,
+    Mode,
+    NewRun,
+    Plan,
+    Store,
+    create_schema,
+)
 from bot.storage.schema import GROUP_TOTALS_AGGREGATE, migrate
 from bot.storage.stats import (
     _CHAT_SEASON,
@@ -36,7 +45,7 @@ TOTALS = (
 
 
 
-def new_run(chat_id: int, *, mode: str = "group", thread_id: int = 0) -> NewRun:
+def new_run(chat_id: int, *, mode: Mode = "group", thread_id: int = 0) -> NewRun:
     return NewRun(chat_id, thread_id, mode, "physics", "en", 30, PLAN, 1, T0)
 
 

@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.bank import Lang
+
 from .models import Answer, StoreClosed
 
 T = TypeVar("T")
@@ -44,10 +46,13 @@ _INSERT_ANSWERS_HEAD = (
 _INSERT_ANSWERS_TAIL = " ON CONFLICT DO NOTHING RETURNING run_id, q_index, user_id"
 _ANSWER_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
 _UPSERT_USER = """
-    INSERT INTO users (user_id, name, username, updated_at) VALUES (?, ?, ?, ?)
+    INSERT INTO users (user_id, name, username, language, updated_at) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (user_id) DO UPDATE SET
-        name = excluded.name, username = excluded.username, updated_at = excluded.updated_at
+        name = excluded.name, username = excluded.username,
+        language = COALESCE(excluded.language, users.language),
+        updated_at = excluded.updated_at
     WHERE users.name IS NOT excluded.name OR users.username IS NOT excluded.username
+        OR users.language IS NOT COALESCE(excluded.language, users.language)
 """
 
 
@@ -73,6 +78,7 @@ class _UserJob:
     user_id: int
     name: str
     username: str | None
+    language: Lang | None  # the user's Telegram language; None: unknown, the stored one stays
     future: asyncio.Future[bool] = field(repr=False)
 
 
@@ -115,7 +121,7 @@ class StoreCore:
         self._writer: asyncio.Task[None] | None = None
         self._closing = False  # close() began: no new group-commit jobs
         self._closed = False  # connections are closed
-        self._users: dict[int, tuple[str, str | None]] = {}
+        self._users: dict[int, tuple[str, str | None, Lang | None]] = {}
         self._chats: dict[int, tuple[str | None, str]] = {}
         #: committed write transactions (all kinds) since open; tests and metrics read these
         self.write_transactions = 0
@@ -247,7 +253,7 @@ class StoreCore:
                     job.future.set_exception(outcome)
                 continue
             if isinstance(job, _UserJob):
-                self._cache_user(job.user_id, job.name, job.username)
+                self._cache_user(job)
             if not job.future.done():
                 job.future.set_result(outcome)
 
@@ -262,7 +268,8 @@ class StoreCore:
             now = self._clock()
             # later jobs for the same user win, exactly as if written one after another
             await conn.executemany(
-                _UPSERT_USER, [(j.user_id, j.name, j.username, now) for _, j in users]
+                _UPSERT_USER,
+                [(j.user_id, j.name, j.username, j.language, now) for _, j in users],
             )
             outcomes.update((i, True) for i, _ in users)
         return [outcomes[i] for i in range(len(batch))]
@@ -295,9 +302,10 @@ class StoreCore:
             return exc
         return bool(rows)
 
-    def _cache_user(self, user_id: int, name: str, username: str | None) -> None:
+    def _cache_user(self, job: _UserJob) -> None:
         cache = self._users
-        cache.pop(user_id, None)
+        known = cache.pop(job.user_id, None)
         if len(cache) >= USER_CACHE_MAX:
             cache.pop(next(iter(cache)))
-        cache[user_id] = (name, username)
+        language = job.language or (known[2] if known is not None else None)
+        cache[job.user_id] = (job.name, job.username, language)

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
-from bot.engine import Plan
+from bot.bank import Lang
+from bot.engine import Phase, Plan
 
-Lang = str  # 'bn' | 'en'
+Mode = Literal["group", "practice"]
+RunStatus = Literal["running", "finished", "stopped", "aborted"]
+EndStatus = Literal["finished", "stopped", "aborted"]
 
-GROUP: Final = "group"
-PRACTICE: Final = "practice"
-MODES: Final = frozenset({GROUP, PRACTICE})
-PHASES: Final = frozenset({"posting", "open", "closed"})
-RUNNING: Final = "running"
-END_STATUSES: Final = frozenset({"finished", "stopped", "aborted"})
+GROUP: Final[Mode] = "group"
+PRACTICE: Final[Mode] = "practice"
+RUNNING: Final[RunStatus] = "running"
+# each stored spelling -> the domain's literal (reading a row checks its value)
+MODES: Final[Mapping[str, Mode]] = {"group": "group", "practice": "practice"}
+PHASES: Final[Mapping[str, Phase]] = {"posting": "posting", "open": "open", "closed": "closed"}
+END_STATUSES: Final[Mapping[str, EndStatus]] = {
+    "finished": "finished", "stopped": "stopped", "aborted": "aborted"}
+STATUSES: Final[Mapping[str, RunStatus]] = {"running": "running", **END_STATUSES}
+LANGUAGES: Final[Mapping[str, Lang]] = {"bn": "bn", "en": "en"}
 
 
 class StorageError(Exception):
@@ -57,7 +65,7 @@ def plan_from_json(text: str) -> Plan:
 class NewRun:
     chat_id: int
     thread_id: int
-    mode: str  # 'group' | 'practice'
+    mode: Mode
     quiz_id: str
     language: Lang
     seconds: int
@@ -71,18 +79,18 @@ class StoredRun:
     run_id: int
     chat_id: int
     thread_id: int
-    mode: str
+    mode: Mode
     quiz_id: str
     language: Lang
     seconds: int
     season: int
     plan: Plan
     current: int
-    phase: str  # 'posting' | 'open' | 'closed'
+    phase: Phase
     message_id: int | None
     posted_at: float | None
     deadline: float | None
-    status: str  # 'running' | 'finished' | 'stopped' | 'aborted'
+    status: RunStatus
     started_by: int | None
     started_at: float
     finished_at: float | None

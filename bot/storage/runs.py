@@ -7,13 +7,19 @@ from typing import Any
 
 import aiosqlite
 
+from bot.engine import Phase
+
 from .core import StoreCore, _AnswerJob
 from .models import (
     END_STATUSES,
     GROUP,
+    LANGUAGES,
     MODES,
     PHASES,
+    STATUSES,
     Answer,
+    EndStatus,
+    Mode,
     NewRun,
     RunConflict,
     StoredRun,
@@ -33,18 +39,18 @@ def run_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredRun:
         run_id=row[0],
         chat_id=row[1],
         thread_id=row[2],
-        mode=row[3],
+        mode=MODES[row[3]],
         quiz_id=row[4],
-        language=row[5],
+        language=LANGUAGES[row[5]],
         seconds=row[6],
         season=row[7],
         plan=plan_from_json(row[8]),
         current=row[9],
-        phase=row[10],
+        phase=PHASES[row[10]],
         message_id=row[11],
         posted_at=row[12],
         deadline=row[13],
-        status=row[14],
+        status=STATUSES[row[14]],
         started_by=row[15],
         started_at=row[16],
         finished_at=row[17],
@@ -137,7 +143,7 @@ class RunsMixin(StoreCore):
         run_id: int,
         *,
         current: int,
-        phase: str,
+        phase: Phase,
         message_id: int | None,
         posted_at: float | None,
         deadline: float | None,
@@ -155,7 +161,7 @@ class RunsMixin(StoreCore):
 
         await self._write(tx)
 
-    async def finish_run(self, run_id: int, status: str) -> None:
+    async def finish_run(self, run_id: int, status: EndStatus) -> None:
         """End a running run (``finished``, ``stopped`` or ``aborted``); idempotent.
 
         Sets ``finished_at`` to the clock and ``phase`` to ``closed``. An already ended run keeps
@@ -178,7 +184,7 @@ class RunsMixin(StoreCore):
         row = await self._fetchone(f"SELECT {RUN_COLUMNS} FROM runs WHERE run_id = ?", (run_id,))
         return None if row is None else run_from_row(row)
 
-    async def running_runs(self, mode: str | None = None) -> list[StoredRun]:
+    async def running_runs(self, mode: Mode | None = None) -> list[StoredRun]:
         """All runs still running (to resume them after a restart), oldest first."""
         if mode is None:
             # "+run_id": sort the few running rows found through the partial index runs_running,
@@ -194,7 +200,7 @@ class RunsMixin(StoreCore):
             )
         return [run_from_row(r) for r in rows]
 
-    async def running_run(self, chat_id: int, thread_id: int, mode: str) -> StoredRun | None:
+    async def running_run(self, chat_id: int, thread_id: int, mode: Mode) -> StoredRun | None:
         """The newest running run of ``mode`` in this chat and thread, if any."""
         row = await self._fetchone(
             f"SELECT {RUN_COLUMNS} FROM runs WHERE status = 'running' AND mode = ?"

@@ -17,7 +17,10 @@ from typing import Self
 
 import aiosqlite
 
+from bot.bank import Lang
+
 from .core import Clock, _UserJob
+from .models import LANGUAGES
 from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
 from .schema import prepare_file
@@ -259,31 +262,22 @@ class Store(RunsMixin, StatsMixin, ReviewMixin):
 
     # -- users -----------------------------------------------------------------------------
 
-    async def remember_user(self, user_id: int, name: str, username: str | None) -> None:
-        """Keep a user's display name and @username current; unchanged names cost no write.
+    async def remember_user(self, user_id: int, name: str, username: str | None,
+                            language: Lang | None = None) -> None:
+        """Keep a user's display name, @username and Telegram language current (a ``language``
+        of None keeps the stored one); unchanged, they cost no write.
 
         Group-committed together with answers, so a burst of first-time users is cheap.
         """
-        if self._users.get(user_id) == (name, username):
+        known = self._users.get(user_id)
+        if known is not None and known[:2] == (name, username) and language in (None, known[2]):
             return
-        await self._enqueue(_UserJob(user_id, name, username, self._new_future()))
+        await self._enqueue(_UserJob(user_id, name, username, language, self._new_future()))
 
-    async def user_language(self, user_id: int) -> str | None:
+    async def user_language(self, user_id: int) -> Lang | None:
+        """The user's Telegram language, as last seen (kept across restarts)."""
         row = await self._fetchone("SELECT language FROM users WHERE user_id = ?", (user_id,))
-        return None if row is None else row[0]
-
-    async def set_user_language(self, user_id: int, lang: str) -> None:
-        """Store a user's language; a user never seen before gets an empty name until known."""
-        now = self._clock()
-
-        async def tx(conn: aiosqlite.Connection) -> None:
-            await conn.execute(
-                "INSERT INTO users (user_id, name, language, updated_at) VALUES (?, '', ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
-                (user_id, lang, now),
-            )
-
-        await self._write(tx)
+        return LANGUAGES.get(row[0]) if row is not None and row[0] is not None else None
 
     # -- seasons ---------------------------------------------------------------------------
 
