@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot import __version__
 from bot.bank import LANGS, load_folder
+from bot.i18n import parse_lang
 from bot.settings import SettingsError, load_settings, read_env_file
 
 
@@ -92,8 +93,8 @@ def _play(folder: Path, quiz_id: str, lang: str | None, seed: int | None) -> int
         line = sys.stdin.readline()
         return line if line else None
 
-    play(quiz, lang or quiz.language, read, sys.stdout,  # type: ignore[arg-type]
-         random.Random(seed), time.time)
+    play(quiz, parse_lang(lang) or quiz.language, read, sys.stdout, random.Random(seed),
+         time.time)
     return 0
 
 
