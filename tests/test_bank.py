@@ -199,7 +199,7 @@ def test_play_with_right_answers_scores_full_marks(lang: str) -> None:
     result = run_cli("play", "zero", "--lang", lang, "--seed", "5", stdin="x\n" + answers)
     assert result.returncode == 0, result.stderr
     assert result.stdout.rstrip().endswith("Score: 8/8")
-    assert "Type one of: A, B, C, D" in result.stdout or "এর মধ্যে একটি লিখুন" in result.stdout
+    assert "Type one of: A, B, C, D" in result.stdout or "এগুলোর মধ্যে একটি লিখুন" in result.stdout
     assert ("A) " in result.stdout) and ("D) " in result.stdout)
 
 
