@@ -387,8 +387,6 @@ MESSAGES: dict[str, dict[Lang, str]] = {
 
 def check_catalog() -> list[str]:
     """Problems in the catalog: a missing language or placeholders that differ."""
-    import string
-
     problems = []
     for key, texts in MESSAGES.items():
         if set(texts) != set(LANGS):
