@@ -116,8 +116,8 @@ async def start_quiz(tg: FakeTelegram, cls: Class, seconds: int = 600) -> Stored
 
 def assert_quiet(caplog: pytest.LogCaptureFixture) -> None:
     """Nothing above WARNING and no traceback was logged."""
-    loud = [(r.name, r.levelname, r.getMessage()) for r in caplog.records
-            if r.levelno > logging.WARNING or r.exc_info]
+    loud = [(r.name, r.levelname, r.getMessage(), repr(r.exc_info[1]) if r.exc_info else "")
+            for r in caplog.records if r.levelno > logging.WARNING or r.exc_info]
     assert not loud, loud
 
 
