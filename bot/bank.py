@@ -241,6 +241,15 @@ def load_quiz(path: Path, limits: Limits | None = None) -> Quiz:
         raise BankError([Problem(file, None, "", "file is not UTF-8 text")]) from None
     except OSError as exc:
         raise BankError([Problem(file, None, "", f"cannot read: {exc.strerror}")]) from None
+    return load_quiz_text(raw, quiz_id, file, limits, reader)
+
+
+def load_quiz_text(raw: str, quiz_id: str, file: str, limits: Limits | None = None,
+                   reader: _Reader | None = None) -> Quiz:
+    """Validate a bank given as text (a stored quiz, an upload); raise BankError."""
+    reader = reader or _Reader(file)
+    if len(raw.encode()) > MAX_FILE_BYTES:
+        raise BankError([Problem(file, None, "", f"bank is over {MAX_FILE_BYTES} bytes")])
     try:
         root = yaml.compose(raw, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:

@@ -199,11 +199,14 @@ def start_keyboard(quizzes: Sequence[Quiz], lang: Lang) -> InlineKeyboardMarkup:
     ])
 
 
-def quiz_list(quizzes: Sequence[Quiz], lang: Lang, head_key: str = "quiz_list") -> str:
+def quiz_list(quizzes: Sequence[Quiz], lang: Lang, head_key: str = "quiz_list",
+              names: Mapping[str, str] | None = None) -> str:
+    """The list of quizzes, each under the name ``/quiz`` takes (``names``: id -> name)."""
     if not quizzes:
         return t(lang, "quiz_none")
+    names = names or {}
     lines = [t(lang, head_key)]
-    lines += [t(lang, "quiz_list_item", id=q.id, title=html.escape(q.title(lang)),
+    lines += [t(lang, "quiz_list_item", id=names.get(q.id, q.id), title=html.escape(q.title(lang)),
                 count=len(q.questions)) for q in quizzes]
     return "\n".join(lines)
 

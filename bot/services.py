@@ -15,6 +15,8 @@ from bot.i18n import parse_lang
 from bot.settings import Settings
 
 if TYPE_CHECKING:
+    from bot.authoring.catalog import AuthoredCatalog, QuizLookup
+    from bot.authoring.service import Authoring
     from bot.moderators import Moderators
     from bot.practice import PracticeSessions
     from bot.quiz_group import GroupQuizzes
@@ -49,6 +51,9 @@ class Services:
     moderators: Moderators = field(init=False)
     groups: GroupQuizzes = field(init=False)
     practice: PracticeSessions = field(init=False)
+    authored: AuthoredCatalog = field(init=False)  # stored quizzes (bot.authoring)
+    authoring: Authoring = field(init=False)
+    every_quiz: QuizLookup = field(init=False)  # folder banks and stored quizzes, by id
     chat_languages: dict[int, Lang] = field(default_factory=dict)
 
     async def chat_language(self, chat_id: int) -> Lang:

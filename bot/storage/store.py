@@ -17,6 +17,7 @@ from typing import Self
 
 import aiosqlite
 
+from .authored import AuthoredMixin
 from .core import Clock, _UserJob
 from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
@@ -79,7 +80,7 @@ def _backup_file(source: Path, dest: Path, busy_timeout_ms: int) -> None:
         raise
 
 
-class Store(RunsMixin, StatsMixin, ReviewMixin):
+class Store(RunsMixin, StatsMixin, ReviewMixin, AuthoredMixin):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
     _busy_timeout_ms = 5000
