@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from bot import __version__
+from bot.authoring.export import export_quiz
 from bot.bank import LANGS, load_folder
 from bot.settings import SettingsError, load_settings, read_env_file
 
@@ -41,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="shuffle seed, for repeatable runs")
     backup = sub.add_parser("backup", help="write a consistent copy of the live database")
     backup.add_argument("path", type=Path, metavar="PATH", help="where to write the copy")
+    export = sub.add_parser("export-quiz", help="write a quiz (a folder bank, or one written in "
+                                                "Telegram) as a YAML bank file")
+    export.add_argument("quiz", metavar="NAME", help="its name, or a stored quiz's id u.N")
+    export.add_argument("--out", type=Path, default=None, metavar="PATH",
+                        help="file to write (default: NAME.yaml here; - for stdout)")
     return parser
 
 
@@ -61,6 +67,8 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         return _validate(args.paths or [settings.questions])
     if args.command == "play":
         return _play(settings.questions, args.quiz, args.lang, args.seed)
+    if args.command == "export-quiz":
+        return export_quiz(settings.questions, settings.db_path, args.quiz, args.out)
     return _backup(settings.db_path, args.path)
 
 

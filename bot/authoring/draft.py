@@ -26,7 +26,6 @@ from bot.bank import (
     Limits,
     Problem,
     Quiz,
-    Text,
     load_quiz_text,
 )
 
@@ -123,32 +122,6 @@ def bank_yaml(title: str, lang: Lang, questions: Sequence[DraftQuestion]) -> str
             item["note"] = _text(q.note)
         items.append(item)
     doc = {"title": _text(title), "language": lang, "questions": items}
-    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=1000)
-
-
-def quiz_yaml(quiz: Quiz) -> str:
-    """Any validated quiz written back as a bank file (``quizbot export-quiz``)."""
-
-    def text(value: Text) -> dict[str, str]:
-        return {lang: value(lang) for lang in LANGS}
-
-    items = []
-    for q in quiz.questions:
-        item: dict[str, object] = {"id": q.id, "question": text(q.text),
-                                   "options": [text(o) for o in q.options],
-                                   "correct": q.correct + 1, "explanation": text(q.explanation)}
-        if q.note:
-            item["note"] = text(q.note)
-        items.append(item)
-    doc: dict[str, object] = {"title": text(quiz.title), "language": quiz.language}
-    settings: dict[str, object] = {}
-    if quiz.seconds is not None:
-        settings["seconds"] = quiz.seconds
-    if not quiz.shuffle:
-        settings["shuffle"] = False
-    if settings:
-        doc["settings"] = settings
-    doc["questions"] = items
     return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=1000)
 
 
