@@ -6,7 +6,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlparse
 
@@ -33,8 +33,9 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot import commands, recap, review, stats
+from bot import commands, recap, reload_handlers, review, stats
 from bot.bank import LANGS, Lang, Quiz, load_folder
+from bot.catalog import Catalog
 from bot.engine import PlanMismatch
 from bot.i18n import t
 from bot.logs import setup_logging
@@ -65,8 +66,8 @@ def load_quizzes(settings: Settings) -> dict[str, Quiz]:
 
 def build_application(settings: Settings, *, clock: Callable[[], float] = time.time,
                       rng: random.Random | None = None,
-                      quizzes: dict[str, Quiz] | None = None) -> Application[Any, Any, Any, Any,
-                                                                            Any, Any]:
+                      quizzes: Mapping[str, Quiz] | None = None) -> Application[Any, Any, Any,
+                                                                               Any, Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
     pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
     app = (
@@ -88,7 +89,7 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
     )
     app.bot_data["services"] = Services(
         settings=settings,
-        quizzes=quizzes if quizzes is not None else load_quizzes(settings),
+        catalog=Catalog(quizzes if quizzes is not None else load_quizzes(settings)),
         clock=clock, rng=rng or random.Random())
     app.bot_data["pacer"] = pacer
     register_handlers(app)
@@ -113,6 +114,7 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         CommandHandler("review", review.review_command, filters=new_messages),
         CommandHandler("recap", recap.recap_command, filters=new_messages),
         CommandHandler("remind", review.remind_command, filters=new_messages),
+        CommandHandler("reload", reload_handlers.reload_command, filters=new_messages),
         CallbackQueryHandler(commands.button),
         MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
         ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
@@ -133,15 +135,17 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
     svc.groups = GroupQuizzes(app, svc.store, svc.clock,
                               count_interval=svc.settings.count_interval)
-    svc.practice = PracticeSessions(app.bot, svc.store, svc.quizzes, svc.clock)
-    recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.quizzes, svc.clock,
+    svc.practice = PracticeSessions(app.bot, svc.store, svc.catalog, svc.clock)
+    recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.catalog, svc.clock,
                                              svc.settings.language)
     svc.groups.on_finish = recaps.run_finished
-    reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.quizzes, svc.clock, svc.rng,
+    reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.catalog, svc.clock, svc.rng,
                                                 recaps, svc.settings.language)
     await reviews.restore()
     await _register_commands(app, svc.settings.language)
     await _restore(svc)
+    if app.bot_data.get("sighup"):  # the real process only, not an in-process test harness
+        reload_handlers.watch_sighup(app)
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="resume")
 
@@ -155,7 +159,7 @@ async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _restore(svc: Services) -> None:
     """Take back every group quiz that was running when the bot stopped."""
     for stored in await svc.store.running_runs("group"):
-        quiz = svc.quizzes.get(stored.quiz_id)
+        quiz = svc.catalog.get(stored.quiz_id)
         if quiz is None:
             await svc.groups.abandon(stored, f"quiz {stored.quiz_id!r} is no longer served")
             continue
@@ -222,6 +226,7 @@ def run(settings: Settings) -> int:
 def _serve(settings: Settings) -> None:
     secret = settings.webhook_secret
     app = build_application(settings)
+    app.bot_data["sighup"] = True
     if settings.webhook_url:
         if secret is None:
             secret = secrets.token_urlsafe(32)

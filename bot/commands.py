@@ -20,8 +20,8 @@ log = logging.getLogger(__name__)
 
 
 
-def _names(svc: Services) -> str:
-    return ", ".join(f"<code>{q}</code>" for q in sorted(svc.quizzes)) or "—"
+def _names(svc: Services, chat_id: int) -> str:
+    return ", ".join(f"<code>{q.id}</code>" for q in svc.catalog.for_chat(chat_id)) or "—"
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -48,7 +48,7 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await language(update, svc)
     args = context.args or []
     private = chat.type == Chat.PRIVATE
-    quizzes = [svc.quizzes[k] for k in sorted(svc.quizzes)]
+    quizzes = svc.catalog.for_chat(chat.id)
     if not args:
         head = "practice_pick" if private else "quiz_list"
         mod = private or await is_moderator(update, svc)
@@ -59,20 +59,21 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not private and not await is_moderator(update, svc):
         await reply(update, context, t(lang, "not_moderator"))
         return
-    request = parse_quiz_args(args, svc.quizzes)
+    request = parse_quiz_args(args, svc.catalog)
     if request.name is None:
-        await reply(update, context, t(lang, "quiz_unknown", names=_names(svc)), important=True)
+        await reply(update, context, t(lang, "quiz_unknown", names=_names(svc, chat.id)),
+                    important=True)
         return
     if request.usage:
         await reply(update, context, t(lang, "quiz_usage", low=MIN_SECONDS, high=MAX_SECONDS),
                     important=True)
         return
-    name = request.name
-    seconds = request.seconds or svc.quizzes[name].seconds or svc.settings.question_seconds
+    chosen = svc.catalog[request.name]
+    seconds = request.seconds or chosen.seconds or svc.settings.question_seconds
     if private:
-        await svc.practice.start(chat.id, svc.quizzes[name], lang, svc.rng)
+        await svc.practice.start(chat.id, chosen, lang, svc.rng)
         return
-    started = await svc.groups.start(chat.id, thread_of(message), svc.quizzes[name],
+    started = await svc.groups.start(chat.id, thread_of(message), chosen,
                                      seconds=seconds, lang=lang,
                                      started_by=update.effective_user.id, rng=svc.rng)
     if not started:
@@ -220,7 +221,7 @@ async def _start_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc:
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = await language(update, svc)
-    quiz_ = svc.quizzes.get(quiz_id)
+    quiz_ = svc.catalog.get(quiz_id)
     if quiz_ is None:
         return t(lang, "alert_invalid"), True
     if chat.type == Chat.PRIVATE:
