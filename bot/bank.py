@@ -458,22 +458,28 @@ def _read_options(reader: _Reader, node: yaml.Node | None, where: str) -> list[T
 
 def _check_lengths(reader: _Reader, fields: dict[str, yaml.Node], q: Question, where: str,
                    limits: Limits) -> None:
+    """Sizes as sent, in each language the bank is served in (a one-language bank's texts
+    go to chats of both languages: the longer frame counts, reported once)."""
+    message_done = alert_done = False
     for lang in LANGS:
-        if limits.question_overhead is not None:
+        field = f".{lang}" if reader.bilingual else ""
+        if limits.question_overhead is not None and not message_done:
             size = (limits.question_overhead[lang] + len(q.text(lang))
                     + sum(len(o(lang)) for o in q.options))
             if size > limits.question_message:
-                reader.fail(fields["question"], f"{where}: question.{lang}",
+                reader.fail(fields["question"], f"{where}: question{field}",
                             f"the question message would be {size} characters, "
                             f"Telegram allows {limits.question_message}")
-        if q.explanation is None:
+                message_done = not reader.bilingual
+        if q.explanation is None or alert_done:
             continue
         prefix = limits.alert_prefix[lang] if limits.alert_prefix is not None else 0
         size = prefix + len(q.explanation(lang))
         if size > limits.alert:
-            reader.fail(fields["explanation"], f"{where}: explanation.{lang}",
+            reader.fail(fields["explanation"], f"{where}: explanation{field}",
                         f"{len(q.explanation(lang))} characters; with the verdict and points "
                         f"({prefix}) the alert would be {size}, Telegram allows {limits.alert}")
+            alert_done = not reader.bilingual
 
 
 def load_folder(paths: Iterable[Path], limits: Limits | None = None

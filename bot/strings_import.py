@@ -32,7 +32,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "imp_empty_question": {"bn": "{where}: প্রশ্নের লেখা নেই; বাদ গেছে।",
                            "en": "{where}: the question has no text; skipped."},
     "imp_option_count": {"bn": "{where}: {count}টি বিকল্প, দরকার {low} থেকে {high}টি; বাদ গেছে।",
-                         "en": "{where}: {count} options, {low} to {high} needed; skipped."},
+                         "en": "{where}: {count} option(s), {low} to {high} needed; skipped."},
     "imp_empty_option": {"bn": "{where}: বিকল্প {n} ফাঁকা; বাদ গেছে।",
                          "en": "{where}: option {n} is empty; skipped."},
     "imp_too_long": {"bn": "{where}: {field} {length} অক্ষরের, সর্বোচ্চ {limit}; কেটে ছোট না করে "

@@ -51,7 +51,7 @@ def _columns(row: list[str]) -> _Columns | None:
         match = re.fullmatch(r"(?:answer|option|choice)\s*(\d+)", k)
         if match:
             numbered.append((int(match.group(1)), i))
-        elif re.fullmatch(r"[a-j]", k) or re.fullmatch(r"option [a-j]", k):
+        elif re.fullmatch(r"(?:option )?[a-z]", k):
             numbered.append((ord(k[-1]) - ord("a") + 1, i))
         elif k in ("correct answer(s)", "correct answer", "correct answers", "correct",
                    "answer", "right answer", "key"):

@@ -13,7 +13,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from bot.importers.htmltext import html_to_text
-from bot.importers.model import Draft, Parsed, Problem
+from bot.importers.model import Draft, Parsed, Problem, clean
 
 
 def parse(name: str, data: bytes) -> Parsed:
@@ -66,15 +66,19 @@ def _html(out: Parsed, where: str, element: ET.Element | None) -> str:
     """The text of a ``<questiontext>``/``<feedback>``-like element, as plain text."""
     if element is None:
         return ""
-    raw = element.findtext("text") or ""
-    if element.get("format", "html") in ("html", "moodle_auto_format", "markdown"):
-        text, images = html_to_text(raw)
-    else:
-        text, images = " ".join(raw.split()), 0
-    images += len(element.findall("file"))
+    text, images = _formatted(element)
+    images = max(images, len(element.findall("file")))  # <file> holds an <img>'s data
     if images:
         out.skip(where, "imp_image_dropped", count=images)
     return text
+
+
+def _formatted(element: ET.Element) -> tuple[str, int]:
+    """An element's ``<text>`` as plain text (HTML converted), and the images it held."""
+    raw = element.findtext("text") or ""
+    if element.get("format", "html") == "html":
+        return html_to_text(raw)
+    return clean(raw), 0
 
 
 def _plain(element: ET.Element | None) -> str:
@@ -97,7 +101,7 @@ def _question(out: Parsed, where: str, element: ET.Element, tag: str | None) -> 
             rights.append(len(options))
         elif fraction > 0:
             partial = True
-        option = html_to_text(answer.findtext("text") or "")[0]
+        option = _formatted(answer)[0]
         if element.get("type") == "truefalse":
             option = option.capitalize()
         options.append(option)
