@@ -82,9 +82,8 @@ async def test_reload_by_admin_only_and_what_it_reports(tg: FakeTelegram, db_pat
         (banks / "net.yaml").write_text(EN_ONLY.replace("Is UDP", "Is plain UDP"), "utf-8")
         (banks / "gone.yaml").unlink()
         zero_before = catalog["zero"]
-        (banks / "zero.yaml").write_text(
-            (ROOT / "questions" / "zero.yaml").read_text("utf-8").replace("correct: 1", "correct: 9"),
-            "utf-8")
+        shipped = (ROOT / "questions" / "zero.yaml").read_text("utf-8")
+        (banks / "zero.yaml").write_text(shipped.replace("correct: 1", "correct: 9"), "utf-8")
         tg.user_says(tg.private_chat(admin), admin, "/reload")
         report = await tg.wait_for_message(ADMIN, "Questions folder re-read")
         assert "3 quizzes served" in report.text
