@@ -6,7 +6,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlparse
 
@@ -33,13 +33,14 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot import commands, recap, review, stats
+from bot import commands, recap, reload_handlers, review, stats
 from bot.authoring import chat as authoring_chat
 from bot.authoring import manage, upload
-from bot.authoring.catalog import AuthoredCatalog, QuizLookup
+from bot.authoring.catalog import AuthoredCatalog
 from bot.authoring.manage import SHARE_PREFIX
 from bot.authoring.service import Authoring
 from bot.bank import LANGS, Lang, Quiz, load_folder
+from bot.catalog import Catalog
 from bot.engine import PlanMismatch
 from bot.i18n import t
 from bot.logs import setup_logging
@@ -70,8 +71,8 @@ def load_quizzes(settings: Settings) -> dict[str, Quiz]:
 
 def build_application(settings: Settings, *, clock: Callable[[], float] = time.time,
                       rng: random.Random | None = None,
-                      quizzes: dict[str, Quiz] | None = None) -> Application[Any, Any, Any, Any,
-                                                                            Any, Any]:
+                      quizzes: Mapping[str, Quiz] | None = None) -> Application[Any, Any, Any,
+                                                                               Any, Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
     pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
     app = (
@@ -94,10 +95,9 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
     )
     svc = app.bot_data["services"] = Services(
         settings=settings,
-        quizzes=quizzes if quizzes is not None else load_quizzes(settings),
+        catalog=Catalog(quizzes if quizzes is not None else load_quizzes(settings)),
         clock=clock, rng=rng or random.Random())
-    svc.authored = AuthoredCatalog(bank_limits())
-    svc.every_quiz = QuizLookup(lambda: svc.quizzes, svc.authored)
+    svc.authored = AuthoredCatalog(svc.catalog, bank_limits())
     app.bot_data["pacer"] = pacer
     register_handlers(app)
     return app
@@ -134,6 +134,7 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         MessageHandler(private & filters.POLL, authoring_chat.poll_sent),
         MessageHandler(private & filters.Document.ALL, upload.document_sent),
         MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring_chat.text_sent),
+        CommandHandler("reload", reload_handlers.reload_command, filters=new_messages),
         CallbackQueryHandler(commands.button),
         MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
         ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
@@ -152,19 +153,21 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data["services"]
     svc.store = await Store.open(svc.settings.db_path)
     await svc.authored.load(svc.store)
-    svc.authoring = Authoring(svc.store, svc.authored, lambda: svc.quizzes, svc.clock)
+    svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
     svc.groups = GroupQuizzes(app, svc.store, svc.clock,
                               count_interval=svc.settings.count_interval)
-    svc.practice = PracticeSessions(app.bot, svc.store, svc.every_quiz, svc.clock)
-    recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.every_quiz, svc.clock,
+    svc.practice = PracticeSessions(app.bot, svc.store, svc.catalog, svc.clock)
+    recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.catalog, svc.clock,
                                              svc.settings.language)
     svc.groups.on_finish = recaps.run_finished
-    reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.every_quiz, svc.clock, svc.rng,
+    reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.catalog, svc.clock, svc.rng,
                                                 recaps, svc.settings.language)
     await reviews.restore()
     await _register_commands(app, svc.settings.language)
     await _restore(svc)
+    if app.bot_data.get("sighup"):  # the real process only, not an in-process test harness
+        reload_handlers.watch_sighup(app)
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="resume")
 
@@ -178,7 +181,7 @@ async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _restore(svc: Services) -> None:
     """Take back every group quiz that was running when the bot stopped."""
     for stored in await svc.store.running_runs("group"):
-        quiz = svc.every_quiz.get(stored.quiz_id)
+        quiz = svc.catalog.get(stored.quiz_id)
         if quiz is None:
             await svc.groups.abandon(stored, f"quiz {stored.quiz_id!r} is no longer served")
             continue
@@ -247,6 +250,7 @@ def run(settings: Settings) -> int:
 def _serve(settings: Settings) -> None:
     secret = settings.webhook_secret
     app = build_application(settings)
+    app.bot_data["sighup"] = True
     if settings.webhook_url:
         if secret is None:
             secret = secrets.token_urlsafe(32)

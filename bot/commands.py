@@ -54,8 +54,9 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = context.args or []
     private = chat.type == Chat.PRIVATE
     mod = private or await is_moderator(update, svc)
-    # folder banks, then the stored quizzes this user may start here (own ones: moderators)
-    visible = {**svc.quizzes, **startable(svc, update.effective_user.id, own=mod)}
+    # the chat's list, then the stored quizzes this user may start here (own ones: moderators)
+    visible = {q.id: q for q in svc.catalog.for_chat(chat.id)}
+    visible.update(startable(svc, update.effective_user.id, own=mod))
     if not args:
         quizzes = list({id(q): q for _, q in sorted(visible.items())}.values())
         names = {q.id: n for n, q in visible.items() if not AUTHORED_ID.match(n)}
@@ -236,7 +237,8 @@ async def _start_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc:
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = await language(update, svc)
-    quiz_ = svc.quizzes.get(quiz_id) or svc.authored.may_start(quiz_id, query.from_user.id)
+    quiz_ = (svc.authored.may_start(quiz_id, query.from_user.id) if AUTHORED_ID.match(quiz_id)
+             else svc.catalog.get(quiz_id))
     if quiz_ is None:
         return t(lang, "alert_invalid"), True
     if chat.type == Chat.PRIVATE:

@@ -363,6 +363,10 @@ def check_catalog() -> list[str]:
     return problems
 
 
+from bot import strings_import  # noqa: E402  (feature strings, merged last)
+
+MESSAGES.update(strings_import.MESSAGES)
+
 from bot import strings_authoring  # noqa: E402  (the feature's strings, merged in one line)
 
 MESSAGES.update(strings_authoring.MESSAGES)

@@ -128,8 +128,8 @@ async def test_a_draft_survives_a_restart(tg: FakeTelegram, db_path: Path) -> No
         await say(tg, teacher, "/done", "saved as")
         [row] = await bot.services.store.authored_by(teacher.id)
         assert row.question_count == 2
-        quiz = bot.services.authored.quizzes[row.quiz_id]
-        assert [q.correct for q in quiz.questions] == [1, 2]
+        quiz = bot.services.authored.quiz(row.quiz_id)
+        assert quiz is not None and [q.correct for q in quiz.questions] == [1, 2]
 
 
 async def test_limits_per_quiz_and_per_author(tg: FakeTelegram, db_path: Path) -> None:
@@ -143,7 +143,8 @@ async def test_limits_per_quiz_and_per_author(tg: FakeTelegram, db_path: Path) -
         assert await draft_count(store, busy) == 200
         saved = await say(tg, busy, "/done", "saved as")
         assert "200 questions" in saved.text
-        small = drafts.bank_yaml("T", "en", full[:1])
+        small = drafts.bank("T", "en", full[:1]).yaml_text
+        assert small is not None
         for n in range(49):
             row = await store.add_authored(NewAuthored(prolific.id, f"p{n}", "T", "en",
                                                        small, 1, "polls", 0), limit=50)

@@ -107,7 +107,7 @@ async def test_names_owners_sharing_publishing_and_deleting(
         await say(tg, author, "/myquizzes", "You have no quizzes")
         # its name is free again; the old internal id still names the deleted one's history
         assert bot.services.authored.by_name(name) is None
-        assert "u.1" in bot.services.every_quiz
+        assert bot.services.catalog.get("u.1") is not None
     assert_quiet(caplog)
 
     # export: a stored quiz (deleted ones by internal id) and a folder bank

@@ -14,26 +14,31 @@ Names and ids (documented in the README, "Write a quiz in Telegram"):
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
-from collections.abc import Callable, Iterator, Mapping
 
-from bot.bank import BankError, Limits, Quiz, load_quiz_text
+from bot.bank import BankError, Limits, Quiz, parse_quiz
+from bot.catalog import Catalog
 from bot.storage import AuthoredQuiz, Store
-from bot.storage.authored import AUTHORED_PREFIX
 
 log = logging.getLogger(__name__)
 
 AUTHORED_ID = re.compile(r"^u\.[1-9][0-9]{0,15}$")
+_PLACEHOLDER_ID = "stored"  # parse_quiz wants a folder-style id; the real one is set after
 
 
 class AuthoredCatalog:
-    """Every stored quiz (deleted ones kept for the history of their runs), parsed once."""
+    """Every stored quiz (deleted ones kept for the history of their runs), parsed once.
 
-    def __init__(self, limits: Limits) -> None:
-        self._limits = limits
+    Each is also added to the bot's :class:`~bot.catalog.Catalog` under its internal id, listed
+    in no chat: practice, recaps, reviews and restarts find a run's quiz there like any other;
+    who may start or list it is decided here.
+    """
+
+    def __init__(self, catalog: Catalog, limits: Limits) -> None:
+        self._catalog, self._limits = catalog, limits
         self._rows: dict[str, AuthoredQuiz] = {}
-        self.quizzes: dict[str, Quiz] = {}
 
     async def load(self, store: Store) -> None:
         for row in await store.authored_quizzes():
@@ -42,14 +47,18 @@ class AuthoredCatalog:
     def put(self, row: AuthoredQuiz) -> Quiz | None:
         """Add or refresh one stored quiz; None (logged) if its text no longer validates."""
         try:
-            quiz = load_quiz_text(row.bank_yaml, row.quiz_id, f"stored quiz {row.quiz_id}",
-                                  self._limits)
+            quiz = parse(row.bank_yaml, f"stored quiz {row.quiz_id}", self._limits,
+                         row.quiz_id)
         except BankError as exc:
             log.error("stored quiz %s (%s) is not served: %s", row.quiz_id, row.name, exc)
             return None
         self._rows[row.quiz_id] = row
-        self.quizzes[row.quiz_id] = quiz
+        self._catalog.add(quiz, chats=(), origin="authored")
         return quiz
+
+    def quiz(self, quiz_id: str) -> Quiz | None:
+        """The stored quiz ``quiz_id`` (deleted ones too)."""
+        return self._catalog.get(quiz_id) if quiz_id in self._rows else None
 
     def row(self, quiz_id: str) -> AuthoredQuiz | None:
         return self._rows.get(quiz_id)
@@ -73,33 +82,15 @@ class AuthoredCatalog:
     def names(self) -> set[str]:
         return {r.name for r in self.live()}
 
-    @staticmethod
-    def is_authored(quiz_id: str) -> bool:
-        return quiz_id.startswith(AUTHORED_PREFIX)
-
     def may_start(self, quiz_id: str, user_id: int) -> Quiz | None:
         """The stored quiz ``quiz_id`` if this user may start it (their own, or published)."""
         row = self._rows.get(quiz_id)
         if row is None or row.deleted_at is not None:
             return None
-        return self.quizzes.get(quiz_id) if row.author_id == user_id or row.published else None
+        return self.quiz(quiz_id) if row.author_id == user_id or row.published else None
 
 
-class QuizLookup(Mapping[str, Quiz]):
-    """Folder banks and stored quizzes as one read-only mapping, for the services that find a
-    run's quiz by its id (practice, recaps, review, restoring runs after a restart)."""
-
-    def __init__(self, folder: Callable[[], Mapping[str, Quiz]], authored: AuthoredCatalog
-                 ) -> None:
-        self._folder, self._authored = folder, authored
-
-    def __getitem__(self, quiz_id: str) -> Quiz:
-        found = self._folder().get(quiz_id)
-        return found if found is not None else self._authored.quizzes[quiz_id]
-
-    def __iter__(self) -> Iterator[str]:
-        yield from self._folder()
-        yield from self._authored.quizzes
-
-    def __len__(self) -> int:
-        return len(self._folder()) + len(self._authored.quizzes)
+def parse(bank_yaml: str, file: str, limits: Limits, quiz_id: str) -> Quiz:
+    """Validate a stored (or new) quiz's bank text and give it its internal id; BankError."""
+    quiz = parse_quiz(bank_yaml, file, _PLACEHOLDER_ID, limits)
+    return dataclasses.replace(quiz, id=quiz_id)

@@ -18,7 +18,7 @@ from bot.authoring.draft import DraftQuestion, PollFacts
 from bot.authoring.render import problem_lines, saved_text
 from bot.bank import Lang
 from bot.i18n import t
-from bot.render import bank_limits, label
+from bot.render import label
 from bot.replies import private_here, reply
 from bot.services import Services, services
 from bot.storage import Draft
@@ -77,14 +77,13 @@ async def done(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not questions:
         await reply(update, context, t(lang, "author_empty"))
         return
-    draft_lang = _lang(current.language, lang)
-    quiz, problems, text = drafts.validate(current.title, draft_lang, questions, "draft",
-                                           bank_limits())
-    if quiz is None:
+    built = drafts.bank(current.title, _lang(current.language, lang), questions)
+    quiz = text_import.quiz_of(built)
+    if quiz is None or built.yaml_text is None or built.problems:
         await reply(update, context, "\n".join([t(lang, "author_invalid"),
-                                                *problem_lines(problems)]))
+                                                *problem_lines(built, lang)]))
         return
-    saved = await svc.authoring.save(user.id, quiz, text, "polls", current.title)
+    saved = await svc.authoring.save(user.id, quiz, built.yaml_text, "polls", current.title)
     if saved.row is None:
         await reply(update, context, t(lang, "author_quiz_limit",
                                        limit=drafts.MAX_QUIZZES_PER_AUTHOR))
@@ -135,8 +134,7 @@ async def text_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                          current.questions, svc.clock()))
         await reply(update, context, t(lang, "author_send_questions", title=html.escape(title)))
         return
-    draft_lang = _lang(current.language, lang)
-    found = text_import.aiken_questions(message.text, draft_lang)
+    found = text_import.aiken_questions(message.text, _lang(current.language, lang), lang)
     if isinstance(found, str):
         await reply(update, context, found)
         return
@@ -152,11 +150,11 @@ async def _add(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services
                                        limit=drafts.MAX_DRAFT_QUESTIONS))
         return
     assert current.title is not None
-    draft_lang = _lang(current.language, lang)
-    quiz, problems, _ = drafts.validate(current.title, draft_lang, new, "draft", bank_limits())
-    if quiz is None:
+    built = drafts.bank(current.title, _lang(current.language, lang), new,
+                        first=len(questions) + 1)
+    if built.yaml_text is None or built.problems:
         await reply(update, context, "\n".join([t(lang, "author_question_refused"),
-                                                *problem_lines(problems)]))
+                                                *problem_lines(built, lang)]))
         return
     questions.extend(new)
     await svc.store.save_draft(Draft(current.user_id, "questions", current.title,

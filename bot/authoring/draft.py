@@ -1,8 +1,8 @@
-"""Quiz drafts, pure: questions from quiz polls, checked by the bank validator, written as YAML.
+"""Quiz drafts, pure: questions from quiz polls, built into a bank as imported files are.
 
 A draft question is kept as plain data (JSON in the database). Every question is checked when it
-is added, by writing it as a one-question bank and running the same validator as bank files, so
-``/done`` can only fail on the quiz as a whole (never on a question accepted earlier).
+is added, by the importers' bank builder (which runs the bank validator on it), so ``/done``
+can only fail on the quiz as a whole, never on a question accepted earlier.
 """
 
 from __future__ import annotations
@@ -13,21 +13,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import yaml
-
-from bot.bank import (
-    LANGS,
-    MAX_OPTIONS,
-    MAX_QUESTIONS,
-    MAX_TITLE_CHARS,
-    MIN_OPTIONS,
-    BankError,
-    Lang,
-    Limits,
-    Problem,
-    Quiz,
-    load_quiz_text,
-)
+from bot.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Lang, Quiz
+from bot.importers.build import ImportReport, build
+from bot.importers.model import Draft as ImportDraft
+from bot.importers.model import Parsed
 
 MAX_QUIZZES_PER_AUTHOR = 50
 MAX_DRAFT_QUESTIONS = MAX_QUESTIONS  # 200
@@ -75,16 +64,13 @@ def from_poll(poll: PollFacts) -> DraftQuestion | str:
                          (poll.explanation or "").strip() or None)
 
 
-def from_quiz(quiz: Quiz, lang: Lang) -> list[DraftQuestion]:
+def from_quiz(quiz: Quiz) -> list[DraftQuestion]:
     """A validated bank's questions as draft questions (Aiken text typed in the chat)."""
+    lang = quiz.language
     return [DraftQuestion(q.text(lang), tuple(o(lang) for o in q.options), q.correct,
-                          q.explanation(lang) or None, q.note(lang) if q.note else None)
+                          q.explanation(lang) if q.explanation else None,
+                          q.note(lang) if q.note else None)
             for q in quiz.questions]
-
-
-def default_explanation(question: DraftQuestion) -> str:
-    """What a tap shows when the author gave no explanation: the right option itself."""
-    return f"✅ {question.options[question.correct]}"
 
 
 def to_json(questions: Sequence[DraftQuestion]) -> str:
@@ -103,36 +89,14 @@ def from_json(raw: str) -> list[DraftQuestion]:
         return []
 
 
-def _text(value: str) -> dict[str, str]:
-    return {lang: value for lang in LANGS}
-
-
-def bank_yaml(title: str, lang: Lang, questions: Sequence[DraftQuestion]) -> str:
-    """The draft as a bank file in our YAML format (the same text in both languages)."""
-    items = []
-    for number, q in enumerate(questions, start=1):
-        item: dict[str, object] = {
-            "id": f"q{number}",
-            "question": _text(q.text),
-            "options": [_text(o) for o in q.options],
-            "correct": q.correct + 1,
-            "explanation": _text(q.explanation or default_explanation(q)),
-        }
-        if q.note:
-            item["note"] = _text(q.note)
-        items.append(item)
-    doc = {"title": _text(title), "language": lang, "questions": items}
-    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=1000)
-
-
-def validate(title: str, lang: Lang, questions: Sequence[DraftQuestion], quiz_id: str,
-             limits: Limits) -> tuple[Quiz | None, list[Problem], str]:
-    """Check a draft with the bank validator: (quiz or None, problems, YAML text)."""
-    text = bank_yaml(title, lang, questions)
-    try:
-        return load_quiz_text(text, quiz_id, "draft", limits), [], text
-    except BankError as exc:
-        return None, exc.problems, text
+def bank(title: str, lang: Lang, questions: Sequence[DraftQuestion], *,
+         first: int = 1) -> ImportReport:
+    """The draft as a one-language bank, built and checked exactly as imported files are (each
+    question by the bank validator; a refused one is a problem naming "question N")."""
+    parsed = Parsed(drafts=[ImportDraft(f"question {n}", q.text, q.options, q.correct,
+                                        q.explanation, q.note)
+                            for n, q in enumerate(questions, start=first)], title=title)
+    return build(parsed, "polls", "draft", quiz_id="draft", lang=lang, title=title)
 
 
 def check_title(raw: str) -> str | None:

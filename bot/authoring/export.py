@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from bot.bank import load_folder
-from bot.render import bank_limits
+from bot.limits import bank_limits
 from bot.storage import AuthoredQuiz, Store
 
 

@@ -136,7 +136,7 @@ async def start_shared(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     token = (context.args or [""])[0].removeprefix(SHARE_PREFIX)
     row = svc.authored.by_token(token) if token else None
-    quiz = svc.authored.quizzes.get(row.quiz_id) if row is not None else None
+    quiz = svc.authored.quiz(row.quiz_id) if row is not None else None
     if quiz is None:
         await reply(update, context, t(lang, "share_gone"))
         return
@@ -151,10 +151,10 @@ def startable(svc: Services, user_id: int, *, own: bool) -> dict[str, Quiz]:
     """
     out: dict[str, Quiz] = {}
     for row in svc.authored.live():
-        quiz = svc.authored.quizzes.get(row.quiz_id)
+        quiz = svc.authored.quiz(row.quiz_id)
         if quiz is None or not (row.published or (own and row.author_id == user_id)):
             continue
-        if row.name not in svc.quizzes:
+        if row.name not in svc.catalog.folder():
             out[row.name] = quiz
         out[row.quiz_id] = quiz
     return out

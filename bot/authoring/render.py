@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from bot.bank import Lang, Problem
+from bot.bank import Lang
 from bot.i18n import t
-from bot.render import MESSAGE_LIMIT, fit
+from bot.importers import ImportReport
+from bot.limits import MESSAGE_LIMIT
+from bot.render import fit
 from bot.storage import AuthoredQuiz
 
 MAX_PROBLEM_LINES = 20
 
 
-def problem_lines(problems: Iterable[Problem]) -> list[str]:
-    """The validator's problems, one escaped line each (the generated file's lines omitted)."""
-    lines = [f"• {html.escape(fit(f'{p.where}: {p.message}' if p.where else p.message, 300))}"
-             for p in problems]
-    return _capped(lines)
+def problem_lines(report: ImportReport, lang: Lang) -> list[str]:
+    """An import's problems (the fatal one first), one escaped line each."""
+    problems = ([report.fatal] if report.fatal else []) + list(report.problems)
+    return _capped([f"• {html.escape(fit(p.text(lang), 300))}" for p in problems])
 
 
 def _capped(lines: list[str]) -> list[str]:
@@ -31,19 +32,16 @@ def saved_text(lang: Lang, row: AuthoredQuiz) -> str:
              count=row.question_count)
 
 
-def import_text(lang: Lang, row: AuthoredQuiz | None, fmt: str, problems: Sequence[str],
-                head: str | None = None) -> str:
-    """The reply to an uploaded file: what was imported (or why nothing), then each problem.
-
-    ``problems`` are plain (unescaped) one-line texts; the whole fits one message.
-    """
-    lines = [head if head is not None else
-             saved_text(lang, row) if row is not None else t(lang, "upload_nothing")]
+def import_text(lang: Lang, row: AuthoredQuiz | None, report: ImportReport) -> str:
+    """The reply to an uploaded file: what was saved (or that nothing was), then each problem
+    with its place in the file; the whole fits one message."""
+    lines = [saved_text(lang, row) if row is not None else t(lang, "upload_nothing")]
     if row is not None:
-        lines.append(t(lang, "upload_format", format=html.escape(fmt)))
+        lines.append(t(lang, "upload_format", format=html.escape(report.format)))
+    problems = problem_lines(report, lang)
     if problems:
-        lines += ["", t(lang, "upload_problems", count=len(problems))]
-        lines += _capped([f"• {html.escape(fit(p, 300))}" for p in problems])
+        count = len(report.problems) + (1 if report.fatal else 0)
+        lines += ["", t(lang, "upload_problems", count=count), *problems]
     return fit("\n".join(lines), MESSAGE_LIMIT)
 
 

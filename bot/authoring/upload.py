@@ -57,13 +57,14 @@ async def document_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         await reply(update, context, limit_text)
         return
     filename = PurePath(document.file_name or "upload").name
-    found = text_import.import_file(filename, data, lang, "upload")
-    if found.quiz is None or found.bank_yaml is None:
-        await reply(update, context, import_text(lang, None, found.format, found.problems))
+    report = text_import.import_file(filename, data, MAX_UPLOAD_BYTES)
+    quiz = text_import.quiz_of(report)
+    if quiz is None or report.yaml_text is None:
+        await reply(update, context, import_text(lang, None, report))
         return
-    hint = found.quiz.title(found.quiz.language) or PurePath(filename).stem
-    saved = await svc.authoring.save(user.id, found.quiz, found.bank_yaml, found.format, hint)
+    hint = quiz.title(quiz.language) or PurePath(filename).stem
+    saved = await svc.authoring.save(user.id, quiz, report.yaml_text, report.format, hint)
     if saved.row is None:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
-    await reply(update, context, import_text(lang, saved.row, found.format, found.problems))
+    await reply(update, context, import_text(lang, saved.row, report))

@@ -1,0 +1,85 @@
+"""Bank forms: one-language banks, optional explanations, tags, and ``pick: N`` draws."""
+
+from __future__ import annotations
+
+import random
+import textwrap
+
+import pytest
+
+from bot.bank import BankError, parse_quiz
+from bot.engine import make_plan
+from bot.render import bank_limits
+
+ONE = """\
+title: Networks
+language: en
+settings:
+  pick: 2
+questions:
+  - id: a
+    question: First?
+    options: [x, y]
+    correct: 1
+    explanation: Because.
+    tag: basics
+  - id: b
+    question: Second?
+    options: [x, y]
+    correct: 2
+  - id: c
+    question: Third?
+    options: [x, y, z]
+    correct: 3
+"""
+
+
+def load(text: str):  # type: ignore[no-untyped-def]
+    return parse_quiz(textwrap.dedent(text), "demo.yaml", "demo", bank_limits())
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(BankError) as refused:
+        load(text)
+    return [str(p) for p in refused.value.problems]
+
+
+def test_one_language_bank_serves_the_same_text_in_both_languages() -> None:
+    quiz = load(ONE)
+    assert not quiz.bilingual and quiz.kind == "en only" and quiz.pick == 2
+    a, b, _ = quiz.questions
+    assert a.text("bn") == a.text("en") == "First?"
+    assert a.explanation is not None and a.explanation("bn") == "Because."
+    assert a.tag == "basics"
+    assert b.explanation is None and b.note is None
+
+
+def test_the_two_forms_do_not_mix() -> None:
+    mixed = ONE.replace("    question: Second?\n",
+                        "    question:\n      bn: দ্বিতীয়?\n      en: Second?\n")
+    assert problems(mixed) == [
+        "demo.yaml:14: question 2 (id b): question: must be plain text: this bank is in one "
+        "language (its title is plain text)"]
+    bilingual = "title:\n  bn: নেটওয়ার্ক\n  en: Networks\n" + ONE.split("\n", 1)[1]
+    assert problems(bilingual)[0] == (
+        "demo.yaml:9: question 1 (id a): question: must have both bn and en: this bank is "
+        "bilingual (its title has bn and en)")
+
+
+def test_pick_is_checked_and_draws_afresh_in_the_bank_order() -> None:
+    assert problems(ONE.replace("pick: 2", "pick: 4")) == [
+        "demo.yaml:4: settings.pick: 4 is more than the 3 questions of the bank"]
+    assert problems(ONE.replace("pick: 2", "pick: 0")) == [
+        "demo.yaml:4: settings.pick: 0 is out of range (1 to 200)"]
+    quiz = load(ONE)
+    rng = random.Random(1)
+    plans = [make_plan(quiz, rng) for _ in range(20)]
+    assert all(len(p.question_ids) == 2 for p in plans)
+    assert all(list(p.question_ids) == sorted(p.question_ids) for p in plans)  # bank order
+    assert {p.question_ids for p in plans} == {("a", "b"), ("a", "c"), ("b", "c")}
+    assert quiz.run_length == 2
+
+
+def test_an_explanation_if_given_must_not_be_empty() -> None:
+    assert problems(ONE.replace("explanation: Because.", "explanation: ''")) == [
+        "demo.yaml:10: question 1 (id a): explanation: must not be empty"]
