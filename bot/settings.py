@@ -125,10 +125,9 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
 def file_url(api_url: str) -> str:
     """The Bot API's file endpoint for an API URL: ``https://host/bot`` -> ``https://host/file/bot``
     (so a self-hosted Bot API server serves downloads too)."""
-    head, sep, tail = api_url.rstrip("/").rpartition("/bot")
-    if not sep or tail:
-        return api_url.rstrip("/").removesuffix("/") + "/file/bot"
-    return f"{head}/file/bot"
+    base = api_url.rstrip("/")
+    head, sep, tail = base.rpartition("/bot")
+    return f"{head}/file/bot" if sep and not tail else f"{base}/file/bot"
 
 
 def _check_webhook_url(url: str) -> None:

@@ -117,8 +117,10 @@ async def test_refused_polls_and_texts_change_nothing(tg: FakeTelegram, db_path:
         assert await store.authored_by(teacher.id) == []
 
 
-async def test_a_draft_survives_a_restart(tg: FakeTelegram, db_path: Path) -> None:
-    teacher = tg.add_user(81, "Tanvir")
+async def test_a_draft_and_a_running_stored_quiz_survive_a_restart(
+        tg: FakeTelegram, db_path: Path) -> None:
+    cls = populate(tg, students=1)
+    teacher = cls.creator
     async with BotHarness(tg, db_path):
         await say(tg, teacher, "/newquiz", "title")
         await say(tg, teacher, "Restart-proof", "Now send")
@@ -130,6 +132,13 @@ async def test_a_draft_survives_a_restart(tg: FakeTelegram, db_path: Path) -> No
         assert row.question_count == 2
         quiz = bot.services.authored.quiz(row.quiz_id)
         assert quiz is not None and [q.correct for q in quiz.questions] == [1, 2]
+        tg.user_says(cls.chat_id, teacher, f"/quiz {row.name} 600")
+        await tg.wait_for(lambda: open_question(tg, cls.chat_id, 1))
+    async with BotHarness(tg, db_path) as bot:  # the stored quiz is found again: it resumes
+        run = bot.services.groups.running(cls.chat_id, 0)
+        assert run is not None and run.quiz.id == row.quiz_id
+        tg.user_says(cls.chat_id, teacher, "/next")
+        await tg.wait_for(lambda: open_question(tg, cls.chat_id, 2))
 
 
 async def test_limits_per_quiz_and_per_author(tg: FakeTelegram, db_path: Path) -> None:

@@ -7,6 +7,7 @@ checked when it arrives, and its confirmation carries an Undo button.
 from __future__ import annotations
 
 import html
+import zlib
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Poll, Update
 from telegram.ext import ContextTypes
@@ -168,7 +169,7 @@ async def _add(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services
     assert chat is not None
     undo = InlineKeyboardMarkup([[InlineKeyboardButton(
         t(lang, "author_undo_button", number=number),
-        callback_data=callbacks.encode(callbacks.UndoData(number)))]])
+        callback_data=callbacks.encode(callbacks.UndoData(number, _stamp(questions[-1]))))]])
     await outbox.send(context.bot, chat.id, "\n".join(lines), markup=undo)
 
 
@@ -178,7 +179,8 @@ async def undo(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int, m
     svc = services(context)
     current = await svc.store.draft(user_id)
     questions = drafts.from_json(current.questions) if current is not None else []
-    if current is None or len(questions) != data.number:
+    if (current is None or len(questions) != data.number
+            or _stamp(questions[-1]) != data.stamp):
         return t(lang, "author_undo_stale"), True
     questions.pop()
     await svc.store.save_draft(Draft(user_id, current.stage, current.title, current.language,
@@ -195,6 +197,11 @@ def _facts(message: Message, poll: Poll) -> PollFacts:
                      allows_multiple=poll.allows_multiple_answers,
                      explanation=poll.explanation,
                      forwarded=message.forward_origin is not None)
+
+
+def _stamp(question: DraftQuestion) -> int:
+    """Ties an Undo button to the question it was made for (not a later one in its place)."""
+    return zlib.crc32(question.text.encode("utf-8"))
 
 
 def _lang(stored: str, fallback: Lang) -> Lang:
