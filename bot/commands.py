@@ -39,9 +39,13 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """List the commands for students and moderators."""
+    """List the commands for students and moderators (and the bot's administrators)."""
     svc = services(context)
-    await reply(update, context, t(await language(update, svc), "help"))
+    lang = await language(update, svc)
+    text = t(lang, "help")
+    if update.effective_user is not None and update.effective_user.id in svc.settings.admin_ids:
+        text += "\n\n" + t(lang, "help_admin")
+    await reply(update, context, text)
 
 
 async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -303,3 +303,13 @@ def test_our_own_yaml_passes_through_the_validator() -> None:
     broken = import_bytes("z.yaml", own.replace(b"correct: 1", b"correct: 9"), quiz_id="z")
     assert broken.yaml_text is None and broken.fatal is not None
     assert "correct: 9 is out of range (1 to 4)" in broken.fatal.text("en")
+
+
+def test_importers_and_catalog_are_pure() -> None:
+    """No Telegram, no database: chat uploads and the CLI share the same code."""
+    code = ("import sys, bot.importers, bot.catalog, bot.reload; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('telegram', 'aiosqlite', 'sqlite3')))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           cwd=ROOT, timeout=60, check=True)
+    assert found.stdout.strip() == "[]"

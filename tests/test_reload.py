@@ -69,6 +69,12 @@ async def test_reload_by_admin_only_and_what_it_reports(tg: FakeTelegram, db_pat
         assert sorted(catalog) == ["gone", "net", "zero"]
         (banks / "fresh.yaml").write_text(EN_ONLY.replace("Networks", "Fresh"), "utf-8")
 
+        # /help shows /reload to the bot's administrators only
+        tg.user_says(tg.private_chat(admin), admin, "/help")
+        assert "/reload" in (await tg.wait_for_message(ADMIN, "Commands for students")).text
+        tg.user_says(tg.private_chat(student), student, "/help")
+        assert "/reload" not in (await tg.wait_for_message(student.id, "Commands")).text
+
         # a student, even a group's creator, may not reload; nothing changes
         for user in (student, cls.creator):
             tg.user_says(tg.private_chat(user), user, "/reload")
