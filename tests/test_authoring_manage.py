@@ -16,6 +16,7 @@ from test_authoring import poll, say
 from bot.bank import load_quiz
 from bot.cli import main
 from bot.render import bank_limits
+from bot.storage import Store
 
 
 async def export(args: list[str], env: dict[str, str]) -> int:
@@ -122,3 +123,14 @@ async def test_names_owners_sharing_publishing_and_deleting(
     assert out.read_text(encoding="utf-8") == (ROOT / "questions" / "zero.yaml").read_text(
         encoding="utf-8")
     assert await export(["zero-2", "--out", str(out)], env) == 2  # deleted: by id only
+    # quizbot backup keeps them: the copy holds every stored quiz with its bank text
+    copy = db_path.parent / "copy.sqlite3"
+    assert await asyncio.to_thread(main, ["backup", str(copy)], env) == 0
+    store = await Store.open(copy)
+    try:
+        rows = await store.authored_quizzes()
+    finally:
+        await store.close()
+    assert [(r.name, r.deleted_at is not None) for r in rows] == [("zero-2", True),
+                                                                   ("zero-3", False)]
+    assert "ZeRO question 1?" in rows[1].bank_yaml
