@@ -44,14 +44,17 @@ class AuthoredCatalog:
         for row in await store.authored_quizzes():
             self.put(row)
 
-    def put(self, row: AuthoredQuiz) -> Quiz | None:
-        """Add or refresh one stored quiz; None (logged) if its text no longer validates."""
-        try:
-            quiz = parse(row.bank_yaml, f"stored quiz {row.quiz_id}", self._limits,
-                         row.quiz_id)
-        except BankError as exc:
-            log.error("stored quiz %s (%s) is not served: %s", row.quiz_id, row.name, exc)
-            return None
+    def put(self, row: AuthoredQuiz, quiz: Quiz | None = None) -> Quiz | None:
+        """Add or refresh one stored quiz; ``quiz``: its text already parsed (a new save, or a
+        change of metadata only). None (logged) if its text no longer validates."""
+        if quiz is None:
+            try:
+                quiz = parse(row.bank_yaml, f"stored quiz {row.quiz_id}", self._limits,
+                             row.quiz_id)
+            except BankError as exc:
+                log.error("stored quiz %s (%s) is not served: %s", row.quiz_id, row.name, exc)
+                return None
+        quiz = dataclasses.replace(quiz, id=row.quiz_id)
         self._rows[row.quiz_id] = row
         self._catalog.add(quiz, chats=(), origin="authored")
         return quiz

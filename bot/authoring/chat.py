@@ -6,8 +6,10 @@ checked when it arrives, and its confirmation carries an Undo button.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import zlib
+from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Poll, Update
 from telegram.ext import ContextTypes
@@ -78,8 +80,10 @@ async def done(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not questions:
         await reply(update, context, t(lang, "author_empty"))
         return
-    built = drafts.bank(current.title, _lang(current.language, lang), questions)
-    quiz = text_import.quiz_of(built)
+    # building checks every question with the validator: seconds for 200, off the event loop
+    built = await asyncio.to_thread(drafts.bank, current.title,
+                                    _lang(current.language, lang), questions)
+    quiz = await asyncio.to_thread(text_import.quiz_of, built)
     if quiz is None or built.yaml_text is None or built.problems:
         await reply(update, context, "\n".join([t(lang, "author_invalid"),
                                                 *problem_lines(built, lang)]))
@@ -135,7 +139,8 @@ async def text_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                          current.questions, svc.clock()))
         await reply(update, context, t(lang, "author_send_questions", title=html.escape(title)))
         return
-    found = text_import.aiken_questions(message.text, _lang(current.language, lang), lang)
+    found = await asyncio.to_thread(text_import.aiken_questions, message.text,
+                                    _lang(current.language, lang), lang)
     if isinstance(found, str):
         await reply(update, context, found)
         return
@@ -151,8 +156,9 @@ async def _add(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services
                                        limit=drafts.MAX_DRAFT_QUESTIONS))
         return
     assert current.title is not None
-    built = drafts.bank(current.title, _lang(current.language, lang), new,
-                        first=len(questions) + 1)
+    built = await asyncio.to_thread(partial(drafts.bank, current.title,
+                                            _lang(current.language, lang), new,
+                                            first=len(questions) + 1))
     if built.yaml_text is None or built.problems:
         await reply(update, context, "\n".join([t(lang, "author_question_refused"),
                                                 *problem_lines(built, lang)]))

@@ -50,13 +50,13 @@ class Authoring:
                 continue
             if row is None:
                 return Saved(None, full=True)
-            self._catalog.put(row)
+            self._catalog.put(row, quiz)
             return Saved(row)
         raise AssertionError("unreachable: candidate_names never ends")
 
     async def refresh(self, quiz_no: int) -> AuthoredQuiz | None:
         """Re-read one stored quiz after a change (deleted, published, shared)."""
         row = await self._store.authored(quiz_no)
-        if row is not None:
-            self._catalog.put(row)
+        if row is not None:  # only its metadata changed: the parsed questions stay
+            self._catalog.put(row, self._catalog.quiz(row.quiz_id))
         return row

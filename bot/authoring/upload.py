@@ -7,6 +7,7 @@ QUIZBOT_API_URL (``.../bot`` -> ``.../file/bot``), so a self-hosted Bot API serv
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import PurePath
 
@@ -57,8 +58,9 @@ async def document_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         await reply(update, context, limit_text)
         return
     filename = PurePath(document.file_name or "upload").name
-    report = text_import.import_file(filename, data, MAX_UPLOAD_BYTES)
-    quiz = text_import.quiz_of(report)
+    # parsing and validating a file of hundreds of questions takes seconds: off the event loop
+    report = await asyncio.to_thread(text_import.import_file, filename, data, MAX_UPLOAD_BYTES)
+    quiz = await asyncio.to_thread(text_import.quiz_of, report)
     if quiz is None or report.yaml_text is None:
         await reply(update, context, import_text(lang, None, report))
         return
