@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.bank import load_quiz
 from bot.cli import main
@@ -313,3 +315,20 @@ def test_importers_and_catalog_are_pure() -> None:
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            cwd=ROOT, timeout=60, check=True)
     assert found.stdout.strip() == "[]"
+
+
+_SEEDS = [b"::t:: Q {=a ~b}", b"Q?\nA. x\nB. y\nANSWER: A\n", b"question,A,B,answer\nq,x,y,A\n",
+          b'{"results":[{"question":"q","correct_answer":"a","incorrect_answers":["b"]}]}',
+          b'<?xml version="1.0"?><quiz><question type="multichoice"><single>true</single>'
+          b'<answer fraction="100"><text>a</text></answer></question></quiz>']
+
+
+@given(seed=st.sampled_from(_SEEDS), cut=st.integers(0, 200), noise=st.binary(max_size=40),
+       ext=st.sampled_from([".gift", ".txt", ".csv", ".json", ".xml", ".yaml", ""]))
+@settings(max_examples=300, deadline=None)
+def test_no_input_makes_an_importer_raise(seed: bytes, cut: int, noise: bytes, ext: str) -> None:
+    data = seed[:cut] + noise + seed[cut:]
+    report = import_bytes(f"f{ext}", data, quiz_id="f")
+    assert (report.yaml_text is None) == (report.fatal is not None)
+    for problem in (*report.problems, *([report.fatal] if report.fatal else [])):
+        assert problem.text("en").startswith("f") and problem.text("bn")

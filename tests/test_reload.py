@@ -126,13 +126,19 @@ async def test_a_running_quiz_finishes_with_the_questions_it_started_with(
     async with BotHarness(tg, db_path, env=env) as bot:
         old = bot.services.catalog["zero"]
         chat = cls.chat_id
+        reader = cls.students[1]  # has started the bot: gets a recap of what they missed
+        tg.user_says(tg.start_bot(reader), reader, "/start")
+        await tg.wait_for_message(reader.id, "quizbot")
         tg.user_says(chat, cls.creator, "/quiz zero 600")
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1))
         tg.tap(chat, cls.students[0], q1.message_id, button_data(q1, correct_label(q1)))
+        tg.tap(chat, reader, q1.message_id, button_data(q1, next(
+            label for label in "ABCD" if label != correct_label(q1))))
 
         # the bank changes under the running quiz: a question reworded, the last one removed
         text = (ROOT / "questions" / "zero.yaml").read_text("utf-8")
-        reworded = text.replace(old.questions[1].text.en, "Reworded, why does Adam need memory?")
+        reworded = text.replace(old.questions[1].text.en, "Reworded, why does Adam need memory?"
+                                ).replace(old.questions[1].text.bn, "নতুন করে লেখা প্রশ্ন?")
         cut = reworded[:reworded.index("  - id: sharding-cost")]
         (banks / "zero.yaml").write_text(cut, "utf-8")
         tg.user_says(tg.private_chat(admin), admin, "/reload")
@@ -150,6 +156,12 @@ async def test_a_running_quiz_finishes_with_the_questions_it_started_with(
         tg.user_says(chat, cls.creator, "/next")
         await tg.wait_for_message(chat, "results")
         await until(lambda: bot.services.groups.running(chat, 0) is None)
+
+        # the recap shows the questions as they were asked, the removed one included
+        await tg.wait_for_message(reader.id, "আপনার সারসংক্ষেপ")  # a Bengali user
+        text = "\n".join(m.text for m in tg.messages(reader.id))
+        assert old.questions[1].text.bn in text and "নতুন করে লেখা" not in text
+        assert old.questions[7].text.bn in text
 
         # the next run uses the new version
         tg.user_says(chat, cls.creator, "/quiz zero 600")
