@@ -257,6 +257,9 @@ def test_texts_over_the_limits_are_reported_not_cut() -> None:
         "and points (50) the alert would be 289, Telegram allows 200",
     ]
     assert report.yaml_text is not None and long_option not in report.yaml_text
+    titled = import_bytes("t.gift", b"Q? {=a ~b}", quiz_id="t", title="T" * 250)
+    assert [p.text("en") for p in titled.problems] == [
+        "t.gift: the title is 250 characters, at most 200; the file name is used instead."]
     many_options = "question,A,B,C,D,E,F,G,H,I,J,K,answer\n" + "Q?," + ",".join(
         "abcdefghijk") + ",A\n"
     too_many = import_bytes("wide.csv", many_options.encode(), quiz_id="wide")

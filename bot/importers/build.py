@@ -70,6 +70,10 @@ def build(parsed: Parsed, fmt: str, name: str, *, quiz_id: str, lang: Lang | Non
     language = lang or guess_language(drafts)
     limits = bank_limits()
     head_title = _title(title or parsed.title, name)
+    if len(head_title) > MAX_TITLE_CHARS:
+        problems.append(Problem(name, "imp_title_long",
+                                {"length": len(head_title), "limit": MAX_TITLE_CHARS}))
+        head_title = _title(None, name)[:MAX_TITLE_CHARS] or "Quiz"
     questions: list[dict[str, Any]] = []
     kept: list[Draft] = []
     for number, draft in enumerate(drafts, start=1):
@@ -115,7 +119,7 @@ def _title(given: str | None, name: str) -> str:
         stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         title = " ".join(re.split(r"[_\-\s]+", stem)).strip() or "Quiz"
         title = title[:1].upper() + title[1:]
-    return title if len(title) <= MAX_TITLE_CHARS else title[:MAX_TITLE_CHARS - 1] + "…"
+    return title
 
 
 def _entry(draft: Draft, qid: str) -> dict[str, Any]:
