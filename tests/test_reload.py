@@ -108,6 +108,15 @@ async def test_reload_by_admin_only_and_what_it_reports(tg: FakeTelegram, db_pat
         listing = await tg.wait_for_message(student.id, "Pick a quiz to practise")
         assert [d for row in listing.buttons for _, d in row] == ["s:fresh", "s:net", "s:zero"]
 
+        # a folder gone (unmounted, renamed) takes nothing offline
+        banks.rename(tmp_path / "elsewhere")
+        tg.user_says(tg.private_chat(admin), admin, "/reload")
+        lost = await tg.wait_for(lambda: [m for m in tg.messages(ADMIN)
+                                          if "no such file or folder" in m.text])
+        assert f"⚠️ Refused: {banks}" in lost[0].text
+        assert sorted(catalog) == ["fresh", "net", "zero"]
+        (tmp_path / "elsewhere").rename(banks)
+
         # nothing changed: said so; in Bengali for a Bengali admin chat
         tg.user_says(tg.private_chat(admin), admin, "/lang bn")
         await tg.wait_for_message(ADMIN, "বাংলা")
