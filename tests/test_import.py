@@ -301,6 +301,15 @@ def test_problems_read_in_bengali_and_formats_are_detected_by_content() -> None:
     assert quiz_id_for("***.csv") == "imported"
 
 
+def test_true_false_options_follow_the_bank_language() -> None:
+    bengali = import_bytes("tf.gift", "ZeRO কি মেমরি বাঁচায়? {T}\n\nএটা কি ঠিক? {FALSE}".encode(),
+                           quiz_id="tf")
+    assert bengali.yaml_text is not None and "language: bn" in bengali.yaml_text
+    assert "- সত্য\n  - মিথ্যা\n  correct: 2" in bengali.yaml_text
+    forced = import_bytes("tf.gift", b"Is ZeRO useful? {T}", quiz_id="tf", lang="bn")
+    assert forced.yaml_text is not None and "- সত্য" in forced.yaml_text
+
+
 def test_our_own_yaml_passes_through_the_validator() -> None:
     own = (ROOT / "questions" / "zero.yaml").read_bytes()
     report = import_bytes("zero.yaml", own, quiz_id="zero")
