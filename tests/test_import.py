@@ -74,6 +74,8 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert [o.en for o in q["q3"].options] == ["10.0.0.0/8 = a class A sized block",
                                                "10.0.0.0/33 ~ invalid prefix", "Both # neither"]
     assert q["q4"].text.en == "What does DNS translate names into?"  # [html], &nbsp;
+    assert q["q4"].options[0].en == "IP addresses"  # [html] applies to the answers too
+    assert q["q4"].explanation is not None and q["q4"].explanation.en == "Names → addresses."
     # {F#wrong feedback#right feedback}: two options, the second right
     assert [o.en for o in q["q5"].options] == ["True", "False"] and q["q5"].correct == 1
     assert q["q5"].explanation is not None

@@ -150,7 +150,7 @@ def _question(where: str, raw: str, category: str | None) -> Draft:
     tail = _format(_text(after), fmt)
     if tail:  # the "missing word" form: the answers fill the blank
         question = f"{question} _____ {tail}".strip()
-    draft = _answers(where, body, question)
+    draft = _answers(where, body, question, fmt)
     return replace(draft, tag=category)
 
 
@@ -162,13 +162,13 @@ def _format(text: str, fmt: str) -> str:
     return clean(text)
 
 
-def _answers(where: str, body: Chars, question: str) -> Draft:
+def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
     general: str | None = None
     text = _text(body)
     # #### general feedback: the first unescaped "####"
     for i in range(len(body) - 3):
         if all(body[i + k] == ("#", False) for k in range(4)):
-            general = clean(_text(body[i + 4:])) or None
+            general = _format(_text(body[i + 4:]), fmt) or None
             body = body[:i]
             text = _text(body)
             break
@@ -181,7 +181,8 @@ def _answers(where: str, body: Chars, question: str) -> Draft:
     if _TRUE_FALSE.match(_text(head[0][1])) and not any(
             ch in "=~" and not esc for ch, esc in body):
         right = _text(head[0][1]).strip().upper().startswith("T")
-        given = [clean(_text(part)) for _, part in head[1:]]  # for a wrong, then a right answer
+        # feedback for a wrong answer, then for a right one
+        given = [_format(_text(part), fmt) for _, part in head[1:]]
         explanation = given[1] if len(given) > 1 and given[1] else None
         return Draft(where, question, (TRUE, FALSE), 0 if right else 1, explanation, general,
                      true_false=True)
@@ -196,7 +197,7 @@ def _answers(where: str, body: Chars, question: str) -> Draft:
             continue
         pieces = _split(part, "#")
         answer = _text(pieces[0][1])
-        feedback = clean(_text(pieces[1][1])) if len(pieces) > 1 else None
+        feedback = _format(_text(pieces[1][1]), fmt) if len(pieces) > 1 else None
         weight = _WEIGHT.match(answer.strip())
         value = 100.0 if mark == "=" else 0.0
         if weight:
@@ -208,7 +209,7 @@ def _answers(where: str, body: Chars, question: str) -> Draft:
             rights.append(len(options))
         elif value > 0:
             partial = True
-        options.append(clean(answer))
+        options.append(_format(answer, fmt))
         feedbacks.append(feedback or None)
     if options and not any(mark == "~" for mark, _ in _split(body, "=~")):
         raise _Skip("imp_not_mcq", kind="short answer")
