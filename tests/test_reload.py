@@ -239,3 +239,26 @@ async def test_sighup_reloads_the_running_process(tg: FakeTelegram, db_path: Pat
         assert await proc.terminate() == 0
     finally:
         await proc.close()
+
+
+async def test_a_restart_resumes_the_questions_drawn(tg: FakeTelegram, db_path: Path,
+                                                     tmp_path: Path) -> None:
+    banks = folder(tmp_path)
+    (banks / "bnpick.yaml").write_text(BN_PICK.replace("pick: 2", "pick: 3"), "utf-8")
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    env = {"QUIZBOT_QUESTIONS": str(banks)}
+    async with BotHarness(tg, db_path, env=env, seed=5) as bot:
+        tg.user_says(chat, cls.creator, "/quiz bnpick 600")
+        await tg.wait_for(lambda: open_question(tg, chat, 1))
+        run = bot.services.groups.running(chat, 0)
+        assert run is not None
+        drawn = run.engine.plan.question_ids
+    async with BotHarness(tg, db_path, env=env, seed=99) as bot:  # another seed: no new draw
+        resumed = await until(lambda: bot.services.groups.running(chat, 0))
+        assert resumed.engine.plan.question_ids == drawn
+        for number in (2, 3):
+            tg.user_says(chat, cls.creator, "/next")
+            message = await tg.wait_for(lambda n=number: open_question(tg, chat, n))
+            assert f"নম্বর {drawn[number - 1][1:]}?" in message.text
+            assert message.text.startswith(f"❓ Question {number}/3")
