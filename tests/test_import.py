@@ -151,6 +151,11 @@ def test_spreadsheets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert [q.options[q.correct].bn for q in bengali.questions] == [
         "অপটিমাইজার স্টেট", "গ্রেডিয়েন্ট", "FSDP"]
     assert bengali.questions[2].text.bn == "কোনটি PyTorch-এর নিজস্ব শার্ডিং; বলুন তো?"
+    # Excel's "Unicode text": UTF-16 with a BOM, tab separated
+    unicode_text = "question\tA\tB\tanswer\nপ্রশ্ন?\tহ্যাঁ\tনা\tB\n".encode("utf-16")
+    report = import_bytes("sheet.csv", unicode_text, quiz_id="sheet")
+    assert report.imported == 1 and report.yaml_text is not None
+    assert "correct: 2" in report.yaml_text and "language: bn" in report.yaml_text
 
 
 def test_open_trivia_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
