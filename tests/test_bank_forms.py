@@ -114,3 +114,20 @@ def test_every_view_of_a_question_shows_a_one_language_bank_as_written() -> None
                 assert ("💡" in text) == (q is with_expl)
         reveal = render.reveal_message(engine.close(), lang, total=2)  # type: ignore[arg-type]
         assert engine.question.text.en in reveal
+
+
+def test_the_shipped_quiz_does_not_give_its_answers_away() -> None:
+    """The content review: the right option is never the longest one (in either language),
+    and every explanation rebuts the tempting wrong option within the alert's 200 characters
+    (the validator checks the sizes with the real verdict lines)."""
+    from pathlib import Path
+
+    from bot.bank import load_quiz
+
+    quiz = load_quiz(Path(__file__).resolve().parent.parent / "questions" / "zero.yaml",
+                     bank_limits())
+    assert quiz.bilingual
+    for q in quiz.questions:
+        for lang in ("bn", "en"):
+            lengths = [len(o(lang)) for o in q.options]  # type: ignore[arg-type]
+            assert lengths[q.correct] < max(lengths), (q.id, lang)
