@@ -54,14 +54,18 @@ class ReloadReport:
 
 def reload_folder(catalog: Catalog, folder: Path, limits: Limits) -> ReloadReport:
     """Load ``folder`` again and serve the result from ``catalog``."""
-    return apply_loaded(catalog, *load_folder([folder], limits))
+    return apply_loaded(catalog, folder, *load_folder([folder], limits))
 
 
-def apply_loaded(catalog: Catalog, loaded: Mapping[str, Quiz],
+def apply_loaded(catalog: Catalog, folder: Path, loaded: Mapping[str, Quiz],
                  problems: list[Problem]) -> ReloadReport:
     """Serve what ``load_folder`` returned (read off the event loop), keeping the last good
-    version of each bank that became broken."""
+    version of each bank that became broken. A folder that is gone (unmounted, renamed)
+    changes nothing: every quiz stays served."""
     old = catalog.folder()
+    lost = [str(p) for p in problems if p.file == str(folder)]
+    if lost:
+        return ReloadReport((), (), (), (Refused(str(folder), None, tuple(lost)),), len(old))
     served, refused = _keep_last_good(loaded, problems, old)
     catalog.replace_folder(served)
     return ReloadReport(

@@ -26,6 +26,10 @@ MESSAGES: dict[str, dict[Lang, str]] = {
                     "en": "{where}: question skipped: {message}"},
     "imp_yaml": {"bn": "{where}: প্রশ্নব্যাংকে সমস্যা: {message}",
                  "en": "{where}: bank problem: {message}"},
+    "imp_title_long": {"bn": "{where}: শিরোনাম {length} অক্ষরের, সর্বোচ্চ {limit}; ফাইলের নামই "
+                             "শিরোনাম হিসেবে নেওয়া হয়েছে।",
+                       "en": "{where}: the title is {length} characters, at most {limit}; the "
+                             "file name is used instead."},
     "imp_too_many": {"bn": "{where}: একটি প্রশ্নব্যাংকে সর্বোচ্চ {limit}টি প্রশ্ন থাকে; এটি বাদ গেছে।",
                      "en": "{where}: a bank holds at most {limit} questions; skipped."},
     # --- one question -------------------------------------------------------------------------

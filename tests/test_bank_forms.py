@@ -83,3 +83,51 @@ def test_pick_is_checked_and_draws_afresh_in_the_bank_order() -> None:
 def test_an_explanation_if_given_must_not_be_empty() -> None:
     assert problems(ONE.replace("explanation: Because.", "explanation: ''")) == [
         "demo.yaml:10: question 1 (id a): explanation: must not be empty"]
+
+
+def test_every_view_of_a_question_shows_a_one_language_bank_as_written() -> None:
+    """Group reveal, tap alert, recap and review, in both chat languages: the bank's texts as
+    written, the bot's words in the chat's language, no explanation line when there is none."""
+    from bot import render
+    from bot.engine import Answer, QuizEngine, Verdict
+
+    quiz = load(ONE.replace("title: Networks", "title: নেটওয়ার্ক").replace(
+        "language: en", "language: bn"))
+    engine = QuizEngine(quiz, make_plan(quiz, random.Random(2)), 30)
+    with_expl = next(q for q in quiz.questions if q.explanation is not None)
+    without = next(q for q in quiz.questions if q.explanation is None)
+    for lang, right in (("bn", "সঠিক"), ("en", "Right")):
+        for q in (with_expl, without):
+            perm = tuple(range(len(q.options)))
+            verdict = Verdict("accepted", Answer(0, 1, q.correct, True, 900, 0.0, 1), q.correct)
+            alert = render.tap_alert(lang, verdict, q, perm)  # type: ignore[arg-type]
+            assert right in alert
+            assert ("Because." in alert) == (q is with_expl)
+            missed = render.Missed(1, q, perm, None)
+            recap = "\n".join(render.recap_messages(
+                quiz, lang, points=0, correct=0, total=2, rank=1, players=1,  # type: ignore[arg-type]
+                best_streak=0, missed=[missed]))
+            review = render.review_answered(quiz, q, perm, lang, chosen=0,  # type: ignore[arg-type]
+                                            verdict="v", schedule="s")
+            for text in (recap, review):
+                assert q.text.en in text and "নেটওয়ার্ক" in text
+                assert ("💡" in text) == (q is with_expl)
+        reveal = render.reveal_message(engine.close(), lang, total=2)  # type: ignore[arg-type]
+        assert engine.question.text.en in reveal
+
+
+def test_the_shipped_quiz_does_not_give_its_answers_away() -> None:
+    """The content review: the right option is never the longest one (in either language),
+    and every explanation rebuts the tempting wrong option within the alert's 200 characters
+    (the validator checks the sizes with the real verdict lines)."""
+    from pathlib import Path
+
+    from bot.bank import load_quiz
+
+    quiz = load_quiz(Path(__file__).resolve().parent.parent / "questions" / "zero.yaml",
+                     bank_limits())
+    assert quiz.bilingual
+    for q in quiz.questions:
+        for lang in ("bn", "en"):
+            lengths = [len(o(lang)) for o in q.options]  # type: ignore[arg-type]
+            assert lengths[q.correct] < max(lengths), (q.id, lang)

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.bank import load_quiz
 from bot.cli import main
@@ -72,6 +74,8 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert [o.en for o in q["q3"].options] == ["10.0.0.0/8 = a class A sized block",
                                                "10.0.0.0/33 ~ invalid prefix", "Both # neither"]
     assert q["q4"].text.en == "What does DNS translate names into?"  # [html], &nbsp;
+    assert q["q4"].options[0].en == "IP addresses"  # [html] applies to the answers too
+    assert q["q4"].explanation is not None and q["q4"].explanation.en == "Names → addresses."
     # {F#wrong feedback#right feedback}: two options, the second right
     assert [o.en for o in q["q5"].options] == ["True", "False"] and q["q5"].correct == 1
     assert q["q5"].explanation is not None
@@ -147,6 +151,11 @@ def test_spreadsheets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert [q.options[q.correct].bn for q in bengali.questions] == [
         "অপটিমাইজার স্টেট", "গ্রেডিয়েন্ট", "FSDP"]
     assert bengali.questions[2].text.bn == "কোনটি PyTorch-এর নিজস্ব শার্ডিং; বলুন তো?"
+    # Excel's "Unicode text": UTF-16 with a BOM, tab separated
+    unicode_text = "question\tA\tB\tanswer\nপ্রশ্ন?\tহ্যাঁ\tনা\tB\n".encode("utf-16")
+    report = import_bytes("sheet.csv", unicode_text, quiz_id="sheet")
+    assert report.imported == 1 and report.yaml_text is not None
+    assert "correct: 2" in report.yaml_text and "language: bn" in report.yaml_text
 
 
 def test_open_trivia_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -255,6 +264,9 @@ def test_texts_over_the_limits_are_reported_not_cut() -> None:
         "and points (50) the alert would be 289, Telegram allows 200",
     ]
     assert report.yaml_text is not None and long_option not in report.yaml_text
+    titled = import_bytes("t.gift", b"Q? {=a ~b}", quiz_id="t", title="T" * 250)
+    assert [p.text("en") for p in titled.problems] == [
+        "t.gift: the title is 250 characters, at most 200; the file name is used instead."]
     many_options = "question,A,B,C,D,E,F,G,H,I,J,K,answer\n" + "Q?," + ",".join(
         "abcdefghijk") + ",A\n"
     too_many = import_bytes("wide.csv", many_options.encode(), quiz_id="wide")
@@ -296,6 +308,15 @@ def test_problems_read_in_bengali_and_formats_are_detected_by_content() -> None:
     assert quiz_id_for("***.csv") == "imported"
 
 
+def test_true_false_options_follow_the_bank_language() -> None:
+    bengali = import_bytes("tf.gift", "ZeRO কি মেমরি বাঁচায়? {T}\n\nএটা কি ঠিক? {FALSE}".encode(),
+                           quiz_id="tf")
+    assert bengali.yaml_text is not None and "language: bn" in bengali.yaml_text
+    assert "- সত্য\n  - মিথ্যা\n  correct: 2" in bengali.yaml_text
+    forced = import_bytes("tf.gift", b"Is ZeRO useful? {T}", quiz_id="tf", lang="bn")
+    assert forced.yaml_text is not None and "- সত্য" in forced.yaml_text
+
+
 def test_our_own_yaml_passes_through_the_validator() -> None:
     own = (ROOT / "questions" / "zero.yaml").read_bytes()
     report = import_bytes("zero.yaml", own, quiz_id="zero")
@@ -313,3 +334,20 @@ def test_importers_and_catalog_are_pure() -> None:
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            cwd=ROOT, timeout=60, check=True)
     assert found.stdout.strip() == "[]"
+
+
+_SEEDS = [b"::t:: Q {=a ~b}", b"Q?\nA. x\nB. y\nANSWER: A\n", b"question,A,B,answer\nq,x,y,A\n",
+          b'{"results":[{"question":"q","correct_answer":"a","incorrect_answers":["b"]}]}',
+          b'<?xml version="1.0"?><quiz><question type="multichoice"><single>true</single>'
+          b'<answer fraction="100"><text>a</text></answer></question></quiz>']
+
+
+@given(seed=st.sampled_from(_SEEDS), cut=st.integers(0, 200), noise=st.binary(max_size=40),
+       ext=st.sampled_from([".gift", ".txt", ".csv", ".json", ".xml", ".yaml", ""]))
+@settings(max_examples=300, deadline=None)
+def test_no_input_makes_an_importer_raise(seed: bytes, cut: int, noise: bytes, ext: str) -> None:
+    data = seed[:cut] + noise + seed[cut:]
+    report = import_bytes(f"f{ext}", data, quiz_id="f")
+    assert (report.yaml_text is None) == (report.fatal is not None)
+    for problem in (*report.problems, *([report.fatal] if report.fatal else [])):
+        assert problem.text("en").startswith("f") and problem.text("bn")

@@ -108,6 +108,15 @@ async def test_reload_by_admin_only_and_what_it_reports(tg: FakeTelegram, db_pat
         listing = await tg.wait_for_message(student.id, "Pick a quiz to practise")
         assert [d for row in listing.buttons for _, d in row] == ["s:fresh", "s:net", "s:zero"]
 
+        # a folder gone (unmounted, renamed) takes nothing offline
+        banks.rename(tmp_path / "elsewhere")
+        tg.user_says(tg.private_chat(admin), admin, "/reload")
+        lost = await tg.wait_for(lambda: [m for m in tg.messages(ADMIN)
+                                          if "no such file or folder" in m.text])
+        assert f"⚠️ Refused: {banks}" in lost[0].text
+        assert sorted(catalog) == ["fresh", "net", "zero"]
+        (tmp_path / "elsewhere").rename(banks)
+
         # nothing changed: said so; in Bengali for a Bengali admin chat
         tg.user_says(tg.private_chat(admin), admin, "/lang bn")
         await tg.wait_for_message(ADMIN, "বাংলা")
@@ -126,13 +135,19 @@ async def test_a_running_quiz_finishes_with_the_questions_it_started_with(
     async with BotHarness(tg, db_path, env=env) as bot:
         old = bot.services.catalog["zero"]
         chat = cls.chat_id
+        reader = cls.students[1]  # has started the bot: gets a recap of what they missed
+        tg.user_says(tg.start_bot(reader), reader, "/start")
+        await tg.wait_for_message(reader.id, "quizbot")
         tg.user_says(chat, cls.creator, "/quiz zero 600")
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1))
         tg.tap(chat, cls.students[0], q1.message_id, button_data(q1, correct_label(q1)))
+        tg.tap(chat, reader, q1.message_id, button_data(q1, next(
+            label for label in "ABCD" if label != correct_label(q1))))
 
         # the bank changes under the running quiz: a question reworded, the last one removed
         text = (ROOT / "questions" / "zero.yaml").read_text("utf-8")
-        reworded = text.replace(old.questions[1].text.en, "Reworded, why does Adam need memory?")
+        reworded = text.replace(old.questions[1].text.en, "Reworded, why does Adam need memory?"
+                                ).replace(old.questions[1].text.bn, "নতুন করে লেখা প্রশ্ন?")
         cut = reworded[:reworded.index("  - id: sharding-cost")]
         (banks / "zero.yaml").write_text(cut, "utf-8")
         tg.user_says(tg.private_chat(admin), admin, "/reload")
@@ -150,6 +165,12 @@ async def test_a_running_quiz_finishes_with_the_questions_it_started_with(
         tg.user_says(chat, cls.creator, "/next")
         await tg.wait_for_message(chat, "results")
         await until(lambda: bot.services.groups.running(chat, 0) is None)
+
+        # the recap shows the questions as they were asked, the removed one included
+        await tg.wait_for_message(reader.id, "আপনার সারসংক্ষেপ")  # a Bengali user
+        text = "\n".join(m.text for m in tg.messages(reader.id))
+        assert old.questions[1].text.bn in text and "নতুন করে লেখা" not in text
+        assert old.questions[7].text.bn in text
 
         # the next run uses the new version
         tg.user_says(chat, cls.creator, "/quiz zero 600")
@@ -218,3 +239,26 @@ async def test_sighup_reloads_the_running_process(tg: FakeTelegram, db_path: Pat
         assert await proc.terminate() == 0
     finally:
         await proc.close()
+
+
+async def test_a_restart_resumes_the_questions_drawn(tg: FakeTelegram, db_path: Path,
+                                                     tmp_path: Path) -> None:
+    banks = folder(tmp_path)
+    (banks / "bnpick.yaml").write_text(BN_PICK.replace("pick: 2", "pick: 3"), "utf-8")
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    env = {"QUIZBOT_QUESTIONS": str(banks)}
+    async with BotHarness(tg, db_path, env=env, seed=5) as bot:
+        tg.user_says(chat, cls.creator, "/quiz bnpick 600")
+        await tg.wait_for(lambda: open_question(tg, chat, 1))
+        run = bot.services.groups.running(chat, 0)
+        assert run is not None
+        drawn = run.engine.plan.question_ids
+    async with BotHarness(tg, db_path, env=env, seed=99) as bot:  # another seed: no new draw
+        resumed = await until(lambda: bot.services.groups.running(chat, 0))
+        assert resumed.engine.plan.question_ids == drawn
+        for number in (2, 3):
+            tg.user_says(chat, cls.creator, "/next")
+            message = await tg.wait_for(lambda n=number: open_question(tg, chat, n))
+            assert f"নম্বর {drawn[number - 1][1:]}?" in message.text
+            assert message.text.startswith(f"❓ Question {number}/3")

@@ -103,13 +103,13 @@ def import_bytes(filename: str, data: bytes, *, quiz_id: str, lang: Lang | None 
         return _own(name, text, quiz_id)
     parsed: Parsed
     if fmt == "gift":
-        parsed = gift.parse(name, text, lang)
+        parsed = gift.parse(name, text)
     elif fmt == "aiken":
         parsed = aiken.parse(name, text)
     elif fmt == "csv":
         parsed = csvsheet.parse(name, text)
     else:
-        parsed = opentdb.parse(name, text, lang)
+        parsed = opentdb.parse(name, text)
     return build(parsed, fmt, name, quiz_id=quiz_id, lang=lang, title=title)
 
 

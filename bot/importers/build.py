@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import yaml
@@ -22,7 +22,7 @@ from bot.bank import (
     Lang,
     parse_quiz,
 )
-from bot.importers.model import Draft, Parsed, Problem
+from bot.importers.model import FALSE, TRUE, TRUE_FALSE, Draft, Parsed, Problem
 from bot.limits import bank_limits
 
 _BENGALI = re.compile("[\u0980-\u09ff]")
@@ -52,7 +52,8 @@ class ImportReport:
 
 def guess_language(drafts: list[Draft]) -> Lang:
     """Bengali if the texts hold more Bengali letters than Latin ones, else English."""
-    sample = " ".join(d.text + " " + " ".join(d.options) for d in drafts[:50])
+    sample = " ".join(d.text + " " + ("" if d.true_false else " ".join(d.options))
+                      for d in drafts[:50])
     return "bn" if len(_BENGALI.findall(sample)) > len(_LATIN.findall(sample)) else "en"
 
 
@@ -70,9 +71,16 @@ def build(parsed: Parsed, fmt: str, name: str, *, quiz_id: str, lang: Lang | Non
     language = lang or guess_language(drafts)
     limits = bank_limits()
     head_title = _title(title or parsed.title, name)
+    if len(head_title) > MAX_TITLE_CHARS:
+        problems.append(Problem(name, "imp_title_long",
+                                {"length": len(head_title), "limit": MAX_TITLE_CHARS}))
+        head_title = _title(None, name)[:MAX_TITLE_CHARS] or "Quiz"
     questions: list[dict[str, Any]] = []
     kept: list[Draft] = []
     for number, draft in enumerate(drafts, start=1):
+        if draft.true_false:
+            words = dict(zip((TRUE, FALSE), TRUE_FALSE[language], strict=True))
+            draft = replace(draft, options=tuple(words[o] for o in draft.options))
         entry = _entry(draft, f"q{number}")
         problem = _precheck(draft) or _validate(entry, draft, language, limits)
         if problem is not None:
@@ -115,7 +123,7 @@ def _title(given: str | None, name: str) -> str:
         stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         title = " ".join(re.split(r"[_\-\s]+", stem)).strip() or "Quiz"
         title = title[:1].upper() + title[1:]
-    return title if len(title) <= MAX_TITLE_CHARS else title[:MAX_TITLE_CHARS - 1] + "…"
+    return title
 
 
 def _entry(draft: Draft, qid: str) -> dict[str, Any]:

@@ -9,17 +9,16 @@ true/false and the "missing word" form) is imported; everything else is reported
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import cast
 
-from bot.bank import Lang
 from bot.importers.htmltext import html_to_text
-from bot.importers.model import Draft, Parsed, clean
+from bot.importers.model import FALSE, TRUE, Draft, Parsed, clean
 
 _SPECIAL = "=~#{}:\\"
 _FORMAT = re.compile(r"^\s*\[(html|markdown|plain|moodle)\]", re.IGNORECASE)
 _TRUE_FALSE = re.compile(r"^\s*(T|F|TRUE|FALSE)\s*$", re.IGNORECASE)
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d+)?)%")
-_TF_WORDS: dict[Lang, tuple[str, str]] = {"en": ("True", "False"), "bn": ("সত্য", "মিথ্যা")}
 
 Chars = list[tuple[str, bool]]  # each character, and whether it was escaped
 
@@ -30,7 +29,7 @@ class _Skip(Exception):
         self.key, self.values = key, values
 
 
-def parse(name: str, text: str, lang: Lang | None) -> Parsed:
+def parse(name: str, text: str) -> Parsed:
     """Every question of a GIFT file."""
     out = Parsed()
     category: str | None = None
@@ -42,7 +41,7 @@ def parse(name: str, text: str, lang: Lang | None) -> Parsed:
         if block and any(line.strip() for line in block):
             where = f"{name}:{start}"
             try:
-                out.drafts.append(_question(where, "\n".join(block), category, lang))
+                out.drafts.append(_question(where, "\n".join(block), category))
             except _Skip as skip:
                 out.skip(where, skip.key, **skip.values)
         block.clear()
@@ -124,7 +123,7 @@ def _split(chars: Chars, marks: str) -> list[tuple[str, Chars]]:
     return parts
 
 
-def _question(where: str, raw: str, category: str | None, lang: Lang | None) -> Draft:
+def _question(where: str, raw: str, category: str | None) -> Draft:
     chars = _chars(raw.strip())
     # ::title::
     if len(chars) >= 2 and chars[0] == (":", False) and chars[1] == (":", False):
@@ -151,9 +150,8 @@ def _question(where: str, raw: str, category: str | None, lang: Lang | None) -> 
     tail = _format(_text(after), fmt)
     if tail:  # the "missing word" form: the answers fill the blank
         question = f"{question} _____ {tail}".strip()
-    draft = _answers(where, body, question, lang)
-    return Draft(where, draft.text, draft.options, draft.correct, draft.explanation,
-                 draft.note, category)
+    draft = _answers(where, body, question, fmt)
+    return replace(draft, tag=category)
 
 
 def _format(text: str, fmt: str) -> str:
@@ -164,13 +162,13 @@ def _format(text: str, fmt: str) -> str:
     return clean(text)
 
 
-def _answers(where: str, body: Chars, question: str, lang: Lang | None) -> Draft:
+def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
     general: str | None = None
     text = _text(body)
     # #### general feedback: the first unescaped "####"
     for i in range(len(body) - 3):
         if all(body[i + k] == ("#", False) for k in range(4)):
-            general = clean(_text(body[i + 4:])) or None
+            general = _format(_text(body[i + 4:]), fmt) or None
             body = body[:i]
             text = _text(body)
             break
@@ -183,10 +181,11 @@ def _answers(where: str, body: Chars, question: str, lang: Lang | None) -> Draft
     if _TRUE_FALSE.match(_text(head[0][1])) and not any(
             ch in "=~" and not esc for ch, esc in body):
         right = _text(head[0][1]).strip().upper().startswith("T")
-        words = _TF_WORDS[lang or "en"]
-        given = [clean(_text(part)) for _, part in head[1:]]  # for a wrong, then a right answer
+        # feedback for a wrong answer, then for a right one
+        given = [_format(_text(part), fmt) for _, part in head[1:]]
         explanation = given[1] if len(given) > 1 and given[1] else None
-        return Draft(where, question, words, 0 if right else 1, explanation, general)
+        return Draft(where, question, (TRUE, FALSE), 0 if right else 1, explanation, general,
+                     true_false=True)
     options: list[str] = []
     rights: list[int] = []
     feedbacks: list[str | None] = []
@@ -198,7 +197,7 @@ def _answers(where: str, body: Chars, question: str, lang: Lang | None) -> Draft
             continue
         pieces = _split(part, "#")
         answer = _text(pieces[0][1])
-        feedback = clean(_text(pieces[1][1])) if len(pieces) > 1 else None
+        feedback = _format(_text(pieces[1][1]), fmt) if len(pieces) > 1 else None
         weight = _WEIGHT.match(answer.strip())
         value = 100.0 if mark == "=" else 0.0
         if weight:
@@ -210,7 +209,7 @@ def _answers(where: str, body: Chars, question: str, lang: Lang | None) -> Draft
             rights.append(len(options))
         elif value > 0:
             partial = True
-        options.append(clean(answer))
+        options.append(_format(answer, fmt))
         feedbacks.append(feedback or None)
     if options and not any(mark == "~" for mark, _ in _split(body, "=~")):
         raise _Skip("imp_not_mcq", kind="short answer")

@@ -29,6 +29,10 @@ class Problem:
         return MESSAGES[self.key][lang].format(where=self.where, **shown)
 
 
+TRUE, FALSE = "true", "false"  # true/false options, worded in the bank's language when built
+TRUE_FALSE: dict[Lang, tuple[str, str]] = {"en": ("True", "False"), "bn": ("সত্য", "মিথ্যা")}
+
+
 @dataclass(frozen=True, slots=True)
 class Draft:
     """A single-answer multiple-choice question read from a source file, not yet checked
@@ -42,6 +46,7 @@ class Draft:
     note: str | None = None
     tag: str | None = None
     seconds: int | None = None
+    true_false: bool = False  # options are (TRUE, FALSE) in some order: worded when built
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from bot.importers.htmltext import html_to_text
-from bot.importers.model import Draft, Parsed, Problem, clean
+from bot.importers.model import FALSE, TRUE, Draft, Parsed, Problem, clean
 
 
 def parse(name: str, data: bytes) -> Parsed:
@@ -103,7 +103,7 @@ def _question(out: Parsed, where: str, element: ET.Element, tag: str | None) -> 
             partial = True
         option = _formatted(answer)[0]
         if element.get("type") == "truefalse":
-            option = option.capitalize()
+            option = TRUE if option.casefold() == TRUE else FALSE
         options.append(option)
         feedbacks.append(_html(out, where, answer.find("feedback")))
     if partial:
@@ -112,4 +112,5 @@ def _question(out: Parsed, where: str, element: ET.Element, tag: str | None) -> 
     if len(rights) != 1:
         out.skip(where, "imp_right_count", count=len(rights))
         return None
-    return Draft(where, text, tuple(options), rights[0], feedbacks[rights[0]] or None, note, tag)
+    return Draft(where, text, tuple(options), rights[0], feedbacks[rights[0]] or None, note, tag,
+                 true_false=element.get("type") == "truefalse" and sorted(options) == [FALSE, TRUE])

@@ -7,17 +7,14 @@ import html
 import json
 from typing import Any
 
-from bot.bank import Lang
-from bot.importers.model import Draft, Parsed, Problem, clean
-
-_TF_WORDS: dict[Lang, tuple[str, str]] = {"en": ("True", "False"), "bn": ("সত্য", "মিথ্যা")}
+from bot.importers.model import FALSE, TRUE, Draft, Parsed, Problem, clean
 
 
 def _text(value: Any) -> str | None:
     return clean(html.unescape(value)) if isinstance(value, str) else None
 
 
-def parse(name: str, text: str, lang: Lang | None) -> Parsed:
+def parse(name: str, text: str) -> Parsed:
     """Every result of an Open Trivia DB response."""
     out = Parsed()
     try:
@@ -48,9 +45,9 @@ def parse(name: str, text: str, lang: Lang | None) -> Parsed:
         if category:
             categories.add(category)
         if kind == "boolean":
-            words = _TF_WORDS[lang or "en"]
             correct = 0 if right.casefold() == "true" else 1
-            out.drafts.append(Draft(where, question, words, correct, None, None, category))
+            out.drafts.append(Draft(where, question, (TRUE, FALSE), correct, None, None,
+                                    category, true_false=True))
             continue
         if kind != "multiple":
             out.skip(where, "imp_not_mcq", kind=str(kind)[:40])
