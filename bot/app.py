@@ -6,7 +6,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlparse
 
@@ -33,8 +33,14 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot import commands, recap, review, stats
+from bot import commands, recap, reload_handlers, review, stats
+from bot.authoring import chat as authoring_chat
+from bot.authoring import manage, upload
+from bot.authoring.catalog import AuthoredCatalog
+from bot.authoring.manage import SHARE_PREFIX
+from bot.authoring.service import Authoring
 from bot.bank import LANGS, Lang, Problem, Quiz, load_folder
+from bot.catalog import Catalog
 from bot.engine import PlanMismatch
 from bot.i18n import t
 from bot.logs import setup_logging
@@ -46,7 +52,7 @@ from bot.recap import Recaps
 from bot.render import bank_limits
 from bot.review import Reviews
 from bot.services import Services
-from bot.settings import Settings
+from bot.settings import Settings, file_url
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -69,14 +75,15 @@ def _log_banks(quizzes: dict[str, Quiz], problems: Sequence[Problem]) -> None:
 
 def build_application(settings: Settings, *, clock: Callable[[], float] = time.time,
                       rng: random.Random | None = None,
-                      quizzes: dict[str, Quiz] | None = None) -> Application[Any, Any, Any, Any,
-                                                                            Any, Any]:
+                      quizzes: Mapping[str, Quiz] | None = None) -> Application[Any, Any, Any,
+                                                                               Any, Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
     pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
     app = (
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.api_url)
+        .base_file_url(file_url(settings.api_url))
         .defaults(Defaults(parse_mode=ParseMode.HTML,
                            link_preview_options=LinkPreviewOptions(is_disabled=True)))
         .rate_limiter(pacer)
@@ -90,10 +97,11 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
         .post_shutdown(_post_shutdown)
         .build()
     )
-    app.bot_data["services"] = Services(
+    svc = app.bot_data["services"] = Services(
         settings=settings,
-        quizzes=quizzes if quizzes is not None else load_quizzes(settings),
+        catalog=Catalog(quizzes if quizzes is not None else load_quizzes(settings)),
         clock=clock, rng=rng or random.Random())
+    svc.authored = AuthoredCatalog(svc.catalog, bank_limits())
     app.bot_data["pacer"] = pacer
     register_handlers(app)
     return app
@@ -103,7 +111,10 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Every handler of the bot. Only new messages carry commands: edited messages and channel
     posts are ignored (a command edited after the fact must not start a second quiz)."""
     new_messages = filters.UpdateType.MESSAGE
+    private = filters.ChatType.PRIVATE & new_messages
     handlers = [
+        CommandHandler("start", manage.start_shared,
+                       filters=new_messages & filters.Regex(rf"^/start(@\w+)? {SHARE_PREFIX}")),
         CommandHandler("start", commands.start, filters=new_messages),
         CommandHandler("help", commands.help_command, filters=new_messages),
         CommandHandler("quiz", commands.quiz, filters=new_messages),
@@ -117,6 +128,17 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         CommandHandler("review", review.review_command, filters=new_messages),
         CommandHandler("recap", recap.recap_command, filters=new_messages),
         CommandHandler("remind", review.remind_command, filters=new_messages),
+        CommandHandler("newquiz", authoring_chat.newquiz, filters=new_messages),
+        CommandHandler("done", authoring_chat.done, filters=new_messages),
+        CommandHandler("cancel", authoring_chat.cancel, filters=new_messages),
+        CommandHandler("myquizzes", manage.myquizzes, filters=new_messages),
+        CommandHandler("deletequiz", manage.deletequiz, filters=new_messages),
+        CommandHandler("share", manage.share, filters=new_messages),
+        CommandHandler("publish", manage.publish, filters=new_messages),
+        MessageHandler(private & filters.POLL, authoring_chat.poll_sent),
+        MessageHandler(private & filters.Document.ALL, upload.document_sent),
+        MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring_chat.text_sent),
+        CommandHandler("reload", reload_handlers.reload_command, filters=new_messages),
         CallbackQueryHandler(commands.button),
         MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
         ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
@@ -134,18 +156,22 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Open the database, wire the services, register commands, resume unfinished quizzes."""
     svc: Services = app.bot_data["services"]
     svc.store = await Store.open(svc.settings.db_path)
+    await svc.authored.load(svc.store)
+    svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
     svc.groups = GroupQuizzes(app, svc.store, svc.clock,
                               count_interval=svc.settings.count_interval)
-    svc.practice = PracticeSessions(app.bot, svc.store, svc.quizzes, svc.clock)
-    recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.quizzes, svc.clock,
+    svc.practice = PracticeSessions(app.bot, svc.store, svc.catalog, svc.clock)
+    recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.catalog, svc.clock,
                                              svc.settings.language)
     svc.groups.on_finish = recaps.run_finished
-    reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.quizzes, svc.clock, svc.rng,
+    reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.catalog, svc.clock, svc.rng,
                                                 recaps, svc.settings.language)
     await reviews.restore()
     await _register_commands(app, svc.settings.language)
     await _restore(svc)
+    if app.bot_data.get("sighup"):  # the real process only, not an in-process test harness
+        reload_handlers.watch_sighup(app)
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="resume")
 
@@ -159,7 +185,7 @@ async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _restore(svc: Services) -> None:
     """Take back every group quiz that was running when the bot stopped."""
     for stored in await svc.store.running_runs("group"):
-        quiz = svc.quizzes.get(stored.quiz_id)
+        quiz = svc.catalog.get(stored.quiz_id)
         if quiz is None:
             await svc.groups.abandon(stored, f"quiz {stored.quiz_id!r} is no longer served")
             continue
@@ -181,8 +207,10 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
 def _commands(lang: Lang, moderator: bool) -> list[BotCommand]:
     student = [("quiz", "cmd_quiz"), ("leaderboard", "cmd_top"), ("top", "cmd_top"),
                ("me", "cmd_me"), ("review", "cmd_review"), ("recap", "cmd_recap"),
-               ("remind", "cmd_remind"), ("lang", "cmd_lang"), ("help", "cmd_help"),
-               ("start", "cmd_start")]
+               ("remind", "cmd_remind"), ("newquiz", "cmd_newquiz"), ("done", "cmd_done"),
+               ("cancel", "cmd_cancel"), ("myquizzes", "cmd_myquizzes"),
+               ("share", "cmd_share"), ("deletequiz", "cmd_deletequiz"), ("lang", "cmd_lang"),
+               ("help", "cmd_help"), ("start", "cmd_start")]
     mod = [("quiz", "cmd_quiz_mod"), ("next", "cmd_next"), ("stop", "cmd_stop"),
            ("lang", "cmd_lang"), ("leaderboard", "cmd_top"), ("me", "cmd_me"),
            ("resetleaderboard", "cmd_reset"), ("export", "cmd_export"), ("help", "cmd_help")]
@@ -228,6 +256,7 @@ def run(settings: Settings, quizzes: dict[str, Quiz], problems: Sequence[Problem
 def _serve(settings: Settings, quizzes: dict[str, Quiz]) -> None:
     secret = settings.webhook_secret
     app = build_application(settings, quizzes=quizzes)
+    app.bot_data["sighup"] = True
     if settings.webhook_url:
         if secret is None:
             secret = secrets.token_urlsafe(32)

@@ -36,8 +36,9 @@ MAX_NOTE_CHARS = 1000
 MIN_SECONDS, MAX_SECONDS = 5, 600
 
 _TOP_KEYS = {"title", "language", "settings", "questions"}
-_SETTINGS_KEYS = {"seconds", "shuffle"}
-_QUESTION_KEYS = {"id", "question", "options", "correct", "explanation", "note"}
+_SETTINGS_KEYS = {"seconds", "shuffle", "pick"}
+_QUESTION_KEYS = {"id", "question", "options", "correct", "explanation", "note", "tag"}
+MAX_TAG_CHARS = 100
 _STANDARD_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -70,8 +71,9 @@ class Question:
     text: Text
     options: tuple[Text, ...]
     correct: int  # index into options, 0-based
-    explanation: Text
+    explanation: Text | None  # the tap alert's text; None: the alert shows the verdict only
     note: Text | None = None
+    tag: str | None = None  # the author's label (e.g. an imported category); never shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,18 @@ class Quiz:
     seconds: int | None = None
     shuffle: bool = True
     source: str = ""
+    bilingual: bool = True  # False: every text is in ``language`` only, served as it is
+    pick: int | None = None  # each run draws this many questions (None: all, in order)
+
+    @property
+    def run_length(self) -> int:
+        """How many questions one run asks."""
+        return self.pick or len(self.questions)
+
+    @property
+    def kind(self) -> str:
+        """"bilingual", or the one language the bank is written in ("bn only", "en only")."""
+        return "bilingual" if self.bilingual else f"{self.language} only"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +140,7 @@ class _Reader:
         self.file = file
         self.problems: list[Problem] = []
         self._seen: set[int] = set()
+        self.bilingual = True  # set from the title: a plain-text title makes a one-language bank
 
     def fail(self, node: yaml.Node | None, where: str, message: str) -> None:
         line = node.start_mark.line + 1 if node is not None else None
@@ -181,6 +196,21 @@ class _Reader:
         return value
 
     def text(self, node: yaml.Node, where: str, limit: int | None = None) -> Text | None:
+        if not self.bilingual:  # one-language bank: plain text, the same in every chat
+            if isinstance(node, yaml.MappingNode):
+                self.fail(node, where, "must be plain text: this bank is in one language "
+                                       "(its title is plain text)")
+                return None
+            value = self.string(node, where)
+            if value is None:
+                return None
+            if limit is not None and len(value) > limit:
+                self.fail(node, where, f"{len(value)} characters, at most {limit} allowed")
+            return Text(bn=value, en=value)
+        if isinstance(node, yaml.ScalarNode) and node.tag != "tag:yaml.org,2002:null":
+            self.fail(node, where, "must have both bn and en: this bank is bilingual (its title "
+                                   "has bn and en)")
+            return None
         fields = self.mapping(node, where, set(LANGS), required=LANGS)
         if fields is None:
             return None
@@ -223,14 +253,31 @@ class _Reader:
         return raw == "true"
 
 
+MAX_DEPTH = 64  # nesting a bank never needs; deeper is refused at once, not at Python's limit
+
+
+class _TooDeep(Exception):
+    pass
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, refusing nesting deeper than MAX_DEPTH while composing."""
+
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _TooDeep
+            return super().compose_node(parent, index)  # type: ignore[arg-type]
+        finally:
+            self._depth -= 1
+
+
 def load_quiz(path: Path, limits: Limits | None = None) -> Quiz:
     """Read and validate one bank file; raise BankError naming every problem."""
     file = str(path)
-    quiz_id = path.stem
-    reader = _Reader(file)
-    if not QUIZ_ID.match(quiz_id):
-        reader.fail(None, "", "file name must be a quiz id: lowercase letters, digits, - and _, "
-                              "at most 32 characters")
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -241,14 +288,25 @@ def load_quiz(path: Path, limits: Limits | None = None) -> Quiz:
         raise BankError([Problem(file, None, "", "file is not UTF-8 text")]) from None
     except OSError as exc:
         raise BankError([Problem(file, None, "", f"cannot read: {exc.strerror}")]) from None
+    return parse_quiz(raw, file, path.stem, limits)
+
+
+def parse_quiz(raw: str, file: str, quiz_id: str, limits: Limits | None = None) -> Quiz:
+    """Validate a bank given as text (``file`` only names it in problems); raise BankError."""
+    reader = _Reader(file)
+    if not QUIZ_ID.match(quiz_id):
+        reader.fail(None, "", "file name must be a quiz id: lowercase letters, digits, - and _, "
+                              "at most 32 characters")
+    if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
+        raise BankError([Problem(file, None, "", f"bank is over {MAX_FILE_BYTES} bytes")])
     try:
-        root = yaml.compose(raw, Loader=yaml.SafeLoader)
+        root = yaml.compose(raw, Loader=_Loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
         raise BankError([Problem(file, line, "", f"not valid YAML: {problem}")]) from None
-    except RecursionError:  # PyYAML composes nested lists and mappings recursively
+    except (RecursionError, _TooDeep):  # PyYAML composes nested lists and maps recursively
         raise BankError([Problem(file, None, "", "not valid YAML: nested too deeply")]) from None
     if root is None:
         raise BankError([Problem(file, None, "", "file is empty")])
@@ -263,6 +321,8 @@ def _read_quiz(reader: _Reader, root: yaml.Node, quiz_id: str, file: str,
     top = reader.mapping(root, "", _TOP_KEYS, required=("title", "language", "questions"))
     if top is None:
         return None
+    if "title" in top and isinstance(top["title"], yaml.ScalarNode):
+        reader.bilingual = False
     title = reader.text(top["title"], "title", MAX_TITLE_CHARS) if "title" in top else None
     language: Lang | None = None
     if "language" in top:
@@ -271,6 +331,8 @@ def _read_quiz(reader: _Reader, root: yaml.Node, quiz_id: str, file: str,
         if language is None and value is not None:
             reader.fail(top["language"], "language", f"{value!r} is not one of {', '.join(LANGS)}")
     seconds: int | None = None
+    pick: int | None = None
+    pick_node: yaml.Node | None = None
     shuffle = True
     if "settings" in top:
         settings = reader.mapping(top["settings"], "settings", _SETTINGS_KEYS)
@@ -280,13 +342,20 @@ def _read_quiz(reader: _Reader, root: yaml.Node, quiz_id: str, file: str,
                                          MIN_SECONDS, MAX_SECONDS)
             if "shuffle" in settings:
                 shuffle = bool(reader.boolean(settings["shuffle"], "settings.shuffle"))
+            if "pick" in settings:
+                pick_node = settings["pick"]
+                pick = reader.integer(pick_node, "settings.pick", 1, MAX_QUESTIONS)
     questions: list[Question] = []
     if "questions" in top:
         questions = _read_questions(reader, top["questions"], limits)
+    if pick is not None and questions and pick > len(questions):
+        reader.fail(pick_node, "settings.pick",
+                    f"{pick} is more than the {len(questions)} questions of the bank")
     if title is None or language is None or reader.problems:
         return None
     return Quiz(id=quiz_id, title=title, language=language, questions=tuple(questions),
-                seconds=seconds, shuffle=shuffle, source=file)
+                seconds=seconds, shuffle=shuffle, source=file, bilingual=reader.bilingual,
+                pick=pick)
 
 
 def _read_questions(reader: _Reader, node: yaml.Node, limits: Limits) -> list[Question]:
@@ -323,7 +392,7 @@ def _read_question(reader: _Reader, node: yaml.Node, number: int,
                     and QUESTION_ID.match(str(value_node.value))):
                 where = f"question {number} (id {value_node.value})"
     fields = reader.mapping(node, where, _QUESTION_KEYS,
-                            required=("id", "question", "options", "correct", "explanation"))
+                            required=("id", "question", "options", "correct"))
     if fields is None:
         return None
     qid = reader.string(fields["id"], f"{where}: id") if "id" in fields else None
@@ -341,15 +410,18 @@ def _read_question(reader: _Reader, node: yaml.Node, number: int,
                    if "explanation" in fields else None)
     note = (reader.text(fields["note"], f"{where}: note", MAX_NOTE_CHARS)
             if "note" in fields else None)
-    if None in (qid, text, options, correct, explanation):
+    tag = reader.string(fields["tag"], f"{where}: tag") if "tag" in fields else None
+    if tag is not None and len(tag) > MAX_TAG_CHARS:
+        reader.fail(fields["tag"], f"{where}: tag",
+                    f"{len(tag)} characters, at most {MAX_TAG_CHARS} allowed")
+    if None in (qid, text, options, correct) or (explanation is None and "explanation" in fields):
         return None
     assert qid is not None
     assert text is not None
     assert options
     assert correct is not None
-    assert explanation is not None
     question = Question(id=qid, number=number, text=text, options=tuple(options),
-                        correct=correct, explanation=explanation, note=note)
+                        correct=correct, explanation=explanation, note=note, tag=tag)
     _check_lengths(reader, fields, question, where, limits)
     return question
 
@@ -386,20 +458,28 @@ def _read_options(reader: _Reader, node: yaml.Node | None, where: str) -> list[T
 
 def _check_lengths(reader: _Reader, fields: dict[str, yaml.Node], q: Question, where: str,
                    limits: Limits) -> None:
+    """Sizes as sent, in each language the bank is served in (a one-language bank's texts
+    go to chats of both languages: the longer frame counts, reported once)."""
+    message_done = alert_done = False
     for lang in LANGS:
-        if limits.question_overhead is not None:
+        field = f".{lang}" if reader.bilingual else ""
+        if limits.question_overhead is not None and not message_done:
             size = (limits.question_overhead[lang] + len(q.text(lang))
                     + sum(len(o(lang)) for o in q.options))
             if size > limits.question_message:
-                reader.fail(fields["question"], f"{where}: question.{lang}",
+                reader.fail(fields["question"], f"{where}: question{field}",
                             f"the question message would be {size} characters, "
                             f"Telegram allows {limits.question_message}")
+                message_done = not reader.bilingual
+        if q.explanation is None or alert_done:
+            continue
         prefix = limits.alert_prefix[lang] if limits.alert_prefix is not None else 0
         size = prefix + len(q.explanation(lang))
         if size > limits.alert:
-            reader.fail(fields["explanation"], f"{where}: explanation.{lang}",
+            reader.fail(fields["explanation"], f"{where}: explanation{field}",
                         f"{len(q.explanation(lang))} characters; with the verdict and points "
                         f"({prefix}) the alert would be {size}, Telegram allows {limits.alert}")
+            alert_done = not reader.bilingual
 
 
 def load_folder(paths: Iterable[Path], limits: Limits | None = None

@@ -11,6 +11,11 @@ parsing treats every callback as untrusted: anything that is not exactly one of 
   digit per option), the shown option tapped, and the session's question count and right answers
   so far (a review session keeps no state in memory).
 - ``tz:MINUTES`` — the time zone chosen for ``/remind``, in minutes east of UTC.
+- ``nu:N:STAMP`` — undo question N of one's own ``/newquiz`` draft, only while it is the last
+  and still the question the button was made for (STAMP: a checksum of its text).
+- ``dq:NUMBER:y`` / ``dq:NUMBER:n`` — confirm or keep: ``/deletequiz`` of stored quiz NUMBER.
+
+A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
 """
 
 from __future__ import annotations
@@ -22,10 +27,12 @@ MAX_BYTES = 64
 _MAX_ID = 2**53
 
 _ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")  # one spelling each
-_START = re.compile(r"s:([a-z0-9][a-z0-9_-]{0,31})")
+_START = re.compile(r"s:([a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})")
 _RESET = re.compile(r"r:([1-9][0-9]{0,5}):([yn])")
 _REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9]):([1-9][0-9]?):(0|[1-9][0-9]?)")
 _TIMEZONE = re.compile(r"tz:(0|-?[1-9][0-9]{0,3})")
+_UNDO = re.compile(r"nu:([1-9][0-9]{0,2}):(0|[1-9][0-9]{0,9})")
+_DELETE = re.compile(r"dq:([1-9][0-9]{0,15}):([yn])")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 
 
@@ -61,7 +68,20 @@ class TimezoneData:
     minutes: int
 
 
-CallbackData = AnswerData | StartData | ResetData | ReviewData | TimezoneData
+@dataclass(frozen=True, slots=True)
+class UndoData:
+    number: int
+    stamp: int  # zlib.crc32 of the question's text
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteData:
+    quiz_no: int
+    confirm: bool
+
+
+CallbackData = (AnswerData | StartData | ResetData | ReviewData | TimezoneData | UndoData
+                | DeleteData)
 
 
 def encode(data: CallbackData) -> str:
@@ -75,6 +95,10 @@ def encode(data: CallbackData) -> str:
     elif isinstance(data, ReviewData):
         order = "".join(map(str, data.order))
         text = f"v:{data.card_id}:{order}:{data.shown}:{data.step}:{data.right}"
+    elif isinstance(data, UndoData):
+        text = f"nu:{data.number}:{data.stamp}"
+    elif isinstance(data, DeleteData):
+        text = f"dq:{data.quiz_no}:{'y' if data.confirm else 'n'}"
     else:
         text = f"tz:{data.minutes}"
     if len(text.encode()) > MAX_BYTES or parse(text) != data:
@@ -100,6 +124,11 @@ def parse(raw: str | None) -> CallbackData | None:
                 or card >= _MAX_ID):
             return None
         return ReviewData(card, order, shown, step, right)
+    if m := _UNDO.fullmatch(raw):
+        return UndoData(int(m[1]), int(m[2]))
+    if m := _DELETE.fullmatch(raw):
+        quiz_no = int(m[1])
+        return DeleteData(quiz_no, m[2] == "y") if quiz_no < _MAX_ID else None
     if m := _TIMEZONE.fullmatch(raw):
         minutes = int(m[1])
         return TimezoneData(minutes) if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from bot import __version__
+from bot.authoring.export import export_quiz
 from bot.bank import LANGS, load_folder
 from bot.i18n import parse_lang
 from bot.settings import SettingsError, load_settings, read_env_file
@@ -40,8 +41,25 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", choices=LANGS, default=None,
                       help="language (default: the quiz's own)")
     play.add_argument("--seed", type=int, default=None, help="shuffle seed, for repeatable runs")
+    imp = sub.add_parser("import", help="turn GIFT, Aiken, Moodle XML, CSV or Open Trivia DB "
+                                        "files into question banks; exit 1 if something was "
+                                        "skipped, 2 if nothing could be imported")
+    imp.add_argument("files", nargs="+", type=Path, metavar="FILE", help="files to import")
+    imp.add_argument("--out", type=Path, default=None, metavar="DIR",
+                     help="where to write the banks (default: the configured questions folder)")
+    imp.add_argument("--id", default=None, metavar="NAME",
+                     help="quiz id (with one FILE; default: from the file name)")
+    imp.add_argument("--lang", choices=LANGS, default=None,
+                     help="the questions' language (default: guessed from the text)")
+    imp.add_argument("--title", default=None, help="the quiz's title (default: from the file)")
+    imp.add_argument("--force", action="store_true", help="replace an existing bank file")
     backup = sub.add_parser("backup", help="write a consistent copy of the live database")
     backup.add_argument("path", type=Path, metavar="PATH", help="where to write the copy")
+    export = sub.add_parser("export-quiz", help="write a quiz (a folder bank, or one written in "
+                                                "Telegram) as a YAML bank file")
+    export.add_argument("quiz", metavar="NAME", help="its name, or a stored quiz's id u.N")
+    export.add_argument("--out", type=Path, default=None, metavar="PATH",
+                        help="file to write (default: NAME.yaml here; - for stdout)")
     return parser
 
 
@@ -62,6 +80,13 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         return _validate(args.paths or [settings.questions])
     if args.command == "play":
         return _play(settings.questions, args.quiz, args.lang, args.seed)
+    if args.command == "export-quiz":
+        return export_quiz(settings.questions, settings.db_path, args.quiz, args.out)
+    if args.command == "import":
+        from bot.importing import import_files
+
+        return import_files(args.files, out=args.out or settings.questions, quiz_id=args.id,
+                            lang=args.lang, title=args.title, force=args.force)
     return _backup(settings.db_path, args.path)
 
 
@@ -72,7 +97,9 @@ def _validate(paths: list[Path]) -> int:
     for problem in problems:
         print(problem)
     for quiz in quizzes.values():
-        print(f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions)", file=sys.stderr)
+        pick = f", {quiz.pick} drawn per run" if quiz.pick else ""
+        print(f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions{pick}, "
+              f"{quiz.kind})", file=sys.stderr)
     return 1 if problems else 0
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Container, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +11,11 @@ from telegram import Chat, Message, Update
 from telegram.ext import ContextTypes
 
 from bot import callbacks, outbox, recap, render, review, stats
-from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
+from bot.authoring import chat as authoring_chat
+from bot.authoring import manage
+from bot.authoring.catalog import AUTHORED_ID
+from bot.authoring.manage import startable
+from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID, Quiz
 from bot.i18n import parse_lang, t, whole_number
 from bot.replies import answer_query, is_moderator, language, moderator_here, reply, thread_of
 from bot.services import Services, services
@@ -20,8 +24,9 @@ log = logging.getLogger(__name__)
 
 
 
-def _names(svc: Services) -> str:
-    return ", ".join(f"<code>{q}</code>" for q in sorted(svc.quizzes)) or "—"
+def _names(visible: Mapping[str, Quiz]) -> str:
+    shown = sorted(n for n in visible if not AUTHORED_ID.match(n))
+    return ", ".join(f"<code>{q}</code>" for q in shown) or "—"
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -34,9 +39,13 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """List the commands for students and moderators."""
+    """List the commands for students and moderators (and the bot's administrators)."""
     svc = services(context)
-    await reply(update, context, t(await language(update, svc), "help"))
+    lang = await language(update, svc)
+    text = t(lang, "help")
+    if update.effective_user is not None and update.effective_user.id in svc.settings.admin_ids:
+        text += "\n\n" + t(lang, "help_admin")
+    await reply(update, context, text)
 
 
 async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -48,31 +57,37 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await language(update, svc)
     args = context.args or []
     private = chat.type == Chat.PRIVATE
-    quizzes = [svc.quizzes[k] for k in sorted(svc.quizzes)]
+    mod = private or await is_moderator(update, svc)
+    # the chat's list, then the stored quizzes this user may start here (own ones: moderators)
+    visible = {q.id: q for q in svc.catalog.for_chat(chat.id)}
+    visible.update(startable(svc, update.effective_user.id, own=mod))
     if not args:
+        quizzes = list({id(q): q for _, q in sorted(visible.items())}.values())
+        names = {q.id: n for n, q in visible.items() if not AUTHORED_ID.match(n)}
         head = "practice_pick" if private else "quiz_list"
-        mod = private or await is_moderator(update, svc)
         # a student's list is an optional reply under the cooldown: spamming /quiz costs them
-        await reply(update, context, render.quiz_list(quizzes, lang, head), important=mod,
+        await reply(update, context, render.quiz_list(quizzes, lang, head, names),
+                    important=mod,
                     markup=render.start_keyboard(quizzes, lang) if quizzes else None)
         return
-    if not private and not await is_moderator(update, svc):
+    if not mod:
         await reply(update, context, t(lang, "not_moderator"))
         return
-    request = parse_quiz_args(args, svc.quizzes)
+    request = parse_quiz_args(args, visible)
     if request.name is None:
-        await reply(update, context, t(lang, "quiz_unknown", names=_names(svc)), important=True)
+        await reply(update, context, t(lang, "quiz_unknown", names=_names(visible)),
+                    important=True)
         return
     if request.usage:
         await reply(update, context, t(lang, "quiz_usage", low=MIN_SECONDS, high=MAX_SECONDS),
                     important=True)
         return
-    name = request.name
-    seconds = request.seconds or svc.quizzes[name].seconds or svc.settings.question_seconds
+    chosen = visible[request.name]
+    seconds = request.seconds or chosen.seconds or svc.settings.question_seconds
     if private:
-        await svc.practice.start(chat.id, svc.quizzes[name], lang, svc.rng)
+        await svc.practice.start(chat.id, chosen, lang, svc.rng)
         return
-    started = await svc.groups.start(chat.id, thread_of(message), svc.quizzes[name],
+    started = await svc.groups.start(chat.id, thread_of(message), chosen,
                                      seconds=seconds, lang=lang,
                                      started_by=update.effective_user.id, rng=svc.rng)
     if not started:
@@ -96,7 +111,7 @@ class QuizArgs:
 def parse_quiz_args(args: Sequence[str], quiz_ids: Container[str]) -> QuizArgs:
     """Parse the (non-empty) arguments of ``/quiz`` against the served quiz ids; never raises."""
     name = args[0].casefold() if args else ""
-    if not QUIZ_ID.match(name) or name not in quiz_ids:
+    if not (QUIZ_ID.match(name) or AUTHORED_ID.match(name)) or name not in quiz_ids:
         return QuizArgs(None)
     if len(args) > 2:
         return QuizArgs(name, usage=True)
@@ -206,6 +221,12 @@ async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,
     if isinstance(data, callbacks.ReviewData):
         return await review.reviews(context).tap(chat.id, user.id, message.message_id, data,
                                                  lang)
+    if isinstance(data, callbacks.UndoData):
+        return await authoring_chat.undo(context, user.id, chat.id, message.message_id, data,
+                                         lang)
+    if isinstance(data, callbacks.DeleteData):
+        return await manage.delete_button(context, user.id, chat.id, message.message_id, data,
+                                          lang)
     await review.timezone_chosen(context, user.id, chat.id, message.message_id, data, lang)
     return None, False
 
@@ -216,7 +237,8 @@ async def _start_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc:
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = await language(update, svc)
-    quiz_ = svc.quizzes.get(quiz_id)
+    quiz_ = (svc.authored.may_start(quiz_id, query.from_user.id) if AUTHORED_ID.match(quiz_id)
+             else svc.catalog.get(quiz_id))
     if quiz_ is None:
         return t(lang, "alert_invalid"), True
     if chat.type == Chat.PRIVATE:

@@ -89,14 +89,22 @@ class Score:
 
 
 def make_plan(quiz: Quiz, rng: random.Random) -> Plan:
-    """Questions in the bank's order; each question's options shuffled if the quiz allows it."""
+    """The run's questions and option orders, drawn with ``rng``.
+
+    Every question in the bank's order; with ``pick: N`` a fresh draw of N of them, still in
+    the bank's order. Each question's options are shuffled if the quiz allows it.
+    """
+    questions = quiz.questions
+    if quiz.pick is not None and quiz.pick < len(questions):
+        chosen = sorted(rng.sample(range(len(questions)), quiz.pick))
+        questions = tuple(questions[i] for i in chosen)
     perms: list[tuple[int, ...]] = []
-    for question in quiz.questions:
+    for question in questions:
         order = list(range(len(question.options)))
         if quiz.shuffle:
             rng.shuffle(order)
         perms.append(tuple(order))
-    return Plan(tuple(q.id for q in quiz.questions), tuple(perms))
+    return Plan(tuple(q.id for q in questions), tuple(perms))
 
 
 def points_for(elapsed: float, seconds: int) -> int:

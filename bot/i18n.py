@@ -105,6 +105,11 @@ MESSAGES: dict[str, dict[Lang, str]] = {
               "<code>/remind 20:30</code> বা /remind off — রিভিউয়ের দৈনিক রিমাইন্ডার\n"
               "/lang bn বা /lang en — ভাষা (প্রাইভেট চ্যাটে)\n"
               "/help — এই তালিকা\n\n"
+              "<b>নিজের কুইজ লিখুন</b> (প্রাইভেট চ্যাটে)\n"
+              "/newquiz — শিরোনাম, তারপর কুইজ পোল বা Aiken লেখা; /done সংরক্ষণ, /cancel বাদ\n"
+              "প্রশ্নের ফাইল পাঠান (YAML, GIFT, Aiken, Moodle XML, CSV, Open Trivia DB; ১ MB পর্যন্ত)\n"
+              "/myquizzes — আপনার কুইজ · <code>/share নাম</code> — অনুশীলনের লিংক · "
+              "<code>/deletequiz নাম</code> — মুছুন\n\n"
               "<b>মডারেটরদের কমান্ড</b> (গ্রুপের অ্যাডমিন)\n"
               "<code>/quiz নাম [সেকেন্ড]</code> — কুইজ শুরু (প্রতি প্রশ্নে ৫–৬০০ সেকেন্ড)\n"
               "/next — চলতি প্রশ্ন এখনই বন্ধ করে পরেরটি\n"
@@ -125,6 +130,12 @@ MESSAGES: dict[str, dict[Lang, str]] = {
               "<code>/remind 20:30</code> or /remind off — a daily review reminder\n"
               "/lang bn or /lang en — language (in a private chat)\n"
               "/help — this list\n\n"
+              "<b>Write your own quiz</b> (in a private chat)\n"
+              "/newquiz — a title, then quiz polls or Aiken text; /done saves, /cancel drops\n"
+              "Send a file of questions (YAML, GIFT, Aiken, Moodle XML, CSV, Open Trivia DB; "
+              "up to 1 MB)\n"
+              "/myquizzes — your quizzes · <code>/share NAME</code> — a practice link · "
+              "<code>/deletequiz NAME</code> — delete\n\n"
               "<b>Commands for moderators</b> (the group's admins)\n"
               "<code>/quiz NAME [SECONDS]</code> — start a quiz (5–600 seconds per question)\n"
               "/next — close the current question now and go on\n"
@@ -404,3 +415,10 @@ def check_catalog() -> list[str]:
 from bot import strings_wording  # noqa: E402
 
 MESSAGES.update(strings_wording.MESSAGES)
+from bot import strings_import  # noqa: E402  (feature strings, merged last)
+
+MESSAGES.update(strings_import.MESSAGES)
+
+from bot import strings_authoring  # noqa: E402  (the feature's strings, merged in one line)
+
+MESSAGES.update(strings_authoring.MESSAGES)

@@ -55,7 +55,8 @@ def play(quiz: Quiz, lang: Lang, read: Callable[[], str | None], out: TextIO,
         right += int(verdict.answer.correct)
         prefix = render.verdict_prefix(lang, verdict, question, engine.permutation,
                                        practice=True)
-        print(f"{prefix}\n{question.explanation(lang)}", file=out)
+        print(prefix if question.explanation is None
+              else f"{prefix}\n{question.explanation(lang)}", file=out)
         engine.close()
         if not engine.advance():
             break

@@ -11,7 +11,7 @@ import asyncio
 import html
 import logging
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ from telegram.ext import ExtBot
 
 from bot import outbox, render
 from bot.bank import Lang, Quiz
+from bot.catalog import Catalog
 from bot.engine import Answer, PlanMismatch, QuizEngine, first_review, make_plan
 from bot.i18n import t
 from bot.storage import Answer as StoredAnswer
@@ -40,9 +41,9 @@ class Session:
 class PracticeSessions:
     """One practice session per private chat."""
 
-    def __init__(self, bot: ExtBot[Any], store: Store, quizzes: Mapping[str, Quiz],
+    def __init__(self, bot: ExtBot[Any], store: Store, catalog: Catalog,
                  clock: Callable[[], float]) -> None:
-        self._bot, self._store, self._quizzes, self._clock = bot, store, quizzes, clock
+        self._bot, self._store, self._catalog, self._clock = bot, store, catalog, clock
         self._by_id: dict[int, Session] = {}
 
     async def start(self, chat_id: int, quiz: Quiz, lang: Lang, rng: random.Random) -> None:
@@ -66,11 +67,13 @@ class PracticeSessions:
             return session
         stored = await self._store.get_run(run_id)
         if (stored is None or stored.mode != "practice" or stored.status != "running"
-                or stored.chat_id != chat_id or stored.quiz_id not in self._quizzes):
+                or stored.chat_id != chat_id):
+            return None
+        quiz = self._catalog.matching(stored.quiz_id, stored.plan.question_ids)
+        if quiz is None:
             return None
         try:
-            engine = QuizEngine(self._quizzes[stored.quiz_id], stored.plan, 0,
-                                current=stored.current, phase="open")
+            engine = QuizEngine(quiz, stored.plan, 0, current=stored.current, phase="open")
         except PlanMismatch:
             return None
         engine.restore(Answer(a.q_index, a.user_id, a.option, a.correct, a.points,

@@ -26,6 +26,7 @@ from telegram.ext import Application, ContextTypes
 
 from bot import outbox, render
 from bot.bank import Lang, Quiz
+from bot.catalog import Catalog
 from bot.engine import first_review, streaks
 from bot.i18n import parse_lang, t
 from bot.pacing import SlidingWindow
@@ -43,9 +44,9 @@ class Recaps(AppBound):
     """Recaps of finished group runs, the private-chat flag and the recap opt-out."""
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 quizzes: Mapping[str, Quiz], clock: Callable[[], float], default: Lang, *,
+                 catalog: Catalog, clock: Callable[[], float], default: Lang, *,
                  per_second: int = RECAPS_PER_SECOND) -> None:
-        self._app, self._store, self._quizzes, self._clock = app, store, quizzes, clock
+        self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
         self._default = default
         self._window = SlidingWindow(per_second, 1.0, time.monotonic)
         self._queue: deque[tuple[int, list[str]]] = deque()
@@ -89,7 +90,7 @@ class Recaps(AppBound):
 
     async def _run_finished(self, run_id: int) -> None:
         run = await self._store.get_run(run_id)
-        quiz = self._quizzes.get(run.quiz_id) if run is not None else None
+        quiz = self._catalog.matching(run.quiz_id, run.plan.question_ids) if run else None
         if run is None or quiz is None:
             return
         results = await self._store.run_results(run_id)
@@ -185,7 +186,7 @@ class Recaps(AppBound):
     async def deliver_link(self, chat_id: int, user_id: int, run_id: int, lang: Lang) -> None:
         """``/start recap_<run id>`` in private: that user's recap of that run, here."""
         run = await self._store.get_run(run_id)
-        quiz = self._quizzes.get(run.quiz_id) if run is not None else None
+        quiz = self._catalog.matching(run.quiz_id, run.plan.question_ids) if run else None
         texts: list[str] = []
         if run is not None and quiz is not None and run.mode == "group":
             answers = await self._answers(run_id)

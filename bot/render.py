@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.bank import LANGS, Lang, Limits, Question, Quiz
-from bot.engine import MAX_POINTS, STREAK_CAP, Reveal, Score, Verdict
+from bot.bank import Lang, Question, Quiz
+from bot.engine import Reveal, Score, Verdict
 from bot.i18n import num, t
+from bot.limits import ALERT_LIMIT, MESSAGE_LIMIT
+from bot.limits import bank_limits as bank_limits  # re-exported: callers import it from here
 
-ALERT_LIMIT = 200
-MESSAGE_LIMIT = 4096
 NAME_LIMIT = 32
 MEDALS = ("🥇", "🥈", "🥉")
 _ISOLATE = "\u2068{}\u2069"  # first-strong isolate: an RTL name cannot flip the line around it
@@ -59,7 +59,7 @@ def fit(text: str, limit: int) -> str:
 
 
 def announcement(quiz: Quiz, lang: Lang, seconds: int) -> str:
-    return t(lang, "announce", title=html.escape(quiz.title(lang)), count=len(quiz.questions),
+    return t(lang, "announce", title=html.escape(quiz.title(lang)), count=quiz.run_length,
              seconds=seconds)
 
 
@@ -110,8 +110,8 @@ def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True
         _options(q, reveal.permutation, lang, reveal.counts if group else None,
                  reveal.correct_shown),
         answer,
-        "💡 " + html.escape(q.explanation(lang)),
     ]
+    parts += _explained(q, lang)
     if q.note is not None:
         parts.append("📖 " + html.escape(q.note(lang)))
     return "\n\n".join(parts)
@@ -177,22 +177,9 @@ def tap_alert(lang: Lang, verdict: Verdict, question: Question, permutation: Seq
                                                                       "alert_invalid")
         return t(lang, key)
     prefix = verdict_prefix(lang, verdict, question, permutation, practice=practice)
+    if question.explanation is None:
+        return fit(prefix, ALERT_LIMIT)
     return fit(f"{prefix}\n\n{question.explanation(lang)}", ALERT_LIMIT)
-
-
-def bank_limits() -> Limits:
-    """The longest verdict prefix and message frame, so the validator checks real sizes."""
-    most = MAX_POINTS + STREAK_CAP
-    prefix = {lang: max(len(t(lang, "alert_right", points=most)
-                            + t(lang, "alert_streak", streak=999, bonus=STREAK_CAP)),
-                        len(t(lang, "alert_wrong")),
-                        len(t(lang, "alert_wrong_practice", label="J"))) + 2
-              for lang in LANGS}
-    overhead = {lang: len(t(lang, "question_head", n=200, total=200))
-                + len(t(lang, "question_timer", seconds=600, answered=99999)) + 6
-                + 10 * len("J) \n") for lang in LANGS}
-    return Limits(question_message=MESSAGE_LIMIT, alert=ALERT_LIMIT, alert_prefix=prefix,
-                  question_overhead=overhead)
 
 
 def start_keyboard(quizzes: Sequence[Quiz], lang: Lang) -> InlineKeyboardMarkup:
@@ -204,12 +191,15 @@ def start_keyboard(quizzes: Sequence[Quiz], lang: Lang) -> InlineKeyboardMarkup:
     ])
 
 
-def quiz_list(quizzes: Sequence[Quiz], lang: Lang, head_key: str = "quiz_list") -> str:
+def quiz_list(quizzes: Sequence[Quiz], lang: Lang, head_key: str = "quiz_list",
+              names: Mapping[str, str] | None = None) -> str:
+    """The list of quizzes, each under the name ``/quiz`` takes (``names``: id -> name)."""
     if not quizzes:
         return t(lang, "quiz_none")
+    names = names or {}
     lines = [t(lang, head_key)]
-    lines += [t(lang, "quiz_list_item", id=q.id, title=html.escape(q.title(lang)),
-                count=len(q.questions)) for q in quizzes]
+    lines += [t(lang, "quiz_list_item", id=names.get(q.id, q.id),
+                title=html.escape(q.title(lang)), count=q.run_length) for q in quizzes]
     return "\n".join(lines)
 
 
@@ -252,7 +242,7 @@ def recap_messages(quiz: Quiz, lang: Lang, *, points: int, correct: int, asked: 
                 html.escape(fit(q.text(lang), 1500)),
                 t(lang, "recap_right", label=label(right),
                   answer=html.escape(fit(q.options[q.correct](lang), 500))),
-                "💡 " + html.escape(q.explanation(lang)),
+                *_explained(q, lang),
                 *(["📖 " + html.escape(fit(q.note(lang), 1000))] if q.note is not None else []),
             ]))
         blocks.append(t(lang, "recap_review") + "\n" + t(lang, "recap_footer"))
@@ -306,6 +296,13 @@ def review_answered(quiz: Quiz, question: Question, permutation: Sequence[int], 
         f"🔁 {html.escape(quiz.title(lang))}",
         html.escape(question.text(lang)),
         "\n".join(lines),
-        f"<b>{html.escape(verdict)}</b>\n💡 {html.escape(question.explanation(lang))}",
+        "\n".join([f"<b>{html.escape(verdict)}</b>", *_explained(question, lang)]),
         schedule,
     ])
+
+
+def _explained(question: Question, lang: Lang) -> list[str]:
+    """The explanation line of a question, if it has one."""
+    if question.explanation is None:
+        return []
+    return ["💡 " + html.escape(question.explanation(lang))]

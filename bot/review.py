@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -29,6 +29,7 @@ from telegram.ext import Application, ContextTypes, Job
 from bot import callbacks, outbox, render
 from bot.bank import Lang, Question, Quiz
 from bot.callbacks import TZ_RANGE
+from bot.catalog import Catalog
 from bot.engine import DAY, REVIEW_DAYS, review_step
 from bot.i18n import ascii_digits, num, t
 from bot.recap import Recaps
@@ -84,15 +85,15 @@ class Reviews(AppBound):
     """``/review`` sessions and review reminders."""
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 quizzes: Mapping[str, Quiz], clock: Callable[[], float], rng: random.Random,
+                 catalog: Catalog, clock: Callable[[], float], rng: random.Random,
                  recaps: Recaps, default: Lang) -> None:
-        self._app, self._store, self._quizzes = app, store, quizzes
+        self._app, self._store, self._catalog = app, store, catalog
         self._clock, self._rng, self._recaps, self._default = clock, rng, recaps, default
 
     # --- the session ---------------------------------------------------------------------------
 
     def _lookup(self, card: Card) -> tuple[Quiz, Question] | None:
-        quiz = self._quizzes.get(card.quiz_id)
+        quiz = self._catalog.matching(card.quiz_id, [card.question_id])
         question = next((q for q in quiz.questions if q.id == card.question_id),
                         None) if quiz else None
         return (quiz, question) if quiz is not None and question is not None else None

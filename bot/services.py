@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
-from bot.bank import Lang, Quiz
+from bot.bank import Lang
+from bot.catalog import Catalog
 from bot.i18n import parse_lang
 from bot.settings import Settings
 
 if TYPE_CHECKING:
+    from bot.authoring.catalog import AuthoredCatalog
+    from bot.authoring.service import Authoring
     from bot.moderators import Moderators
     from bot.practice import PracticeSessions
     from bot.quiz_group import GroupQuizzes
@@ -42,14 +45,21 @@ class Services:
     """Everything handlers need, passed in explicitly rather than imported as globals."""
 
     settings: Settings
-    quizzes: dict[str, Quiz]
+    catalog: Catalog
     clock: Callable[[], float] = time.time
     rng: random.Random = field(default_factory=random.Random)
     store: Store = field(init=False)
     moderators: Moderators = field(init=False)
     groups: GroupQuizzes = field(init=False)
     practice: PracticeSessions = field(init=False)
+    authored: AuthoredCatalog = field(init=False)  # stored quizzes (bot.authoring)
+    authoring: Authoring = field(init=False)
     chat_languages: dict[int, Lang] = field(default_factory=dict)
+
+    @property
+    def quizzes(self) -> Catalog:
+        """The catalog under its former name (``svc.quizzes.get(id)`` keeps working)."""
+        return self.catalog
 
     async def chat_language(self, chat_id: int) -> Lang:
         """The language a chat chose (cached), else the configured default."""

@@ -133,6 +133,14 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
     )
 
 
+def file_url(api_url: str) -> str:
+    """The Bot API's file endpoint for an API URL: ``https://host/bot`` -> ``https://host/file/bot``
+    (so a self-hosted Bot API server serves downloads too)."""
+    base = api_url.rstrip("/")
+    head, sep, tail = base.rpartition("/bot")
+    return f"{head}/file/bot" if sep and not tail else f"{base}/file/bot"
+
+
 def _check_webhook_url(url: str) -> None:
     """Telegram only calls https:// webhooks; plain http is allowed to this machine, for tests."""
     try:

@@ -103,7 +103,7 @@ async def me(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if overview.weakest:
         lines += ["", t(lang, "me_weak_head")]
         for weak in overview.weakest:
-            quiz = svc.quizzes.get(weak.quiz_id)
+            quiz = svc.catalog.matching(weak.quiz_id, [weak.question_id])
             question = next((q for q in quiz.questions if q.id == weak.question_id),
                             None) if quiz else None
             label = render.fit(question.text(lang), 70) if question else weak.question_id

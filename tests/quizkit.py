@@ -13,7 +13,7 @@ from typing import TypeVar
 import pytest
 from fakebot import Chat, FakeTelegram, StoredMessage, User
 
-from bot.bank import Quiz, load_quiz
+from bot.bank import Question, Quiz, Text, load_quiz
 from bot.engine import QuizEngine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,3 +140,9 @@ async def until(predicate: Callable[[], T | None], timeout: float = 10.0) -> T: 
         await asyncio.sleep(0.02)
     return value
 
+
+
+def explained(question: Question) -> Text:
+    """A question's explanation, which the shipped banks always have."""
+    assert question.explanation is not None, question.id
+    return question.explanation

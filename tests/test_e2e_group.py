@@ -10,6 +10,7 @@ from quizkit import (
     ZERO,
     button_data,
     correct_label,
+    explained,
     open_question,
     populate,
     question_messages,
@@ -69,7 +70,7 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
                 assert answer.text.split("+")[1].split()[0] == "1000"
             else:
                 assert answer.text.startswith("❌ Wrong. 0 points"), answer.text
-            assert ZERO.questions[0].explanation.en[:40] in answer.text
+            assert explained(ZERO.questions[0]).en[:40] in answer.text
 
         # A second tap by the same student changes nothing and says what they chose.
         first = cls.students[1]
@@ -100,7 +101,7 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
         assert f"Right answer: {right}" in revealed.text
         assert "30 answered, 15 right" in revealed.text
         assert f"{right}) {ZERO.questions[0].options[0].en} — 15 ✅" in revealed.text
-        assert ZERO.questions[0].explanation.en in revealed.text
+        assert explained(ZERO.questions[0]).en in revealed.text
         assert ZERO.questions[0].note is not None
         assert ZERO.questions[0].note.en in revealed.text
 
@@ -167,7 +168,7 @@ async def test_timed_close_and_bengali(tg: FakeTelegram, db_path: Path) -> None:
                                                button_data(q1, right)))
         assert answer.text is not None
         assert answer.text.startswith("✅ সঠিক! +")
-        assert ZERO.questions[0].explanation.bn in answer.text
+        assert explained(ZERO.questions[0]).bn in answer.text
         # No /next: the question closes by itself after 5 seconds, and question 2 follows.
         await tg.wait_for(lambda: open_question(tg, chat, 2) is not None, timeout=15)
         closed = tg.stored_message(chat, q1.message_id)

@@ -622,3 +622,38 @@ async def test_anonymous_admin_and_hostile_updates(fake_tg: FakeTelegram, bot: B
     assert updates[5].callback_query is not None
     assert updates[5].callback_query.message is None
     assert len(updates) == 6
+
+
+async def test_users_polls_and_documents_through_ptb() -> None:
+    """A user's quiz poll and document parse as PTB objects; getFile and the file route serve the
+    bytes under the token only; unknown ids and paths are errors, as in Telegram."""
+    server = FakeTelegram(token=TOKEN)
+    await server.start()
+    try:
+        user = server.add_user(301, "Poller")
+        server.user_sends_poll(user, "Q?", ["a", "b"], correct=[1], explanation="why")
+        server.user_sends_poll(user, "Fwd?", ["a", "b"], forwarded_from=user)
+        server.user_sends_document(user, "q.gift", b"::t::Q{=a ~b}", announced_size=None)
+        async with Bot(TOKEN, base_url=server.base_url,
+                       base_file_url=server.base_url.replace("/bot", "/file/bot")) as bot:
+            updates = await bot.get_updates()
+            own, fwd, doc = (u.message for u in updates)
+            assert own is not None and own.poll is not None and own.poll.type == "quiz"
+            assert own.poll.correct_option_ids == (1,) and own.poll.explanation == "why"
+            assert fwd is not None and fwd.poll is not None and fwd.forward_origin is not None
+            assert fwd.poll.correct_option_ids == ()  # hidden from the bot
+            assert doc is not None and doc.document is not None
+            assert doc.document.file_size is None
+            file = await doc.document.get_file()
+            assert file.file_size == 13 and file.file_path == (
+                f"http://127.0.0.1:{server.port}/file/bot{TOKEN}/documents/file_1")
+            assert bytes(await file.download_as_bytearray()) == b"::t::Q{=a ~b}"
+            with pytest.raises(BadRequest, match="nvalid file_id"):
+                await bot.get_file("nope")
+        async with httpx.AsyncClient() as client:
+            base = f"http://127.0.0.1:{server.port}/file/bot"
+            assert (await client.get(f"{base}wrong/documents/file_1")).status_code == 401
+            assert (await client.get(f"{base}{TOKEN}/documents/none")).status_code == 404
+        assert server.files.downloads == ["documents/file_1"]
+    finally:
+        await server.stop()

@@ -28,6 +28,7 @@ from quizkit import (
 from telegram import Update
 
 from bot import callbacks
+from bot.authoring.catalog import AUTHORED_ID
 from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
 from bot.commands import _seconds, parse_quiz_args
 from bot.render import NAME_LIMIT
@@ -51,7 +52,11 @@ def check_parsed(raw: str) -> None:
         assert 0 <= data.q_index <= 999
         assert 0 <= data.shown <= 9
     elif isinstance(data, callbacks.StartData):
-        assert QUIZ_ID.fullmatch(data.quiz_id)
+        assert QUIZ_ID.fullmatch(data.quiz_id) or AUTHORED_ID.fullmatch(data.quiz_id)
+    elif isinstance(data, callbacks.UndoData):
+        assert 1 <= data.number <= 999 and 0 <= data.stamp < 10**10
+    elif isinstance(data, callbacks.DeleteData):
+        assert 1 <= data.quiz_no < 2**53
     elif isinstance(data, callbacks.ReviewData):
         assert 1 <= data.card_id < 2**53
         assert sorted(data.order) == list(range(len(data.order)))
@@ -71,7 +76,7 @@ def check_parsed(raw: str) -> None:
 near_valid = st.one_of(
     st.text(max_size=120),
     st.binary(max_size=80).map(lambda b: b.decode("latin-1")),
-    st.from_regex(r"(a|s|r|v|tz):[\-0-9a-z:]{0,70}", fullmatch=True),
+    st.from_regex(r"(a|s|r|v|tz|nu|dq):[\-0-9a-z:.]{0,70}", fullmatch=True),
     st.from_regex(r"v:-?[0-9]{1,17}:[0-9]{1,11}:-?[0-9]{1,2}:[0-9]{1,3}:[0-9]{1,3}",
                   fullmatch=True),
     st.from_regex(r"tz:-?[0-9]{1,5}", fullmatch=True),
@@ -99,6 +104,9 @@ def test_callback_parse_never_raises_and_stays_in_bounds(raw: str) -> None:
         st.integers(1, 2**53 - 1), st.permutations(range(n)), st.integers(0, n - 1),
         st.integers(1, 99), st.integers(0, 99))),
     st.builds(callbacks.TimezoneData, st.integers(-720, 840)),
+    st.builds(callbacks.StartData, st.integers(1, 2**53 - 1).map(lambda n: f"u.{n}")),
+    st.builds(callbacks.UndoData, st.integers(1, 999), st.integers(0, 2**32 - 1)),
+    st.builds(callbacks.DeleteData, st.integers(1, 2**53 - 1), st.booleans()),
 ))
 def test_callback_encode_parse_round_trip(data: callbacks.CallbackData) -> None:
     raw = callbacks.encode(data)
@@ -115,7 +123,7 @@ def test_callback_encode_parse_round_trip(data: callbacks.CallbackData) -> None:
     st.builds(callbacks.AnswerData, st.integers(1, 100), st.integers(0, 9),
               st.integers(max_value=-1) | st.integers(min_value=10)),
     st.builds(callbacks.StartData, st.text(max_size=40).filter(
-        lambda s: not QUIZ_ID.fullmatch(s) or len(s) > 32)),
+        lambda s: not (QUIZ_ID.fullmatch(s) or AUTHORED_ID.fullmatch(s)) or len(s) > 32)),
 ))
 def test_out_of_range_data_cannot_be_encoded(data: callbacks.CallbackData) -> None:
     with pytest.raises(ValueError, match="cannot encode"):

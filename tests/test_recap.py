@@ -6,7 +6,7 @@ from pathlib import Path
 
 from fakebot import BOT_USERNAME, FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import ZERO, button_data, correct_label, open_question, populate
+from quizkit import ZERO, button_data, correct_label, explained, open_question, populate
 
 from bot.recap import Recaps
 
@@ -82,7 +82,7 @@ async def test_recaps_direct_deep_link_and_blocked(tg: FakeTelegram, db_path: Pa
         assert q2_bank.text.en in recap.text
         assert f"Right answer: {correct_label(q2)}) {q2_bank.options[q2_bank.correct].en}" \
             in recap.text
-        assert q2_bank.explanation.en in recap.text
+        assert explained(q2_bank).en in recap.text
         assert q2_bank.note is not None
         assert f"📖 {q2_bank.note.en}" in recap.text  # the note, as the reveal showed it
         assert "come back in /review" in recap.text
@@ -104,7 +104,7 @@ async def test_recaps_direct_deep_link_and_blocked(tg: FakeTelegram, db_path: Pa
         assert "প্রশ্ন ২ — উত্তর দেননি" in linked.text
         assert "০/২ সঠিক" in linked.text
         assert "৮টির মধ্যে ২টি প্রশ্ন করা হয়েছিল" in linked.text
-        assert q2_bank.explanation.bn in linked.text
+        assert explained(q2_bank).bn in linked.text
         assert f"📖 {q2_bank.note.bn}" in linked.text
         student1 = await bot.services.store.student(s1.id)
         assert student1 is not None

@@ -9,7 +9,7 @@ import pytest
 from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import ZERO, button_data, correct_label
+from quizkit import ZERO, button_data, correct_label, explained
 
 from bot import review
 from bot.engine import DAY, review_step
@@ -102,7 +102,7 @@ async def test_review_over_simulated_days(tg: FakeTelegram, db_path: Path,
         assert edited is not None
         assert edited.buttons == []
         assert "Box 2/5: back in 3 days." in edited.text
-        assert ZERO.questions[0].explanation.en in edited.text
+        assert explained(ZERO.questions[0]).en in edited.text
         # The same button again changes nothing.
         again = await tg.wait_answered(tg.tap(student.id, student, asked.message_id, data))
         assert again.text is not None

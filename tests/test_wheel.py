@@ -92,7 +92,7 @@ def test_validate_and_play_use_the_packaged_banks(venv: Path, tmp_path: Path) ->
     done = subprocess.run([quizbot, "validate"], cwd=tmp_path, env=clean_env(),
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
-    assert "_questions/zero.yaml: zero (8 questions)" in done.stderr
+    assert "_questions/zero.yaml: zero (8 questions, bilingual)" in done.stderr
     done = subprocess.run([quizbot, "play", "zero", "--lang", "en", "--seed", "1"],
                           cwd=tmp_path, env=clean_env(), input="A\n" * 8,
                           capture_output=True, text=True, timeout=60, check=False)

@@ -5,6 +5,7 @@ This package owns every SQL statement of the project; nothing outside it imports
 
 from bot.engine import Plan
 
+from .authored import AuthoredQuiz, Draft, NameTaken, NewAuthored
 from .models import (
     END_STATUSES,
     GROUP,
@@ -41,11 +42,15 @@ __all__ = [
     "RUNNING",
     "SCHEMA_VERSION",
     "Answer",
+    "AuthoredQuiz",
     "Card",
+    "Draft",
     "EndStatus",
     "GroupLine",
     "Leaderboard",
     "Mode",
+    "NameTaken",
+    "NewAuthored",
     "NewRun",
     "Overview",
     "Plan",

@@ -193,6 +193,45 @@ V4_STATEMENTS: tuple[str, ...] = (
 )
 
 
+# Quizzes written in Telegram (bot.authoring): each keeps the validated bank YAML text, so a
+# backup of this file holds them whole. ``quiz_no`` is never reused (AUTOINCREMENT): the quiz's
+# internal id ``u.<quiz_no>`` (in runs, review cards, buttons) always means this one quiz, even
+# after it is deleted (``deleted_at`` set; the row stays for the history of its runs). Live names
+# are unique across all authors. ``quiz_drafts`` holds one unfinished /newquiz per user.
+AUTHORED_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE authored_quizzes (
+        quiz_no INTEGER PRIMARY KEY AUTOINCREMENT,
+        author_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        title TEXT NOT NULL,
+        language TEXT NOT NULL,
+        bank_yaml TEXT NOT NULL,
+        question_count INTEGER NOT NULL,
+        origin TEXT NOT NULL,
+        share_token TEXT UNIQUE,
+        published INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        deleted_at REAL
+    )
+    """,
+    "CREATE UNIQUE INDEX authored_live_name ON authored_quizzes (name) WHERE deleted_at IS NULL",
+    "CREATE INDEX authored_author ON authored_quizzes (author_id) WHERE deleted_at IS NULL",
+    """
+    CREATE TABLE quiz_drafts (
+        user_id INTEGER PRIMARY KEY,
+        stage TEXT NOT NULL CHECK (stage IN ('title', 'questions')),
+        title TEXT,
+        language TEXT NOT NULL,
+        questions TEXT NOT NULL DEFAULT '[]',
+        updated_at REAL NOT NULL
+    )
+    """,
+    # /myquizzes counts each quiz's runs
+    "CREATE INDEX runs_quiz ON runs (quiz_id)",
+)
+
+
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
         for sql in statements:
@@ -206,6 +245,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(V2_STATEMENTS),  # 1 -> 2
     _statements(V3_STATEMENTS),  # 2 -> 3
     _statements(V4_STATEMENTS),  # 3 -> 4
+    _statements(AUTHORED_STATEMENTS),  # 4 -> 5 (the lead renumbers after homework's step)
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -19,6 +19,7 @@ import aiosqlite
 
 from bot.bank import Lang
 
+from .authored import AuthoredMixin
 from .core import Clock, _UserJob
 from .models import LANGUAGES
 from .review import ReviewMixin
@@ -82,7 +83,7 @@ def _backup_file(source: Path, dest: Path, busy_timeout_ms: int) -> None:
         raise
 
 
-class Store(RunsMixin, StatsMixin, ReviewMixin):
+class Store(RunsMixin, StatsMixin, ReviewMixin, AuthoredMixin):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
     _busy_timeout_ms = 5000

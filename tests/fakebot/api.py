@@ -114,6 +114,7 @@ class BotApi:
             "getMyCommands": self.get_my_commands,
             "deleteMyCommands": self.delete_my_commands,
             "sendChatAction": self.send_chat_action,
+            "getFile": self.get_file,
             "close": self.accept,
             "logOut": self.accept,
             "setChatMenuButton": self.accept,
@@ -337,6 +338,9 @@ class BotApi:
             can_join_groups=True, can_read_all_group_messages=False, supports_inline_queries=False
         )
         return me
+
+    def get_file(self, params: JSON, files: Files) -> JSON:
+        return self.w.files.get_file(params)
 
     def accept(self, params: JSON, files: Files) -> bool:
         return True

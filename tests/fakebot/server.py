@@ -139,6 +139,7 @@ class FakeTelegram(World):
     async def start(self) -> FakeTelegram:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -367,6 +368,19 @@ class FakeTelegram(World):
                 transport.abort()
             raise asyncio.CancelledError  # aiohttp closes the dead connection quietly
         return self._respond(call, fault.error())
+
+    async def _download(self, request: web.Request) -> web.StreamResponse:
+        """A file of a user's document, as ``getFile`` named it."""
+        token = request.match_info["token"]
+        self.tokens_seen.append(token)
+        if self.required_token is not None and token != self.required_token:
+            return web.json_response(ApiError(401, "Unauthorized").payload(), status=401)
+        stored = self.files.by_path.get(request.match_info["path"])
+        if stored is None:
+            return web.json_response(ApiError(404, "Not Found").payload(), status=404)
+        self.files.downloads.append(stored.file_path)
+        self._changed()
+        return web.Response(body=stored.data, content_type="application/octet-stream")
 
     def _canonical(self, name: str) -> str | None:
         lowered = name.lower()

@@ -6,7 +6,7 @@ import copy
 import itertools
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .models import (
     ANONYMOUS_ADMIN_ID,
@@ -25,6 +25,7 @@ from .models import (
     User,
     buttons_of,
 )
+from .uploads import FileStore, document_object, poll_object
 
 ChatRef = Chat | int
 UserRef = User | int
@@ -70,6 +71,7 @@ class World:
         self.admin_lookup_counts: dict[int, int] = {}
         self.command_sets: dict[tuple[str, int | None, int | None, str], list[JSON]] = {}
         self._query_ids = itertools.count(5_000_000_001)
+        self.files = FileStore()
 
     # ------------------------------------------------------------------ hooks
     def _changed(self) -> None:
@@ -319,6 +321,62 @@ class World:
         elif u.id not in c.members or c.members[u.id] == "left":
             c.members[u.id] = "member"
         msg = self._new_user_message(c, text, sender=u, thread_id=thread_id, reply_to=reply_to)
+        return self._queue_message(c, msg)
+
+    def user_sends_poll(
+        self,
+        user: UserRef,
+        question: str,
+        options: Sequence[str],
+        *,
+        correct: Sequence[int] | None = (0,),
+        quiz: bool = True,
+        allows_multiple: bool = False,
+        explanation: str | None = None,
+        forwarded_from: UserRef | None = None,
+    ) -> JSON:
+        """A user sends a poll to the bot's private chat (attach menu -> Poll).
+
+        Telegram shows the bot the right answers of a quiz made in that chat; of a forwarded
+        quiz it shows none (``correct`` is then ignored).
+        """
+        u = self.user(user)
+        chat = self.private_chat(u)
+        self.started.add(u.id)
+        self.blocked.discard(u.id)
+        extra: JSON = {"poll": poll_object(
+            question, options, quiz=quiz,
+            correct=None if forwarded_from is not None or not quiz else correct,
+            allows_multiple=allows_multiple, explanation=explanation)}
+        if forwarded_from is not None:
+            origin = self.user(forwarded_from)
+            extra["forward_origin"] = {"type": "user", "date": int(time.time()) - 60,
+                                       "sender_user": origin.to_dict()}
+        msg = self._new_user_message(chat, None, sender=u, extra=extra)
+        return self._queue_message(chat, msg)
+
+    def user_sends_document(
+        self,
+        user: UserRef,
+        file_name: str | None,
+        data: bytes,
+        *,
+        mime_type: str | None = "application/octet-stream",
+        announced_size: int | AnyType | None = ANY,
+        chat: ChatRef | None = None,
+        size_known: bool = True,
+    ) -> JSON:
+        """A user sends a file. ``announced_size``: the Document's ``file_size`` (ANY: the real
+        size; None: left out, as Telegram may); ``size_known`` False: getFile leaves it out too."""
+        u = self.user(user)
+        c = self.private_chat(u) if chat is None else self.chat(chat)
+        if c.type == "private":
+            self.started.add(u.id)
+        stored = self.files.add(data, size_known=size_known)
+        size = len(data) if announced_size is ANY else announced_size
+        assert not isinstance(size, AnyType)
+        extra: JSON = {"document": document_object(stored, file_name, mime_type, size)}
+        msg = self._new_user_message(c, None, sender=u, extra=extra)
         return self._queue_message(c, msg)
 
     def user_says_as_anonymous_admin(

@@ -1,0 +1,1 @@
+"""Quizzes written in Telegram: drafts from quiz polls, uploads, ownership and sharing."""

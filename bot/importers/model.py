@@ -1,0 +1,72 @@
+"""What every importer produces: draft questions in plain text, and located problems."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from bot.bank import Lang
+from bot.i18n import MESSAGES, num
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing that could not be imported, located in the source file.
+
+    ``where`` names the place ("quiz.gift:12", "quiz.csv row 5", "moodle.xml question #3");
+    ``key`` is an i18n key (bot/strings_import.py) and ``values`` fill its placeholders.
+    """
+
+    where: str
+    key: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def text(self, lang: Lang) -> str:
+        """The localized one-line message, ``where`` included. Plain text: escape it before
+        putting it into an HTML message."""
+        shown = {k: num(lang, v) if isinstance(v, int) and not isinstance(v, bool) else v
+                 for k, v in self.values.items()}
+        return MESSAGES[self.key][lang].format(where=self.where, **shown)
+
+
+TRUE, FALSE = "true", "false"  # true/false options, worded in the bank's language when built
+TRUE_FALSE: dict[Lang, tuple[str, str]] = {"en": ("True", "False"), "bn": ("সত্য", "মিথ্যা")}
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A single-answer multiple-choice question read from a source file, not yet checked
+    against the bank's limits."""
+
+    where: str
+    text: str
+    options: tuple[str, ...]
+    correct: int  # 0-based
+    explanation: str | None = None
+    note: str | None = None
+    tag: str | None = None
+    seconds: int | None = None
+    true_false: bool = False  # options are (TRUE, FALSE) in some order: worded when built
+
+
+@dataclass(slots=True)
+class Parsed:
+    """A whole source file read by one importer."""
+
+    drafts: list[Draft] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    title: str | None = None
+    fatal: Problem | None = None
+
+    def skip(self, where: str, key: str, **values: object) -> None:
+        self.problems.append(Problem(where, key, values))
+
+
+def clean(text: str) -> str:
+    """Trimmed lines, at most one empty line in a row, no trailing spaces."""
+    lines = [" ".join(line.split()) for line in text.replace("\r\n", "\n").split("\n")]
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip()

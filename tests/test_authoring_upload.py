@@ -1,0 +1,104 @@
+"""End to end: question files sent in a private chat (getFile, download from the file endpoint),
+imported like ``quizbot import``; hostile files; Aiken text typed into a draft."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakebot import FakeTelegram, StoredMessage, User
+from harness import TOKEN, BotHarness
+from quizkit import ROOT, assert_quiet, open_question
+from test_authoring import draft_count, say
+
+from bot.settings import file_url
+
+DATA = Path(__file__).parent / "data" / "import"
+MB = 1024 * 1024
+
+
+async def upload(tg: FakeTelegram, user: User, name: str, data: bytes, expect: str,
+                 **kw: object) -> StoredMessage:
+    before = len(tg.messages(user.id))
+    tg.user_sends_document(user, name, data, **kw)  # type: ignore[arg-type]
+    return await tg.wait_for(lambda: next(
+        (m for m in tg.messages(user.id)[before:] if expect in m.text), None), what=expect)
+
+
+def test_the_file_endpoint_follows_the_api_url() -> None:
+    assert file_url("https://api.telegram.org/bot") == "https://api.telegram.org/file/bot"
+    assert file_url("http://10.0.0.5:8081/bot") == "http://10.0.0.5:8081/file/bot"
+    assert file_url("https://tg.example.org/api/bot/") == "https://tg.example.org/api/file/bot"
+
+
+async def test_uploaded_files_become_quizzes(tg: FakeTelegram, db_path: Path,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    teacher = tg.add_user(61, "Farhana")
+    async with BotHarness(tg, db_path) as bot:
+        store = bot.services.store
+        gift = (DATA / "networking.gift").read_bytes()
+        reply = await upload(tg, teacher, "networking.gift", gift, "saved as")
+        # fetched with getFile, then from /file/bot<token>/<file_path> (a self-hosted server too)
+        assert [c.params["file_id"] for c in tg.calls_to("getFile")] == [
+            next(iter(tg.files.by_id))]
+        assert tg.files.downloads == ["documents/file_1"]
+        assert TOKEN in tg.tokens_seen
+        [row] = await store.authored_by(teacher.id)
+        assert row.origin == "gift" and f"{row.question_count} questions" in reply.text
+        assert "File format: gift" in reply.text
+        assert "networking.gift:" in reply.text  # each problem with its line
+        # what was saved is a working quiz: practise it
+        tg.user_says(teacher.id, teacher, f"/quiz {row.name}")
+        await tg.wait_for(lambda: open_question(tg, teacher.id, 1))
+
+        # a bilingual YAML bank, and a Bengali spreadsheet
+        zero = (ROOT / "questions" / "zero.yaml").read_bytes()
+        await upload(tg, teacher, "my-zero.yaml", zero, "8 questions")
+        await upload(tg, teacher, "zero-bn.csv", (DATA / "zero-bn.csv").read_bytes(), "saved as")
+        assert len(await store.authored_by(teacher.id)) == 3
+    assert_quiet(caplog)
+
+
+async def test_hostile_files_change_nothing(tg: FakeTelegram, db_path: Path) -> None:
+    mallory = tg.add_user(66, "Mallory")
+    async with BotHarness(tg, db_path) as bot:
+        store = bot.services.store
+        # too big by its announced size: not even fetched
+        await upload(tg, mallory, "big.gift", b"x" * (MB + 1), "too big")
+        assert tg.calls_to("getFile") == []
+        # announced small, getFile tells the truth: not downloaded
+        await upload(tg, mallory, "liar.gift", b"x" * (MB + 1), "too big", announced_size=10)
+        assert tg.files.downloads == []
+        # no size anywhere: refused after the download
+        await upload(tg, mallory, "sly.gift", b"x" * (MB + 1), "too big",
+                     announced_size=None, size_known=False)
+        # an XML entity bomb, a YAML alias bomb, a binary, a file of nothing importable
+        await upload(tg, mallory, "bomb.xml", (DATA / "bomb.xml").read_bytes(), "nothing was saved")
+        aliases = b"a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\ntitle: t\n"
+        await upload(tg, mallory, "aliases.yaml", aliases, "nothing was saved")
+        await upload(tg, mallory, "photo.gift", bytes(range(256)) * 50, "nothing was saved")
+        essay = await upload(tg, mallory, "essay.gift", b"Tell us about TCP.{}\n", "nothing")
+        assert "essay.gift:1" in essay.text
+        assert await store.authored_by(mallory.id) == []
+        assert bot.services.authored.live() == []
+
+
+async def test_aiken_text_goes_into_the_draft(tg: FakeTelegram, db_path: Path) -> None:
+    teacher = tg.add_user(67, "Imran", language_code="bn")
+    async with BotHarness(tg, db_path) as bot:
+        store = bot.services.store
+        await say(tg, teacher, "/newquiz নেটওয়ার্ক", "এবার প্রশ্ন পাঠান")
+        text = (DATA / "networking-aiken.txt").read_text(encoding="utf-8")
+        good = "\n\n".join(text.split("\n\n")[:3])
+        added = await say(tg, teacher, good, "প্রশ্ন ৩ যোগ হলো")
+        assert "প্রশ্ন ১ যোগ হলো। ঠিক উত্তর: B) Switch" in added.text
+        count = await draft_count(store, teacher)
+        assert count == 3
+        # a message with any problem adds nothing, and says where
+        refused = await say(tg, teacher, text, "কিছুই যোগ হয়নি")
+        assert "message.txt:" in refused.text
+        await say(tg, teacher, "just chatting", "কিছুই যোগ হয়নি")
+        assert await draft_count(store, teacher) == count
+        await say(tg, teacher, "/done", "সংরক্ষিত")
+        [row] = await store.authored_by(teacher.id)
+        assert row.question_count == count
