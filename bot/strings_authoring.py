@@ -22,8 +22,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "author_draft_exists": {
         "bn": "আপনার একটি খসড়া চলছে: «{title}», {count}টি প্রশ্ন। আরও প্রশ্ন পাঠান, "
               "সংরক্ষণ করতে /done, বাদ দিতে /cancel।",
-        "en": "You already have a draft: «{title}», {count:question|questions}. Send more questions, "
-              "/done to save it or /cancel to drop it."},
+        "en": "You already have a draft: «{title}», {count:question|questions}. "
+              "Send more questions, /done to save it or /cancel to drop it."},
     "author_no_draft": {
         "bn": "কোনো খসড়া নেই। নতুন কুইজ লিখতে /newquiz।",
         "en": "There is no draft. /newquiz starts a new quiz."},
