@@ -33,7 +33,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot import commands, recap, review, stats
+from bot import commands, recap, review, stats, teacher
 from bot.bank import LANGS, Lang, Quiz, load_folder
 from bot.engine import PlanMismatch
 from bot.i18n import t
@@ -100,6 +100,7 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     posts are ignored (a command edited after the fact must not start a second quiz)."""
     new_messages = filters.UpdateType.MESSAGE
     handlers = [
+        *teacher.start_handlers(),  # deep-link payloads first: hw-, an-
         CommandHandler("start", commands.start, filters=new_messages),
         CommandHandler("help", commands.help_command, filters=new_messages),
         CommandHandler("quiz", commands.quiz, filters=new_messages),
@@ -113,6 +114,7 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         CommandHandler("review", review.review_command, filters=new_messages),
         CommandHandler("recap", recap.recap_command, filters=new_messages),
         CommandHandler("remind", review.remind_command, filters=new_messages),
+        *teacher.handlers(),
         CallbackQueryHandler(commands.button),
         MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
         ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
@@ -140,6 +142,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.quizzes, svc.clock, svc.rng,
                                                 recaps, svc.settings.language)
     await reviews.restore()
+    await teacher.setup(app, svc)  # homework: restored before polling, like quizzes
     await _register_commands(app, svc.settings.language)
     await _restore(svc)
     assert app.job_queue is not None
@@ -177,11 +180,14 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
 def _commands(lang: Lang, moderator: bool) -> list[BotCommand]:
     student = [("quiz", "cmd_quiz"), ("leaderboard", "cmd_top"), ("top", "cmd_top"),
                ("me", "cmd_me"), ("review", "cmd_review"), ("recap", "cmd_recap"),
-               ("remind", "cmd_remind"), ("lang", "cmd_lang"), ("help", "cmd_help"),
+               ("remind", "cmd_remind"), ("homework", "cmd_homework_list"),
+               ("timezone", "cmd_timezone"), ("lang", "cmd_lang"), ("help", "cmd_help"),
                ("start", "cmd_start")]
     mod = [("quiz", "cmd_quiz_mod"), ("next", "cmd_next"), ("stop", "cmd_stop"),
            ("lang", "cmd_lang"), ("leaderboard", "cmd_top"), ("me", "cmd_me"),
-           ("resetleaderboard", "cmd_reset"), ("export", "cmd_export"), ("help", "cmd_help")]
+           ("resetleaderboard", "cmd_reset"), ("export", "cmd_export"),
+           ("homework", "cmd_homework"), ("timezone", "cmd_timezone"),
+           ("analysis", "cmd_analysis"), ("regrade", "cmd_regrade"), ("help", "cmd_help")]
     return [BotCommand(name, t(lang, key)) for name, key in (mod if moderator else student)]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from telegram import Chat, Message, Update
 from telegram.ext import ContextTypes
 
-from bot import callbacks, outbox, recap, render, review, stats
+from bot import callbacks, outbox, recap, render, review, stats, teacher
 from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
 from bot.i18n import ascii_digits, parse_lang, t
 from bot.replies import answer_query, is_moderator, language, moderator_here, reply, thread_of
@@ -36,7 +36,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """List the commands for students and moderators."""
     svc = services(context)
-    await reply(update, context, t(await language(update, svc), "help"))
+    lang = await language(update, svc)
+    await reply(update, context, t(lang, "help") + "\n\n" + t(lang, "help_teacher"))
 
 
 async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -186,6 +187,8 @@ async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,
     data = callbacks.parse(query.data)
     if data is None or chat is None or message is None:
         return t(await language(update, svc), "alert_invalid"), True
+    if isinstance(data, teacher.TeacherData):  # homework, its stop picker, reports
+        return await teacher.button(update, context, data)
     if isinstance(data, callbacks.AnswerData):
         run = svc.groups.by_id(data.run_id)
         if run is not None:

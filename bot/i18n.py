@@ -361,3 +361,8 @@ def check_catalog() -> list[str]:
         if any(f != fields[0] for f in fields):
             problems.append(f"{key}: placeholders differ {fields}")
     return problems
+
+
+from bot import strings_teacher  # noqa: E402
+
+MESSAGES.update(strings_teacher.MESSAGES)

@@ -5,9 +5,12 @@ This package owns every SQL statement of the project; nothing outside it imports
 
 from bot.engine import Plan
 
+from .analysis import REASONS, Rescored
+from .homework import AttemptRefused, Homework, NewHomework, QuestionTally
 from .models import (
     END_STATUSES,
     GROUP,
+    HOMEWORK,
     MODES,
     PHASES,
     PRACTICE,
@@ -34,19 +37,26 @@ from .store import Store
 __all__ = [
     "END_STATUSES",
     "GROUP",
+    "HOMEWORK",
     "MODES",
     "PHASES",
     "PRACTICE",
+    "REASONS",
     "RUNNING",
     "SCHEMA_VERSION",
     "Answer",
+    "AttemptRefused",
     "Card",
     "GroupLine",
+    "Homework",
     "Lang",
     "Leaderboard",
+    "NewHomework",
     "NewRun",
     "Overview",
     "Plan",
+    "QuestionTally",
+    "Rescored",
     "RunConflict",
     "Standing",
     "StorageError",

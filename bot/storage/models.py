@@ -12,7 +12,8 @@ Lang = str  # 'bn' | 'en'
 
 GROUP: Final = "group"
 PRACTICE: Final = "practice"
-MODES: Final = frozenset({GROUP, PRACTICE})
+HOMEWORK: Final = "homework"  # one student's private attempt at a group's homework
+MODES: Final = frozenset({GROUP, PRACTICE, HOMEWORK})
 PHASES: Final = frozenset({"posting", "open", "closed"})
 RUNNING: Final = "running"
 END_STATUSES: Final = frozenset({"finished", "stopped", "aborted"})
@@ -57,7 +58,7 @@ def plan_from_json(text: str) -> Plan:
 class NewRun:
     chat_id: int
     thread_id: int
-    mode: str  # 'group' | 'practice'
+    mode: str  # 'group' | 'practice' | 'homework'
     quiz_id: str
     language: Lang
     seconds: int

@@ -17,7 +17,9 @@ from typing import Self
 
 import aiosqlite
 
+from .analysis import AnalysisMixin
 from .core import Clock, _UserJob
+from .homework import HomeworkMixin
 from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
 from .schema import prepare_file
@@ -79,7 +81,7 @@ def _backup_file(source: Path, dest: Path, busy_timeout_ms: int) -> None:
         raise
 
 
-class Store(RunsMixin, StatsMixin, ReviewMixin):
+class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
     _busy_timeout_ms = 5000
@@ -252,6 +254,10 @@ class Store(RunsMixin, StatsMixin, ReviewMixin):
                 (new_id, old_id),
             )
             await conn.execute("DELETE FROM group_totals WHERE chat_id = ?", (old_id,))
+            for table in ("homework", "reports"):  # homework and question reports follow too
+                await conn.execute(
+                    f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
+                )
 
         await self._write(tx)
         self._chats.pop(old_id, None)
