@@ -67,6 +67,10 @@ class Attempts(AppBound):
         #: the deadline shown to a student who finished: homework id -> text
         self.deadline_text: Callable[[int, Lang], Coroutine[Any, Any, str]] | None = None
 
+    def get(self, run_id: int) -> Attempt | None:
+        """The attempt in progress with this run id."""
+        return self._by_id.get(run_id)
+
     # --- starting ---------------------------------------------------------------------------
 
     async def begin(self, user_id: int, homework_id: int, lang: Lang) -> None:
@@ -264,7 +268,8 @@ class Attempts(AppBound):
         """Once the bot runs: re-arm question timers, finish what a stop interrupted."""
         pending, self._pending = self._pending, []
         for a in pending:
-            self._app.create_task(self._continue(a), name=f"homework-resume:{a.run_id}")
+            if a.run_id in self._by_id:  # else its homework ended meanwhile
+                await self._continue(a)
 
     async def _continue(self, a: Attempt) -> None:
         async with a.lock:
