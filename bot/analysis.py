@@ -10,7 +10,7 @@ who took the quiz twice counts as two sittings. For each question, in the bank's
   answers to the other questions; ties broken by the run and user ids, so the result is
   reproducible); with n = round(27 % of the sittings), at least 1, D = (share right among the top
   n) − (share right among the bottom n), a sitting that did not answer counting as not right.
-  It needs at least two sittings (else None);
+  It needs at least two sittings and one answer to the question (else None);
 - the most chosen wrong option (a bank index: A = the bank's first option) and its share of the
   answers; the median answer time in seconds (over answers whose question time is known);
 - a flag, the first that applies: ``check_key`` when D < 0 (stronger students miss it more than
@@ -91,7 +91,7 @@ def _item(number: int, qid: str, answers: list[Response], sittings: list[tuple[i
     answered = len(answers)
     n_right = sum(1 for a in answers if a.correct)
     share = n_right / answered if answered else None
-    d = _discrimination(qid, sittings, right)
+    d = _discrimination(qid, sittings, right) if answered else None
     wrong: dict[int, int] = {}
     for a in answers:
         if not a.correct:

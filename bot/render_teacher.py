@@ -165,6 +165,8 @@ def _item_block(lang: Lang, question: Question, item: ItemStats,
                 reports: Mapping[str, int]) -> str:
     lines = [t(lang, "an_item_head", n=item.number,
                text=html.escape(fit(question.text(lang), 90)))]
+    if not item.answered:
+        return "\n".join([*lines, t(lang, "an_item_none")])
     d = "—" if item.discrimination is None else num(lang, f"{item.discrimination:+.2f}")
     lines.append(t(lang, "an_item_stats", answered=item.answered,
                    right=_percent(lang, item.share_right), d=d))
