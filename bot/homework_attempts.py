@@ -45,6 +45,7 @@ class Attempt:
     lang: Lang
     quiz: Quiz
     engine: QuizEngine
+    deadline: float  # the homework's: no answer counts after it
     message_id: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -89,7 +90,7 @@ class Attempts(AppBound):
             await outbox.send(self._bot, user_id, t(lang, f"hw_refused_{refused.reason}"))
             return
         attempt = Attempt(stored.run_id, homework_id, user_id, lang, quiz,
-                          QuizEngine(quiz, stored.plan, stored.seconds))
+                          QuizEngine(quiz, stored.plan, stored.seconds), hw.deadline)
         self._by_id[attempt.run_id] = attempt
         log.info("homework %s: user %s started (run %s)", homework_id, user_id, attempt.run_id)
         await outbox.send(self._bot, user_id, t(
@@ -123,8 +124,8 @@ class Attempts(AppBound):
                   lang: Lang) -> str:
         """A tap on a homework question: the alert text."""
         a = self._by_id.get(run_id)
-        if a is None or a.user_id != user_id:
-            return t(lang, "hw_alert_over")
+        if a is None or a.user_id != user_id or self._clock() >= a.deadline:
+            return t(lang, "hw_alert_over")  # past the deadline: the sweep ends it soon
         async with a.lock:
             engine = a.engine
             verdict = engine.answer(user_id, q_index, shown, self._clock())
@@ -224,14 +225,16 @@ class Attempts(AppBound):
         """The deadline passed (or a moderator stopped it): running attempts end, their
         answers count; storage already marked them stopped."""
         for a in [x for x in self._by_id.values() if x.homework_id == homework_id]:
-            self._cancel(a.timer)
-            self._by_id.pop(a.run_id, None)
-            if a.message_id is not None and a.engine.phase == "open":
-                await outbox.edit(self._bot, a.user_id, a.message_id,
-                                  render_teacher.attempt_closed(
-                                      a.engine.close(), a.lang, total=a.engine.count,
-                                      verdict=t(a.lang, "hw_time_up")))
-            await outbox.send(self._bot, a.user_id, t(a.lang, "hw_ended_midway"))
+            async with a.lock:  # a tap being handled finishes first
+                self._cancel(a.timer)
+                if self._by_id.pop(a.run_id, None) is None:
+                    continue  # it finished meanwhile
+                if a.message_id is not None and a.engine.phase == "open":
+                    await outbox.edit(self._bot, a.user_id, a.message_id,
+                                      render_teacher.attempt_closed(
+                                          a.engine.close(), a.lang, total=a.engine.count,
+                                          verdict=t(a.lang, "hw_time_up")))
+                await outbox.send(self._bot, a.user_id, t(a.lang, "hw_ended_midway"))
 
     # --- restart ----------------------------------------------------------------------------
 
@@ -262,7 +265,7 @@ class Attempts(AppBound):
                                     x.answered_at) for x in stored_answers)
         lang: Lang = stored.language  # type: ignore[assignment]
         return Attempt(stored.run_id, hw.homework_id, stored.started_by or 0, lang, quiz,
-                       engine, stored.message_id)
+                       engine, hw.deadline, stored.message_id)
 
     async def continue_resumed(self) -> None:
         """Once the bot runs: re-arm question timers, finish what a stop interrupted."""

@@ -136,6 +136,7 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
         board = await tg.wait_for(lambda: tg.find_message(chat, "quizzes"))
         assert "🥇 1. Student0 — 11500 points · 9 right · 2 quizzes" in plain(board.text)
         assert "🥈 2. Student2 — 9000 points · 7 right · 1 quizzes" in plain(board.text)
+        assert tg.max_in_window(chat) <= 20  # cards, refreshes and the live quiz, within budget
     totals_match_answers(db_path)
 
 
@@ -199,3 +200,28 @@ async def test_bad_homework_commands_change_nothing(tg: FakeTelegram, db_path: P
         tg.user_says(cls.chat_id, cls.creator, text)
         await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Usage: /homework"))
         assert await bot.services.store.open_homework() == []
+
+
+async def test_an_attempt_carries_on_after_a_restart(tg: FakeTelegram, db_path: Path) -> None:
+    cls = populate(tg, students=1)
+    chat = cls.chat_id
+    (s0,) = cls.students
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock):
+        tg.user_says(chat, cls.creator, "/homework zero")  # 24 hours
+        card = await tg.wait_for(lambda: tg.find_message(chat, "Homework: ZeRO"))
+        assert "Deadline: Tue 2 Mar, 16:00 (UTC+6)" in card.text
+        await start_hw(tg, s0, 1)
+        await answer_hw(tg, s0, 0, True)
+        await tg.wait_for(lambda: hw_question(tg, s0, 1))
+    clock.advance(10)  # question 2 is still open: 20 of its 30 seconds are left
+    async with harness(tg, db_path, clock):
+        for q in range(1, 8):
+            await answer_hw(tg, s0, q, True)
+        done = await tg.wait_for(lambda: tg.find_message(s0.id, "Homework done"))
+        # question 2 was answered 10 s after it was posted: 833 + its streak bonus of 100
+        assert "10333 points, 8/8 right" in done.text
+        assert "results come at the deadline: Tue 2 Mar, 16:00 (UTC+6)" in done.text
+        await tg.wait_for(lambda: (m := tg.stored_message(chat, card.message_id))
+                          and "Finished: 1" in m.text, what="card count after a restart")
+    totals_match_answers(db_path)
