@@ -250,10 +250,14 @@ def analysis_link(lang: Lang, bot_username: str | None,
 # --- reports ------------------------------------------------------------------------------------
 
 
+REPORT_BUTTONS = 40  # under one recap: the first 40 items (keyboards are kept small)
+
+
 def report_keyboard(lang: Lang, run_id: int, numbers: Sequence[int]) -> InlineKeyboardMarkup | None:
     """Under a recap: one "report a problem" button per item (question numbers, 1-based)."""
     if not numbers:
         return None
+    numbers = numbers[:REPORT_BUTTONS]
     buttons = [InlineKeyboardButton(t(lang, "report_button_n", n=n), callback_data=callbacks.encode(
         callbacks.ReportData(run_id, n - 1))) for n in numbers]
     return InlineKeyboardMarkup([buttons[i:i + 2] for i in range(0, len(buttons), 2)])
