@@ -21,6 +21,8 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, Job
 
 from bot import outbox, render, render_teacher
@@ -81,6 +83,9 @@ class Attempts(AppBound):
         if hw is None or quiz is None:
             await outbox.send(self._bot, user_id, t(lang, "hw_missing"))
             return
+        if not await self._member(hw.chat_id, user_id):  # the link may travel beyond the group
+            await outbox.send(self._bot, user_id, t(lang, "hw_not_member"))
+            return
         try:
             stored = await self._store.start_attempt(homework_id, user_id, NewRun(
                 chat_id=hw.chat_id, thread_id=0, mode=HOMEWORK, quiz_id=quiz.id, language=lang,
@@ -98,6 +103,15 @@ class Attempts(AppBound):
             count=attempt.engine.count, seconds=stored.seconds))
         async with attempt.lock:
             await self._post(attempt)
+
+    async def _member(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user belongs to the group (True when Telegram cannot tell us)."""
+        try:
+            member = await self._bot.get_chat_member(chat_id, user_id)
+        except TelegramError as exc:
+            log.warning("cannot check membership of %s in chat %s: %s", user_id, chat_id, exc)
+            return True
+        return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
     async def _post(self, a: Attempt) -> None:
         engine = a.engine

@@ -95,6 +95,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
                         "en": "🔒 The homework is closed. The answers you gave count."},
     "hw_missing": {"bn": "এই হোমওয়ার্কটি খুঁজে পাওয়া গেল না।",
                    "en": "This homework could not be found."},
+    "hw_not_member": {"bn": "এই হোমওয়ার্ক শুধু সেই গ্রুপের সদস্যদের জন্য।",
+                      "en": "This homework is for the members of its group only."},
     "hw_refused_missing": {"bn": "এই হোমওয়ার্কটি খুঁজে পাওয়া গেল না।",
                            "en": "There is no such homework."},
     "hw_refused_taken": {"bn": "আপনি এই হোমওয়ার্কটি আগেই দিয়েছেন; প্রত্যেকে একবারই দিতে পারেন।",

@@ -98,6 +98,9 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
         done = await tg.wait_for(lambda: tg.find_message(s2.id, "Homework done"))
         assert "9000 points, 7/8 right" in done.text
 
+        stranger = tg.add_user(4242, "Stranger", language_code="en")
+        refused = await start_hw(tg, stranger, 1)  # someone the link reached outside the group
+        assert refused.text == "This homework is for the members of its group only."
         again = await start_hw(tg, s0, 1)
         assert again.text == "You have already taken this homework: one attempt each."
 
