@@ -4,10 +4,12 @@ while a live quiz runs; /timezone. The bot's clock is frozen and moved by the te
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 from fakebot import BOT_USERNAME, FakeTelegram, StoredMessage
+from harness import BotHarness
 from quizkit import button_data, correct_label, populate, start_quiz, until
 from teacherkit import (
     FrozenClock,
@@ -228,3 +230,27 @@ async def test_an_attempt_carries_on_after_a_restart(tg: FakeTelegram, db_path: 
         await tg.wait_for(lambda: (m := tg.stored_message(chat, card.message_id))
                           and "Finished: 1" in m.text, what="card count after a restart")
     totals_match_answers(db_path)
+
+
+async def test_the_card_count_waits_for_spare_budget(tg: FakeTelegram, db_path: Path) -> None:
+    """The card's refresh is optional traffic: with the group's window nearly full (as during a
+    busy live quiz) it waits until the window has room beyond the quiz's reserve."""
+    cls = populate(tg, students=1)
+    chat = cls.chat_id
+    (s0,) = cls.students
+    async with harness(tg, db_path, FrozenClock()) as bot:
+        tg.user_says(chat, cls.creator, "/homework zero")
+        card = await tg.wait_for(lambda: tg.find_message(chat, "Homework: ZeRO"))
+        await start_hw(tg, s0, 1)
+        for q in range(7):
+            await answer_hw(tg, s0, q, True)
+        window = bot.app.bot_data["pacer"].group(chat)
+        filled_at = time.monotonic()
+        while window.free() > 4:  # quiz traffic holds all but 4 slots (the reserve is 5)
+            window.record()
+        await answer_hw(tg, s0, 7, True)
+        updated = await tg.wait_for(lambda: (m := tg.stored_message(chat, card.message_id))
+                                    and "Finished: 1" in m.text and m, what="card count")
+        assert updated.edits, "the card was edited, not sent again"
+        edited_at = tg.group_traffic(chat)[-1]
+        assert edited_at >= filled_at + BotHarness.WINDOW - 0.05  # not before the slots freed
