@@ -141,6 +141,8 @@ class Attempts(AppBound):
         if a is None or a.user_id != user_id or self._clock() >= a.deadline:
             return t(lang, "hw_alert_over")  # past the deadline: the sweep ends it soon
         async with a.lock:
+            if a.run_id not in self._by_id:  # it ended while this tap waited
+                return t(lang, "hw_alert_over")
             engine = a.engine
             verdict = engine.answer(user_id, q_index, shown, self._clock())
             if verdict.status == "closed" and q_index == engine.current and engine.phase == "open":
