@@ -94,6 +94,11 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         assert again.text == "You have reported this already." and again.show_alert
         forged = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, "p:999999:0:k"))
         assert forged.text == "This button is no longer valid." and forged.show_alert
+        for data, alert in (("pc:123456", "This button is no longer valid."),
+                            ("h:999999:0:0", "This homework is no longer running."),
+                            ("hs:1", "Only the group's admins can do that.")):
+            got = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, data))
+            assert (got.text, got.show_alert) == (alert, True)
         # someone who was not in that run cannot report on it
         nadia = cls.outsider
         tg.user_says(tg.private_chat(nadia), nadia, "/start")
