@@ -164,13 +164,13 @@ class Attempts(AppBound):
             alert = render.tap_alert(a.lang, verdict, engine.question, engine.permutation)
             prefix = render.verdict_prefix(a.lang, verdict, engine.question, engine.permutation,
                                            practice=False)
-            await self._close(a, prefix)
+            await self._close(a, prefix, verdict.shown)
             return alert
 
     async def _time_up(self, a: Attempt) -> None:
-        await self._close(a, t(a.lang, "hw_time_up"))
+        await self._close(a, t(a.lang, "hw_time_up"), None)
 
-    async def _close(self, a: Attempt, verdict: str) -> None:
+    async def _close(self, a: Attempt, verdict: str, chosen: int | None) -> None:
         """Close the current question with ``verdict`` shown, then go on (under the lock)."""
         engine = a.engine
         self._cancel(a.timer)
@@ -180,7 +180,7 @@ class Attempts(AppBound):
                                         deadline=engine.deadline)
         if a.message_id is not None:
             await outbox.edit(self._bot, a.user_id, a.message_id, render_teacher.attempt_closed(
-                reveal, a.lang, total=engine.count, verdict=verdict))
+                reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen))
         await self._next(a)
 
     async def _next(self, a: Attempt) -> None:
@@ -249,7 +249,7 @@ class Attempts(AppBound):
                     await outbox.edit(self._bot, a.user_id, a.message_id,
                                       render_teacher.attempt_closed(
                                           a.engine.close(), a.lang, total=a.engine.count,
-                                          verdict=t(a.lang, "hw_time_up")))
+                                          verdict=t(a.lang, "hw_time_up"), chosen=None))
                 await outbox.send(self._bot, a.user_id, t(a.lang, "hw_ended_midway"))
 
     # --- restart ----------------------------------------------------------------------------

@@ -19,15 +19,7 @@ from bot.bank import Lang, Question, Quiz
 from bot.deadlines import local_time, show_offset
 from bot.engine import Reveal
 from bot.i18n import num, t
-from bot.render import (
-    MEDALS,
-    MESSAGE_LIMIT,
-    fit,
-    html_name,
-    label,
-    question_message,
-    reveal_message,
-)
+from bot.render import MEDALS, MESSAGE_LIMIT, fit, html_name, label, question_message
 from bot.storage import Homework, QuestionTally, Standing
 from bot.storage.stats import safe_cell
 
@@ -150,8 +142,26 @@ def attempt_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardM
     return InlineKeyboardMarkup([buttons[i:i + 5] for i in range(0, len(buttons), 5)])
 
 
-def attempt_closed(reveal: Reveal, lang: Lang, *, total: int, verdict: str) -> str:
-    return f"{reveal_message(reveal, lang, total=total)}\n\n<b>{html.escape(verdict)}</b>"
+def attempt_closed(reveal: Reveal, lang: Lang, *, total: int, verdict: str,
+                   chosen: int | None) -> str:
+    """A homework question after the student's tap (``chosen``, a shown position) or after its
+    time ran out (None): the right option marked, the verdict, the explanation. Only about this
+    student, so without the group reveal's counts."""
+    q = reveal.question
+    lines = []
+    for shown, option in enumerate(reveal.permutation):
+        text = f"{label(shown)}) {html.escape(q.options[option](lang))}"
+        if shown == reveal.correct_shown:
+            text = f"<b>{text}</b> ✅"
+        elif shown == chosen:
+            text += " ❌"
+        lines.append(text)
+    parts = [t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
+             html.escape(q.text(lang)), "\n".join(lines), f"<b>{html.escape(verdict)}</b>",
+             "💡 " + html.escape(q.explanation(lang))]
+    if q.note is not None:
+        parts.append("📖 " + html.escape(q.note(lang)))
+    return "\n\n".join(parts)
 
 
 # --- question analysis ----------------------------------------------------------------------------

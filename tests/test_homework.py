@@ -83,6 +83,9 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
 
         await take_hw(tg, s0, 1, [True] * 8)
         await take_hw(tg, s1, 1, [True] * 4 + [False] * 4)
+        closed = next(m for m in tg.messages(s0.id) if m.text.startswith("🔒 Question 2/8"))
+        assert "✅ Right! +1100 points · 🔥 streak 2 (+100)" in closed.text
+        assert "answered" not in closed.text  # about this student only: no group counts
         # Student2 lets question 1 run out (the clock passes its 30 s), then gets all right
         await start_hw(tg, s2, 1)
         first = await tg.wait_for(lambda: hw_question(tg, s2, 0))
