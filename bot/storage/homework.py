@@ -229,10 +229,3 @@ class HomeworkMixin(StatsMixin):
             " FROM homework_attempts AS h CROSS JOIN answers AS a ON a.run_id = h.run_id"
             " WHERE h.homework_id = ? GROUP BY a.q_index ORDER BY a.q_index", (homework_id,))
         return [QuestionTally(int(q), int(n), int(r)) for q, n, r in rows]
-
-    async def homework_runs(self, homework_id: int, status: str = "running") -> list[StoredRun]:
-        rows = await self._fetchall(
-            f"SELECT {', '.join('r.' + c.strip() for c in RUN_COLUMNS.split(','))}"
-            " FROM homework_attempts AS h CROSS JOIN runs AS r ON r.run_id = h.run_id"
-            " WHERE h.homework_id = ? AND r.status = ?", (homework_id, status))
-        return [run_from_row(r) for r in rows]
