@@ -257,3 +257,23 @@ async def test_the_card_count_waits_for_spare_budget(tg: FakeTelegram, db_path: 
         assert updated.edits, "the card was edited, not sent again"
         edited_at = tg.group_traffic(chat)[-1]
         assert edited_at >= filled_at + BotHarness.WINDOW - 0.05  # not before the slots freed
+
+
+async def test_timezone_in_private_is_the_reminders(tg: FakeTelegram, db_path: Path) -> None:
+    """In a private chat /timezone sets the student's own zone, the one /remind uses."""
+    cls = populate(tg, students=1)
+    (s0,) = cls.students
+    chat = tg.private_chat(s0)
+    async with harness(tg, db_path, FrozenClock()) as bot:
+        for text, expect in (("/timezone", "Your time zone is not set yet"),
+                             ("/timezone +25", "Usage: /timezone +6"),
+                             ("/timezone +৫:৩০", "Your time zone is now UTC+5:30"),
+                             ("/timezone", "Your time zone: UTC+5:30"),
+                             ("/remind 20:30", "20:30")):
+            before = len(tg.messages(chat.id))
+            tg.user_says(chat, s0, text)
+            reply = await tg.wait_for(lambda b=before: tg.messages(chat.id)[b:] or None)
+            assert expect in reply[0].text, (text, reply[0].text)
+        student = await bot.services.store.student(s0.id)
+        assert student is not None and student.tz_minutes == 330
+        assert not tg.messages(chat.id)[-1].buttons  # /remind did not ask for the zone again
