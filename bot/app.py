@@ -33,7 +33,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot import commands, recap, reload_handlers, review, stats
+from bot import commands, recap, reload_handlers, review, stats, teacher
 from bot.authoring import chat as authoring_chat
 from bot.authoring import manage, upload
 from bot.authoring.catalog import AuthoredCatalog
@@ -113,6 +113,7 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     new_messages = filters.UpdateType.MESSAGE
     private = filters.ChatType.PRIVATE & new_messages
     handlers = [
+        *teacher.start_handlers(),  # deep-link payloads first: hw-, an-
         CommandHandler("start", manage.start_shared,
                        filters=new_messages & filters.Regex(rf"^/start(@\w+)? {SHARE_PREFIX}")),
         CommandHandler("start", commands.start, filters=new_messages),
@@ -139,6 +140,7 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         MessageHandler(private & filters.Document.ALL, upload.document_sent),
         MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring_chat.text_sent),
         CommandHandler("reload", reload_handlers.reload_command, filters=new_messages),
+        *teacher.handlers(),
         CallbackQueryHandler(commands.button),
         MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
         ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
@@ -168,6 +170,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.catalog, svc.clock, svc.rng,
                                                 recaps, svc.settings.language)
     await reviews.restore()
+    await teacher.setup(app, svc)  # homework: restored before polling, like quizzes
     await _register_commands(app, svc.settings.language)
     await _restore(svc)
     if app.bot_data.get("sighup"):  # the real process only, not an in-process test harness
@@ -207,13 +210,16 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
 def _commands(lang: Lang, moderator: bool) -> list[BotCommand]:
     student = [("quiz", "cmd_quiz"), ("leaderboard", "cmd_top"), ("top", "cmd_top"),
                ("me", "cmd_me"), ("review", "cmd_review"), ("recap", "cmd_recap"),
-               ("remind", "cmd_remind"), ("newquiz", "cmd_newquiz"), ("done", "cmd_done"),
+               ("remind", "cmd_remind"), ("homework", "cmd_homework_list"),
+               ("timezone", "cmd_timezone"), ("newquiz", "cmd_newquiz"), ("done", "cmd_done"),
                ("cancel", "cmd_cancel"), ("myquizzes", "cmd_myquizzes"),
                ("share", "cmd_share"), ("deletequiz", "cmd_deletequiz"), ("lang", "cmd_lang"),
                ("help", "cmd_help"), ("start", "cmd_start")]
     mod = [("quiz", "cmd_quiz_mod"), ("next", "cmd_next"), ("stop", "cmd_stop"),
            ("lang", "cmd_lang"), ("leaderboard", "cmd_top"), ("me", "cmd_me"),
-           ("resetleaderboard", "cmd_reset"), ("export", "cmd_export"), ("help", "cmd_help")]
+           ("resetleaderboard", "cmd_reset"), ("export", "cmd_export"),
+           ("homework", "cmd_homework"), ("timezone", "cmd_timezone"),
+           ("analysis", "cmd_analysis"), ("regrade", "cmd_regrade"), ("help", "cmd_help")]
     return [BotCommand(name, t(lang, key)) for name, key in (mod if moderator else student)]
 
 

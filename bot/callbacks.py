@@ -16,6 +16,11 @@ parsing treats every callback as untrusted: anything that is not exactly one of 
 - ``dq:NUMBER:y`` / ``dq:NUMBER:n`` — confirm or keep: ``/deletequiz`` of stored quiz NUMBER.
 
 A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
+- ``h:RUN:Q:OPT`` — an answer to a homework question in a private chat (as ``a:``).
+- ``hs:HOMEWORK`` — which homework ``/homework stop`` ends, when several are open.
+- ``p:RUN:Q`` / ``p:RUN:Q:R`` — "report a problem" with question Q of a run, then the reason
+  R: ``k`` (wrong answer key), ``u`` (unclear), ``t`` (typo).
+- ``pc:CARD`` — "report a problem" under a ``/review`` question.
 """
 
 from __future__ import annotations
@@ -33,7 +38,12 @@ _REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9]):([1-9][0-9]?):
 _TIMEZONE = re.compile(r"tz:(0|-?[1-9][0-9]{0,3})")
 _UNDO = re.compile(r"nu:([1-9][0-9]{0,2}):(0|[1-9][0-9]{0,9})")
 _DELETE = re.compile(r"dq:([1-9][0-9]{0,15}):([yn])")
+_HOMEWORK = re.compile(r"h:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")
+_HW_STOP = re.compile(r"hs:([1-9][0-9]{0,15})")
+_REPORT = re.compile(r"p:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2})(?::([kut]))?")
+_CARD_REPORT = re.compile(r"pc:([1-9][0-9]{0,15})")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
+REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +90,34 @@ class DeleteData:
     confirm: bool
 
 
+@dataclass(frozen=True, slots=True)
+class HomeworkAnswerData:
+    run_id: int
+    q_index: int
+    shown: int
+
+
+@dataclass(frozen=True, slots=True)
+class HomeworkStopData:
+    homework_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReportData:
+    run_id: int
+    q_index: int
+    reason: str | None = None  # None: ask for the reason; else one of REASON_CODES' values
+
+
+@dataclass(frozen=True, slots=True)
+class CardReportData:
+    card_id: int
+
+
 CallbackData = (AnswerData | StartData | ResetData | ReviewData | TimezoneData | UndoData
-                | DeleteData)
+                | DeleteData | HomeworkAnswerData | HomeworkStopData | ReportData
+                | CardReportData)
+_REASON_LETTER = {v: k for k, v in REASON_CODES.items()}
 
 
 def encode(data: CallbackData) -> str:
@@ -99,8 +135,17 @@ def encode(data: CallbackData) -> str:
         text = f"nu:{data.number}:{data.stamp}"
     elif isinstance(data, DeleteData):
         text = f"dq:{data.quiz_no}:{'y' if data.confirm else 'n'}"
-    else:
+    elif isinstance(data, TimezoneData):
         text = f"tz:{data.minutes}"
+    elif isinstance(data, HomeworkAnswerData):
+        text = f"h:{data.run_id}:{data.q_index}:{data.shown}"
+    elif isinstance(data, HomeworkStopData):
+        text = f"hs:{data.homework_id}"
+    elif isinstance(data, ReportData):
+        tail = f":{_REASON_LETTER.get(data.reason, '?')}" if data.reason is not None else ""
+        text = f"p:{data.run_id}:{data.q_index}{tail}"
+    else:
+        text = f"pc:{data.card_id}"
     if len(text.encode()) > MAX_BYTES or parse(text) != data:
         raise ValueError(f"cannot encode {data!r}")
     return text
@@ -132,4 +177,20 @@ def parse(raw: str | None) -> CallbackData | None:
     if m := _TIMEZONE.fullmatch(raw):
         minutes = int(m[1])
         return TimezoneData(minutes) if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None
+    return _parse_teacher(raw)
+
+
+def _parse_teacher(raw: str) -> CallbackData | None:
+    """The homework and report buttons (issue 15)."""
+    if m := _HOMEWORK.fullmatch(raw):
+        run_id = int(m[1])
+        return HomeworkAnswerData(run_id, int(m[2]), int(m[3])) if run_id < _MAX_ID else None
+    if m := _HW_STOP.fullmatch(raw):
+        return HomeworkStopData(int(m[1])) if int(m[1]) < _MAX_ID else None
+    if m := _REPORT.fullmatch(raw):
+        run_id = int(m[1])
+        reason = REASON_CODES[m[3]] if m[3] else None
+        return ReportData(run_id, int(m[2]), reason) if run_id < _MAX_ID else None
+    if m := _CARD_REPORT.fullmatch(raw):
+        return CardReportData(int(m[1])) if int(m[1]) < _MAX_ID else None
     return None

@@ -10,7 +10,7 @@ from typing import Any
 from telegram import Chat, Message, Update
 from telegram.ext import ContextTypes
 
-from bot import callbacks, outbox, recap, render, review, stats
+from bot import callbacks, outbox, recap, render, review, stats, teacher
 from bot.authoring import chat as authoring_chat
 from bot.authoring import manage
 from bot.authoring.catalog import AUTHORED_ID
@@ -42,7 +42,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     """List the commands for students and moderators (and the bot's administrators)."""
     svc = services(context)
     lang = await language(update, svc)
-    text = t(lang, "help")
+    text = t(lang, "help") + "\n\n" + t(lang, "help_teacher")
     if update.effective_user is not None and update.effective_user.id in svc.settings.admin_ids:
         text += "\n\n" + t(lang, "help_admin")
     await reply(update, context, text)
@@ -197,6 +197,8 @@ async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,
     data = callbacks.parse(query.data)
     if data is None or chat is None or message is None:
         return t(await language(update, svc), "alert_invalid"), True
+    if isinstance(data, teacher.TeacherData):  # homework, its stop picker, reports
+        return await teacher.button(update, context, data)
     if isinstance(data, callbacks.AnswerData):
         run = svc.groups.by_id(data.run_id)
         if run is not None:

@@ -422,3 +422,6 @@ MESSAGES.update(strings_import.MESSAGES)
 from bot import strings_authoring  # noqa: E402  (the feature's strings, merged in one line)
 
 MESSAGES.update(strings_authoring.MESSAGES)
+from bot import strings_teacher  # noqa: E402
+
+MESSAGES.update(strings_teacher.MESSAGES)

@@ -21,10 +21,10 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from telegram import Chat, Update
+from telegram import Chat, InlineKeyboardMarkup, Update
 from telegram.ext import Application, ContextTypes
 
-from bot import outbox, render
+from bot import outbox, render, render_teacher
 from bot.bank import Lang, Quiz
 from bot.catalog import Catalog
 from bot.engine import first_review, streaks
@@ -49,7 +49,7 @@ class Recaps(AppBound):
         self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
         self._default = default
         self._window = SlidingWindow(per_second, 1.0, time.monotonic)
-        self._queue: deque[tuple[int, list[str]]] = deque()
+        self._queue: deque[tuple[int, list[str], InlineKeyboardMarkup | None]] = deque()
         self._sending = False
         self._idle = asyncio.Event()
         self._idle.set()
@@ -105,7 +105,8 @@ class Recaps(AppBound):
                 lang = await self.language_of(standing.user_id, run.language)
                 texts = self._texts(run, quiz, standing.user_id, answers, results, lang)
                 if texts:
-                    self._queue.append((standing.user_id, texts))
+                    self._queue.append((standing.user_id, texts,
+                                        self._report_markup(run, answers, standing.user_id, lang)))
         log.info("run %s: %d recaps to send, %d questions into review", run_id, len(targets),
                  len(missed))
         if not self._sending:  # else the task already sending takes these too
@@ -144,6 +145,14 @@ class Recaps(AppBound):
                                      rank=standing.rank, players=len(results),
                                      best_streak=best, missed=items)
 
+    @staticmethod
+    def _report_markup(run: StoredRun, answers: Mapping[int, Mapping[int, tuple[int, bool]]],
+                       user_id: int, lang: Lang) -> InlineKeyboardMarkup | None:
+        """A "report a problem" button per item of the recap."""
+        mine = answers.get(user_id, {})
+        return render_teacher.report_keyboard(lang, run.run_id,
+                                              [q + 1 for q in _missed(run, mine)])
+
     async def _send_all(self) -> None:
         """The one recap sender: one message at a time, at most ``per_second`` a second, so a
         group's sends never queue behind a burst of recaps in the bot-wide limiter."""
@@ -151,23 +160,25 @@ class Recaps(AppBound):
         self._idle.clear()
         try:
             while self._queue:
-                user_id, texts = self._queue.popleft()
+                user_id, texts, markup = self._queue.popleft()
                 try:
-                    await self._deliver(user_id, texts)
+                    await self._deliver(user_id, texts, markup)
                 except Exception:
                     log.exception("recap to user %s failed", user_id)
         finally:
             self._sending = False
             self._idle.set()
 
-    async def _deliver(self, user_id: int, texts: list[str]) -> None:
-        for text in texts:
+    async def _deliver(self, user_id: int, texts: list[str],
+                       markup: InlineKeyboardMarkup | None) -> None:
+        for n, text in enumerate(texts, start=1):
             async with self._window.lock:
                 delay = self._window.wait_time()
                 if delay > 0:
                     await asyncio.sleep(delay)
                 self._window.record()
-            outcome = await outbox.send(self._bot, user_id, text)
+            outcome = await outbox.send(self._bot, user_id, text,
+                                        markup=markup if n == len(texts) else None)
             if outcome.status == "gone":
                 self.blocked += 1
                 log.info("user %s can't be written to: recap skipped", user_id)
@@ -188,13 +199,16 @@ class Recaps(AppBound):
         run = await self._store.get_run(run_id)
         quiz = self._catalog.matching(run.quiz_id, run.plan.question_ids) if run else None
         texts: list[str] = []
+        markup = None
         if run is not None and quiz is not None and run.mode == "group":
             answers = await self._answers(run_id)
             if user_id in answers:
                 results = await self._store.run_results(run_id)
                 texts = self._texts(run, quiz, user_id, answers, results, lang)
-        for text in texts or [t(lang, "recap_none")]:
-            await outbox.send(self._bot, chat_id, text)
+                markup = self._report_markup(run, answers, user_id, lang)
+        texts = texts or [t(lang, "recap_none")]
+        for n, text in enumerate(texts, start=1):
+            await outbox.send(self._bot, chat_id, text, markup=markup if n == len(texts) else None)
 
 
 def _asked(run: StoredRun, mine: Mapping[int, Any]) -> int:

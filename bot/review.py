@@ -26,10 +26,11 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, ContextTypes, Job
 
-from bot import callbacks, outbox, render
+from bot import callbacks, outbox, render, render_teacher
 from bot.bank import Lang, Question, Quiz
 from bot.callbacks import TZ_RANGE
 from bot.catalog import Catalog
+from bot.deadlines import show_offset
 from bot.engine import DAY, REVIEW_DAYS, review_step
 from bot.i18n import ascii_digits, num, t
 from bot.recap import Recaps
@@ -64,12 +65,6 @@ def parse_offset(text: str) -> int | None:
 
 def show_time(lang: Lang, minutes: int) -> str:
     return num(lang, f"{minutes // 60:02d}:{minutes % 60:02d}")
-
-
-def show_offset(lang: Lang, minutes: int) -> str:
-    sign = "-" if minutes < 0 else "+"
-    hours, rest = divmod(abs(minutes), 60)
-    return num(lang, f"{sign}{hours}" + (f":{rest:02d}" if rest else ""))
 
 
 def next_fire(now: float, tz_minutes: int, remind_minutes: int) -> float:
@@ -157,7 +152,8 @@ class Reviews(AppBound):
                     t(lang, "review_up", box=box, boxes=BOXES, days=REVIEW_DAYS[box - 1])
                     if correct else t(lang, "review_reset"))
         await outbox.edit(self._bot, chat_id, message_id, render.review_answered(
-            quiz, question, perm, lang, chosen=shown, verdict=verdict, schedule=schedule))
+            quiz, question, perm, lang, chosen=shown, verdict=verdict, schedule=schedule),
+            markup=render_teacher.card_report_keyboard(lang, card.card_id))
         right += int(correct)
         if step >= SESSION or not await self._ask(chat_id, user_id, lang, step=step + 1,
                                                   right=right):

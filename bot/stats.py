@@ -10,7 +10,7 @@ from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import callbacks, outbox, render
+from bot import callbacks, outbox, render, teacher
 from bot.bank import QUIZ_ID, Lang
 from bot.i18n import t, whole_number
 from bot.replies import language, moderator_here, reply, thread_of
@@ -170,6 +170,13 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             chat.id, document=("\ufeff" + text).encode("utf-8"),
             filename=f"quizbot-results-{abs(chat.id)}-{day}.csv",
             caption=t(lang, "export_caption"), message_thread_id=thread_of(message) or None)
+        questions = await teacher.analysis_csv(svc, chat.id)
+        if questions is not None:  # the second file: how each question works, this season
+            await context.bot.send_document(
+                chat.id, document=("\ufeff" + questions).encode("utf-8"),
+                filename=f"quizbot-questions-{abs(chat.id)}-{day}.csv",
+                caption=t(lang, "export_analysis_caption"),
+                message_thread_id=thread_of(message) or None)
     except TelegramError as exc:  # one apology, here: the error handler is not involved
         log.error("export to chat %s failed: %s", chat.id, exc)
         await reply(update, context, t(lang, "apology"), important=True)

@@ -47,7 +47,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
                     "en": "{where}: not a single-answer multiple-choice question ({kind}); "
                           "skipped."},
     "imp_right_count": {"bn": "{where}: সঠিক উত্তর {count}টি, ঠিক একটি দরকার; বাদ গেছে।",
-                        "en": "{where}: {count} right answers, exactly one needed; skipped."},
+                        "en": "{where}: {count:right answer|right answers}, exactly one needed; "
+                              "skipped."},
     "imp_image_dropped": {"bn": "{where}: {count}টি ছবি বাদ দেওয়া হয়েছে (কেবল লেখা দেখানো যায়)।",
                           "en": "{where}: {count} image(s) dropped (only text can be shown)."},
     # --- GIFT ---------------------------------------------------------------------------------

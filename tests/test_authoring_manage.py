@@ -56,7 +56,7 @@ async def test_names_owners_sharing_publishing_and_deleting(
         # practising privately counts as a run
         tg.user_says(author.id, author, f"/quiz {name}")
         await tg.wait_for(lambda: open_question(tg, author.id, 1))
-        assert "1 runs" in (await say(tg, author, "/myquizzes", "Your quizzes")).text
+        assert "1 run" in (await say(tg, author, "/myquizzes", "Your quizzes")).text
 
         # only the author shares; the link lets anyone practise it, a forged one does not
         await say(tg, other_mod, f"/share {name}", "You have no quiz called")

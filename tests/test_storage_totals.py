@@ -181,7 +181,7 @@ async def test_upgrade_version_3_file_backfills_totals(tmp_path: Path) -> None:
     assert os.stat(path).st_ino == inode  # upgraded in place, not recreated
     conn = sqlite3.connect(path)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 5
     finally:
         conn.close()
 

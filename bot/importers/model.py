@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.bank import Lang
-from bot.i18n import MESSAGES, num
+from bot.i18n import t
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,9 +24,7 @@ class Problem:
     def text(self, lang: Lang) -> str:
         """The localized one-line message, ``where`` included. Plain text: escape it before
         putting it into an HTML message."""
-        shown = {k: num(lang, v) if isinstance(v, int) and not isinstance(v, bool) else v
-                 for k, v in self.values.items()}
-        return MESSAGES[self.key][lang].format(where=self.where, **shown)
+        return t(lang, self.key, where=self.where, **self.values)
 
 
 TRUE, FALSE = "true", "false"  # true/false options, worded in the bank's language when built

@@ -5,10 +5,13 @@ This package owns every SQL statement of the project; nothing outside it imports
 
 from bot.engine import Plan
 
+from .analysis import REASONS, Rescored
 from .authored import AuthoredQuiz, Draft, NameTaken, NewAuthored
+from .homework import AttemptRefused, Homework, NewHomework, QuestionTally
 from .models import (
     END_STATUSES,
     GROUP,
+    HOMEWORK,
     MODES,
     PHASES,
     PRACTICE,
@@ -36,24 +39,31 @@ from .store import Store
 __all__ = [
     "END_STATUSES",
     "GROUP",
+    "HOMEWORK",
     "MODES",
     "PHASES",
     "PRACTICE",
+    "REASONS",
     "RUNNING",
     "SCHEMA_VERSION",
     "Answer",
+    "AttemptRefused",
     "AuthoredQuiz",
     "Card",
     "Draft",
     "EndStatus",
     "GroupLine",
+    "Homework",
     "Leaderboard",
     "Mode",
     "NameTaken",
     "NewAuthored",
+    "NewHomework",
     "NewRun",
     "Overview",
     "Plan",
+    "QuestionTally",
+    "Rescored",
     "RunConflict",
     "Standing",
     "StorageError",

@@ -10,15 +10,17 @@ from typing import Final, Literal
 from bot.bank import Lang
 from bot.engine import Phase, Plan
 
-Mode = Literal["group", "practice"]
+Mode = Literal["group", "practice", "homework"]
 RunStatus = Literal["running", "finished", "stopped", "aborted"]
 EndStatus = Literal["finished", "stopped", "aborted"]
 
 GROUP: Final[Mode] = "group"
 PRACTICE: Final[Mode] = "practice"
+HOMEWORK: Final[Mode] = "homework"  # one student's private attempt at a group's homework
 RUNNING: Final[RunStatus] = "running"
 # each stored spelling -> the domain's literal (reading a row checks its value)
-MODES: Final[Mapping[str, Mode]] = {"group": "group", "practice": "practice"}
+MODES: Final[Mapping[str, Mode]] = {"group": "group", "practice": "practice",
+                                    "homework": "homework"}
 PHASES: Final[Mapping[str, Phase]] = {"posting": "posting", "open": "open", "closed": "closed"}
 END_STATUSES: Final[Mapping[str, EndStatus]] = {
     "finished": "finished", "stopped": "stopped", "aborted": "aborted"}

@@ -148,7 +148,11 @@ class RunsMixin(StoreCore):
         posted_at: float | None,
         deadline: float | None,
     ) -> None:
-        """Persist where a running run is; a run that already ended is left untouched."""
+        """Persist where a running run is; a run that already ended is left untouched.
+
+        A question's opening (``phase`` open with ``posted_at``) is also kept in run_questions,
+        for answer times.
+        """
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}")
 
@@ -158,6 +162,13 @@ class RunsMixin(StoreCore):
                 " deadline = ? WHERE run_id = ? AND status = 'running'",
                 (current, phase, message_id, posted_at, deadline, run_id),
             )
+            if phase == "open" and posted_at is not None:  # when this question was put
+                await conn.execute(
+                    "INSERT INTO run_questions (run_id, q_index, posted_at)"
+                    " SELECT run_id, ?, ? FROM runs WHERE run_id = ? AND status = 'running'"
+                    " ON CONFLICT DO NOTHING",
+                    (current, posted_at, run_id),
+                )
 
         await self._write(tx)
 

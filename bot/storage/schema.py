@@ -135,9 +135,11 @@ V3_STATEMENTS: tuple[str, ...] = (
 #   runs = COUNT(DISTINCT run_id), last_at = MAX(answered_at)  (the "got there first" tie-break).
 # The trigger keeps it in the transaction of every answer insert (including bulk loads); it fires
 # only for rows really inserted, never for an INSERT ... ON CONFLICT DO NOTHING that was ignored.
-# Answers are never updated or deleted, and a run's mode and season never change; a run's chat_id
-# changes only in Store.migrate_chat, which moves the totals with it. Anything new that deletes
-# answers or runs, or moves runs between chats or seasons, must maintain this table too.
+# Answers are never deleted, and a run's mode and season never change; a run's chat_id changes only
+# in Store.migrate_chat, which moves the totals with it. Since version 5, homework runs count like
+# group runs, and an answer's points and correct flag may be updated by a re-grading: a second
+# trigger adds the difference. Anything new that deletes answers or runs, or moves runs between
+# chats or seasons, must maintain this table too.
 GROUP_TOTALS_TABLE = """
     CREATE TABLE group_totals (
         chat_id INTEGER NOT NULL,
@@ -152,8 +154,8 @@ GROUP_TOTALS_TABLE = """
     ) WITHOUT ROWID
 """
 
-#: recompute every row from the answers (the migration's backfill; also used by tests)
-GROUP_TOTALS_AGGREGATE = """
+# the backfill of version 4, as shipped (group runs only: homework came with version 5)
+_V4_AGGREGATE = """
     SELECT r.chat_id, r.season, a.user_id, SUM(a.points), SUM(a.correct), COUNT(*),
            COUNT(DISTINCT a.run_id), MAX(a.answered_at)
     FROM runs AS r CROSS JOIN answers AS a ON a.run_id = r.run_id
@@ -163,7 +165,7 @@ GROUP_TOTALS_AGGREGATE = """
 
 # "runs + NOT EXISTS (...)": the answer is the player's first in this run (found through
 # answers_user, whose key ends with the primary key: user_id, run_id, q_index)
-GROUP_TOTALS_TRIGGER = """
+_V4_TRIGGER = """
     CREATE TRIGGER answers_group_totals AFTER INSERT ON answers
     BEGIN
         INSERT INTO group_totals (chat_id, season, user_id, points, correct, answered, runs,
@@ -188,8 +190,126 @@ V4_STATEMENTS: tuple[str, ...] = (
     # a user's groups, for /me in private
     "CREATE INDEX group_totals_user ON group_totals (user_id)",
     "INSERT INTO group_totals (chat_id, season, user_id, points, correct, answered, runs, last_at)"
-    + GROUP_TOTALS_AGGREGATE,
+    + _V4_AGGREGATE,
+    _V4_TRIGGER,
+)
+
+#: the modes whose answers count on a group's leaderboard (SQL list)
+COUNTED_MODES_SQL = "('group', 'homework')"
+
+#: recompute every row from the answers (used by tests to check the invariant)
+GROUP_TOTALS_AGGREGATE = _V4_AGGREGATE.replace("r.mode = 'group'", f"r.mode IN {COUNTED_MODES_SQL}")
+GROUP_TOTALS_TRIGGER = _V4_TRIGGER.replace("r.mode = 'group'", f"r.mode IN {COUNTED_MODES_SQL}")
+# a re-grading updates an answer's points and correct flag: its totals row takes the difference
+GROUP_TOTALS_REGRADE_TRIGGER = f"""
+    CREATE TRIGGER answers_group_totals_regrade AFTER UPDATE OF points, correct ON answers
+    WHEN NEW.points IS NOT OLD.points OR NEW.correct IS NOT OLD.correct
+    BEGIN
+        UPDATE group_totals SET
+            points = points + NEW.points - OLD.points,
+            correct = correct + NEW.correct - OLD.correct
+        WHERE user_id = NEW.user_id
+          AND (chat_id, season) = (SELECT r.chat_id, r.season FROM runs AS r
+                                   WHERE r.run_id = NEW.run_id AND r.mode IN {COUNTED_MODES_SQL});
+    END
+"""
+
+# Version 5 (homework, question analysis, reports, re-grading):
+# - runs get a third mode, 'homework' (one student's private attempt at a group's homework, stored
+#   under the group's chat id so it counts there): SQLite cannot alter a CHECK constraint, so the
+#   table is rebuilt (the triggers that read it are dropped first and recreated after);
+# - homework and homework_attempts (one attempt per student: the primary key);
+# - run_questions: when each question of a run was posted, so answer times can be measured
+#   (median answer time) and newly right answers of a re-grading get their time points;
+# - reports: "report a problem" from recaps and reviews;
+# - chats.tz_minutes: a group's time zone (deadlines are shown in it; NULL = UTC+6).
+V5_STATEMENTS: tuple[str, ...] = (
+    "DROP TRIGGER answers_group_totals",
+    """
+    CREATE TABLE runs_v5 (
+        run_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        mode TEXT NOT NULL CHECK (mode IN ('group', 'practice', 'homework')),
+        quiz_id TEXT NOT NULL,
+        language TEXT NOT NULL,
+        seconds INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        plan TEXT NOT NULL,
+        question_count INTEGER NOT NULL,
+        current INTEGER NOT NULL DEFAULT 0,
+        phase TEXT NOT NULL DEFAULT 'posting' CHECK (phase IN ('posting', 'open', 'closed')),
+        message_id INTEGER,
+        posted_at REAL,
+        deadline REAL,
+        status TEXT NOT NULL DEFAULT 'running'
+            CHECK (status IN ('running', 'finished', 'stopped', 'aborted')),
+        started_by INTEGER,
+        started_at REAL NOT NULL,
+        finished_at REAL
+    )
+    """,
+    "INSERT INTO runs_v5 SELECT * FROM runs",
+    "DROP TABLE runs",
+    "ALTER TABLE runs_v5 RENAME TO runs",
+    "CREATE INDEX runs_chat_season ON runs (chat_id, season, mode, status)",
+    """
+    CREATE UNIQUE INDEX runs_one_running_group ON runs (chat_id, thread_id, mode)
+        WHERE status = 'running' AND mode = 'group'
+    """,
+    "CREATE INDEX runs_running ON runs (mode) WHERE status = 'running'",
     GROUP_TOTALS_TRIGGER,
+    GROUP_TOTALS_REGRADE_TRIGGER,
+    """
+    CREATE TABLE homework (
+        homework_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        quiz_id TEXT NOT NULL,
+        language TEXT NOT NULL,
+        seconds INTEGER NOT NULL,
+        set_by INTEGER,
+        created_at REAL NOT NULL,
+        deadline REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'ended')),
+        ended_at REAL,
+        card_message_id INTEGER,
+        results_posted INTEGER NOT NULL DEFAULT 0
+    )
+    """,
+    "CREATE INDEX homework_chat ON homework (chat_id, status)",
+    "CREATE INDEX homework_pending ON homework (status) WHERE results_posted = 0",
+    """
+    CREATE TABLE homework_attempts (
+        homework_id INTEGER NOT NULL REFERENCES homework (homework_id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        run_id INTEGER NOT NULL UNIQUE REFERENCES runs (run_id) ON DELETE CASCADE,
+        PRIMARY KEY (homework_id, user_id)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE run_questions (
+        run_id INTEGER NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        q_index INTEGER NOT NULL,
+        posted_at REAL NOT NULL,
+        PRIMARY KEY (run_id, q_index)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE reports (
+        report_id INTEGER PRIMARY KEY,
+        chat_id INTEGER,
+        run_id INTEGER NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        reason TEXT NOT NULL CHECK (reason IN ('key', 'unclear', 'typo')),
+        created_at REAL NOT NULL,
+        UNIQUE (user_id, run_id, question_id, reason)
+    )
+    """,
+    "CREATE INDEX reports_chat ON reports (chat_id, quiz_id)",
+    "ALTER TABLE chats ADD COLUMN tz_minutes INTEGER",
 )
 
 
@@ -245,7 +365,8 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(V2_STATEMENTS),  # 1 -> 2
     _statements(V3_STATEMENTS),  # 2 -> 3
     _statements(V4_STATEMENTS),  # 3 -> 4
-    _statements(AUTHORED_STATEMENTS),  # 4 -> 5 (the lead renumbers after homework's step)
+    _statements(V5_STATEMENTS),  # 4 -> 5: homework, reports, re-grading
+    _statements(AUTHORED_STATEMENTS),  # 5 -> 6: quizzes written in chat
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

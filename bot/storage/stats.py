@@ -1,6 +1,7 @@
 """Leaderboards, personal statistics, per-run results and the CSV export.
 
-Only ``mode = 'group'`` runs count for a chat's rankings; practice runs never do. Every status
+Only group runs (live quizzes, ``mode = 'group'``, and homework attempts, ``'homework'``) count
+for a chat's rankings; practice runs never do. Every status
 counts (running, finished, stopped, aborted): answers given before a quiz was stopped are real.
 Ranking order everywhere: points desc, correct desc, then whoever reached the total first
 (earliest last counted answer), then user id; ranks are positions 1..N, never shared.
@@ -27,6 +28,7 @@ from typing import Any
 
 from .core import StoreCore
 from .models import GroupLine, Leaderboard, Overview, Standing, Weak
+from .schema import COUNTED_MODES_SQL
 
 _ORDER = "points DESC, correct DESC, last_at ASC, user_id ASC"
 
@@ -84,7 +86,7 @@ FROM group_totals AS t
 CROSS JOIN chats AS c ON c.chat_id = t.chat_id AND c.season = t.season
 WHERE t.user_id = ?
 """
-_CHAT_SEASON = "r.chat_id = ? AND r.season = ? AND r.mode = 'group'"
+_CHAT_SEASON = f"r.chat_id = ? AND r.season = ? AND r.mode IN {COUNTED_MODES_SQL}"
 _CHAT_SEASON_QUIZ = _CHAT_SEASON + " AND r.quiz_id = ?"
 
 _FORMULA_START = frozenset("=+-@\t\r\n")
@@ -231,7 +233,7 @@ class StatsMixin(StoreCore):
             FROM runs AS r
             CROSS JOIN answers AS a ON a.run_id = r.run_id
             LEFT JOIN users AS u ON u.user_id = a.user_id
-            WHERE r.chat_id = ? AND r.mode = 'group'
+            WHERE r.chat_id = ? AND r.mode IN ('group', 'homework')
             ORDER BY r.season, r.started_at, r.run_id
             """,
             (chat_id,),

@@ -19,8 +19,10 @@ import aiosqlite
 
 from bot.bank import Lang
 
+from .analysis import AnalysisMixin
 from .authored import AuthoredMixin
 from .core import Clock, _UserJob
+from .homework import HomeworkMixin
 from .models import LANGUAGES
 from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
@@ -83,7 +85,7 @@ def _backup_file(source: Path, dest: Path, busy_timeout_ms: int) -> None:
         raise
 
 
-class Store(RunsMixin, StatsMixin, ReviewMixin, AuthoredMixin):
+class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, AuthoredMixin):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
     _busy_timeout_ms = 5000
@@ -256,6 +258,10 @@ class Store(RunsMixin, StatsMixin, ReviewMixin, AuthoredMixin):
                 (new_id, old_id),
             )
             await conn.execute("DELETE FROM group_totals WHERE chat_id = ?", (old_id,))
+            for table in ("homework", "reports"):  # homework and question reports follow too
+                await conn.execute(
+                    f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
+                )
 
         await self._write(tx)
         self._chats.pop(old_id, None)

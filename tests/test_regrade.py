@@ -1,0 +1,174 @@
+"""Re-grading, question analysis and students' reports, end to end: checked through
+/leaderboard, /me, /export and the private analysis report."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+from pathlib import Path
+
+from fakebot import BOT_USERNAME, FakeTelegram, StoredMessage, User
+from harness import BotHarness
+from quizkit import Class, button_data, open_question, populate, start_quiz, until
+from teacherkit import FrozenClock, harness
+from test_homework import plain, totals_match_answers
+
+from bot.bank import Quiz
+from bot.render import label
+
+
+def bank_letter(option: int) -> str:
+    return label(option)
+
+
+async def tap_bank(tg: FakeTelegram, bot: BotHarness, cls: Class, student: User,
+                   question: StoredMessage, option: int) -> str:
+    """The student taps the button showing bank option ``option``."""
+    run = bot.services.groups.running(cls.chat_id, 0)
+    assert run is not None
+    shown = run.engine.permutation.index(option)
+    answer = await tg.wait_answered(tg.tap(cls.chat_id, student, question.message_id,
+                                           button_data(question, label(shown))))
+    assert answer.text is not None
+    return answer.text
+
+
+async def command(tg: FakeTelegram, chat: int, user: User, text: str, expect: str,
+                  clock: FrozenClock) -> StoredMessage:
+    before = {m.message_id for m in tg.messages(chat)}
+    clock.advance(21)  # past the per-student reply cooldown
+    tg.user_says(chat, user, text)
+    return await tg.wait_for(lambda: next((m for m in tg.messages(chat) if m.message_id not in
+                                           before and expect in m.text), None), what=expect)
+
+
+def csv_rows(message: StoredMessage) -> list[dict[str, str]]:
+    assert message.document is not None and message.document.data is not None
+    return list(csv.DictReader(io.StringIO(message.document.data.decode("utf-8-sig"))))
+
+
+async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> None:
+    cls = populate(tg, students=4)
+    chat = cls.chat_id
+    s0, s1, s2, s3 = cls.students
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock) as bot:
+        quiz: Quiz = bot.services.quizzes["zero"]
+        q1 = quiz.questions[0]
+        right, wrong = q1.correct, (q1.correct + 1) % len(q1.options)
+        for student in (s2, cls.admin):  # they have started the bot: recaps come directly
+            tg.user_says(tg.private_chat(student), student, "/start")
+            await tg.wait_for(functools.partial(tg.messages, student.id))
+
+        first = await start_quiz(tg, cls)
+        busy = await command(tg, chat, cls.creator, "/regrade zero", "running in this group",
+                             clock)
+        assert "Re-grade it once it has ended" in busy.text
+        for student, option in ((s0, right), (s1, wrong), (s2, wrong), (s3, right)):
+            await tap_bank(tg, bot, cls, student, first, option)
+        tg.user_says(chat, cls.creator, "/next")
+        second = await tg.wait_for(lambda: open_question(tg, chat, 2))
+        for student in (s0, s1, s2, s3):
+            await tap_bank(tg, bot, cls, student, second, quiz.questions[1].correct)
+        tg.user_says(chat, cls.creator, "/stop")
+        await tg.wait_for(lambda: tg.find_message(chat, "— results"))
+
+        # frozen clock: 1000 per right answer, +100 for the second in a row
+        board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student0 — 2100 points · 2 right" in plain(board.text)
+        assert "🥉 3. Student1 — 1000 points · 1 right" in plain(board.text)
+
+        # --- reports from a recap: the button under each missed question, then a reason
+        recap = await tg.wait_for(lambda: tg.find_message(s2.id, "your recap"))
+        assert recap.buttons == [[("⚠️ Report a problem: Q1", recap.buttons[0][0][1])]]
+        await tg.wait_answered(tg.tap(s2.id, s2, recap.message_id, recap.buttons[0][0][1]))
+        ask = await tg.wait_for(lambda: tg.find_message(s2.id, "question 1: what is wrong?"))
+        assert [row[0][0] for row in ask.buttons] == ["Wrong answer key", "Unclear", "Typo"]
+        key_report = ask.buttons[0][0][1]
+        assert key_report is not None
+        thanks = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, key_report))
+        assert thanks.text is None
+        await tg.wait_for(lambda: "Thank you!" in (tg.stored_message(s2.id, ask.message_id)
+                                                   or ask).text)
+        again = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, key_report))
+        assert again.text == "You have reported this already." and again.show_alert
+        forged = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, "p:999999:0:k"))
+        assert forged.text == "This button is no longer valid." and forged.show_alert
+        for data, alert in (("pc:123456", "This button is no longer valid."),
+                            ("h:999999:0:0", "This homework is no longer running."),
+                            ("hs:1", "Only the group's admins can do that.")):
+            got = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, data))
+            assert (got.text, got.show_alert) == (alert, True)
+        # someone who was not in that run cannot report on it
+        nadia = cls.outsider
+        tg.user_says(tg.private_chat(nadia), nadia, "/start")
+        await tg.wait_for(lambda: tg.messages(nadia.id))
+        outsider = await tg.wait_answered(tg.tap(nadia.id, nadia, ask.message_id, key_report))
+        assert outsider.text == "This button is no longer valid."
+        in_group = await tg.wait_answered(tg.tap(chat, s2, first.message_id, key_report))
+        assert in_group.text == "This button is no longer valid."
+
+        # --- /analysis: the moderator who never started the bot gets a deep link
+        refusal = await command(tg, chat, s0, "/analysis", "Only the group's admins", clock)
+        assert refusal is not None
+        link = await command(tg, chat, cls.creator, "/analysis", "could not send you", clock)
+        url = link.reply_markup["inline_keyboard"][0][0]["url"]  # type: ignore[index]
+        assert url == f"https://t.me/{BOT_USERNAME}?start=an-{abs(chat)}_zero"
+        tg.user_says(tg.private_chat(cls.outsider), cls.outsider, f"/start an-{abs(chat)}_zero")
+        await tg.wait_for(lambda: tg.find_message(cls.outsider.id, "Only the group's admins"))
+        tg.user_says(tg.private_chat(cls.creator), cls.creator, f"/start an-{abs(chat)}_zero")
+        report = await tg.wait_for(lambda: tg.find_message(cls.creator.id, "Question analysis"))
+        assert "season 1 · 4 sittings" in report.text
+        block = report.text.split("Q1. ")[1].split("Q2. ")[0]
+        assert "👥 4 answered · ✅ 50% right" in block
+        assert f"most chosen wrong: {bank_letter(wrong)} (50%) · ⏱ median 0.0 s" in block
+        assert "students' reports: Wrong answer key 1" in block
+        q2_block = report.text.split("Q2. ")[1].split("Q3. ")[0]
+        assert "✅ 100% right" in q2_block and "too easy" in q2_block
+        # the admin started the bot: the report goes straight to the private chat
+        tg.user_says(chat, cls.admin, "/analysis zero")
+        await tg.wait_for(lambda: tg.find_message(cls.admin.id, "প্রশ্ন বিশ্লেষণ"))  # in Bengali
+
+        # --- /regrade QUIZ N X: question 1's key becomes the wrong option
+        await command(tg, chat, s0, f"/regrade zero 1 {bank_letter(wrong)}",
+                      "Only the group's admins", clock)
+        await command(tg, chat, cls.creator, "/regrade zero ৯ A", "questions 1 to 8", clock)
+        await command(tg, chat, cls.creator, "/regrade zero 1 Z", "has options A, B, C, D",
+                      clock)
+        done = await command(tg, chat, cls.creator, f"/regrade zero ১ {bank_letter(wrong)}",
+                             "re-graded", clock)
+        assert (f"question 1 is re-graded, its right answer is now {bank_letter(wrong)}. "
+                "8 answers re-scored, points of 4 students changed.") in done.text
+        board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student1 — 2100 points · 2 right" in plain(board.text)
+        assert "🥈 2. Student2 — 2100 points · 2 right" in plain(board.text)
+        assert "3. Student0 — 1000 points · 1 right" in plain(board.text)
+        me = await command(tg, chat, s1, "/me", "Rank:", clock)
+        assert "Rank: 1 · 2100 points" in me.text
+        nothing = await command(tg, chat, cls.creator, f"/regrade zero 1 {bank_letter(wrong)}",
+                                "Nothing to change", clock)
+        assert nothing is not None
+
+        # /export: the results reflect it, and a second file analyses each question
+        await command(tg, chat, cls.creator, "/export", "The group's results", clock)
+        results = tg.find_message(chat, "The group's results")
+        assert results is not None
+        by_user = {row["name"]: row for row in csv_rows(results)}
+        assert (by_user["Student1"]["points"], by_user["Student1"]["correct"]) == ("2100", "2")
+        assert (by_user["Student0"]["points"], by_user["Student0"]["correct"]) == ("1000", "1")
+        questions = await tg.wait_for(lambda: tg.find_message(chat, "Question analysis, this"))
+        rows = csv_rows(questions)
+        assert [row["question"] for row in rows] == [str(n) for n in range(1, 9)]
+        assert rows[0]["answered"] == "4" and rows[0]["right_share"] == "0.500"
+        assert rows[0]["top_wrong_option"] == bank_letter(right)  # the old key is wrong now
+        assert rows[0]["reports_key"] == "1" and rows[0]["median_seconds"] == "0.0"
+        assert rows[2]["answered"] == "0" and rows[2]["right_share"] == ""
+
+        # /regrade QUIZ: the bank's keys again, as before
+        back = await command(tg, chat, cls.creator, "/regrade zero", "re-graded", clock)
+        assert "with the bank's current answers. 8 answers re-scored" in back.text
+        board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student0 — 2100 points · 2 right" in plain(board.text)
+        await until(lambda: True)
+    totals_match_answers(db_path)
