@@ -10,22 +10,13 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
-from telegram import (
-    BotCommand,
-    BotCommandScopeAllChatAdministrators,
-    BotCommandScopeDefault,
-    LinkPreviewOptions,
-    Update,
-)
+from telegram import LinkPreviewOptions, Update
 from telegram.constants import ParseMode
-from telegram.error import InvalidToken, TelegramError
+from telegram.error import InvalidToken
 from telegram.ext import (
     Application,
     ApplicationBuilder,
-    CallbackQueryHandler,
     ChatMemberHandler,
-    CommandHandler,
-    ContextTypes,
     Defaults,
     MessageHandler,
     TypeHandler,
@@ -33,19 +24,19 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot import commands, recap, review, stats
-from bot.bank import LANGS, Lang, Quiz, load_folder
+from bot import commands, recap_commands
+from bot.bank import Quiz, load_folder
 from bot.engine import PlanMismatch
-from bot.i18n import t
 from bot.logs import setup_logging
 from bot.moderators import Moderators
 from bot.pacing import GroupPacer
 from bot.practice import PracticeSessions
 from bot.quiz_group import GroupQuizzes
 from bot.recap import Recaps
+from bot.registry import REGISTRY, Registry
 from bot.render import bank_limits
 from bot.review import Reviews
-from bot.services import Services
+from bot.services import CONTEXT_TYPES, Context, Services
 from bot.settings import Settings
 from bot.storage import Store
 
@@ -65,8 +56,8 @@ def load_quizzes(settings: Settings) -> dict[str, Quiz]:
 
 def build_application(settings: Settings, *, clock: Callable[[], float] = time.time,
                       rng: random.Random | None = None,
-                      quizzes: dict[str, Quiz] | None = None) -> Application[Any, Any, Any, Any,
-                                                                            Any, Any]:
+                      quizzes: dict[str, Quiz] | None = None,
+                      registry: Registry = REGISTRY) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
     pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
     app = (
@@ -82,74 +73,57 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
         .request(HTTPXRequest(connection_pool_size=16, connect_timeout=5.0, read_timeout=10.0,
                               write_timeout=10.0, pool_timeout=10.0))
         .get_updates_request(HTTPXRequest(connection_pool_size=2, read_timeout=30.0))
-        .post_init(_post_init)
+        .context_types(CONTEXT_TYPES)
+        .post_init(lambda app: _post_init(app, registry))
         .post_shutdown(_post_shutdown)
         .build()
     )
-    app.bot_data["services"] = Services(
-        settings=settings,
-        quizzes=quizzes if quizzes is not None else load_quizzes(settings),
-        clock=clock, rng=rng or random.Random())
-    app.bot_data["pacer"] = pacer
-    register_handlers(app)
+    svc: Services = app.bot_data
+    svc.configure(settings, quizzes if quizzes is not None else load_quizzes(settings), pacer,
+                  clock=clock, rng=rng or random.Random())
+    register_handlers(app, registry)
     return app
 
 
-def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Every handler of the bot. Only new messages carry commands: edited messages and channel
-    posts are ignored (a command edited after the fact must not start a second quiz)."""
-    new_messages = filters.UpdateType.MESSAGE
-    handlers = [
-        CommandHandler("start", commands.start, filters=new_messages),
-        CommandHandler("help", commands.help_command, filters=new_messages),
-        CommandHandler("quiz", commands.quiz, filters=new_messages),
-        CommandHandler("next", commands.next_question, filters=new_messages),
-        CommandHandler("stop", commands.stop, filters=new_messages),
-        CommandHandler("lang", commands.set_language, filters=new_messages),
-        CommandHandler(["leaderboard", "top"], stats.leaderboard, filters=new_messages),
-        CommandHandler("me", stats.me, filters=new_messages),
-        CommandHandler("resetleaderboard", stats.reset, filters=new_messages),
-        CommandHandler("export", stats.export, filters=new_messages),
-        CommandHandler("review", review.review_command, filters=new_messages),
-        CommandHandler("recap", recap.recap_command, filters=new_messages),
-        CommandHandler("remind", review.remind_command, filters=new_messages),
-        CallbackQueryHandler(commands.button),
+def register_handlers(app: Application[Any, Any, Any, Any, Any, Any],
+                      registry: Registry = REGISTRY) -> None:
+    """Every handler of the bot: the command table's (commands and buttons, bot/registry.py),
+    then the updates that are not commands."""
+    app.add_handlers(registry.handlers())
+    app.add_handlers([
         MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
         ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
         ChatMemberHandler(commands.admins_changed, ChatMemberHandler.CHAT_MEMBER),
-    ]
-    app.add_handlers(handlers)
+    ])
     # before any feature sees an update (groups run in order, one handler each):
     # names and titles kept current; then who writes privately (recaps may go to them directly)
     app.add_handler(TypeHandler(Update, commands.remember), group=-2)
-    app.add_handler(TypeHandler(Update, recap.observe), group=-1)
+    app.add_handler(TypeHandler(Update, recap_commands.observe), group=-1)
     app.add_error_handler(commands.error_handler)
 
 
-async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: Registry) -> None:
     """Open the database, wire the services, register commands, resume unfinished quizzes."""
-    svc: Services = app.bot_data["services"]
+    svc: Services = app.bot_data
     svc.store = await Store.open(svc.settings.db_path)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
     svc.groups = GroupQuizzes(app, svc.store, svc.clock,
                               count_interval=svc.settings.count_interval)
     svc.practice = PracticeSessions(app.bot, svc.store, svc.quizzes, svc.clock)
-    recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.quizzes, svc.clock,
-                                             svc.settings.language)
-    svc.groups.on_finish = recaps.run_finished
-    reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.quizzes, svc.clock, svc.rng,
-                                                recaps, svc.settings.language)
-    await reviews.restore()
-    await _register_commands(app, svc.settings.language)
+    svc.recaps = Recaps(app, svc.store, svc.quizzes, svc.clock, svc.settings.language)
+    svc.groups.on_finish = svc.recaps.run_finished
+    svc.reviews = Reviews(app, svc.store, svc.quizzes, svc.clock, svc.rng, svc.recaps,
+                          svc.settings.language)
+    await svc.reviews.restore()
+    await registry.set_menus(app.bot, svc.settings.language)
     await _restore(svc)
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="resume")
 
 
-async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _resume(context: Context) -> None:
     """Carry on the restored quizzes now that the bot runs (timers, pending reveals)."""
-    svc: Services = context.application.bot_data["services"]
-    await svc.groups.continue_resumed()
+    await context.bot_data.groups.continue_resumed()
 
 
 async def _restore(svc: Services) -> None:
@@ -167,36 +141,10 @@ async def _restore(svc: Services) -> None:
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Close the database (pending answers are written first)."""
-    svc: Services = app.bot_data["services"]
-    store = getattr(svc, "store", None)
-    if store is not None:
-        await store.close()
+    svc: Services = app.bot_data
+    if svc.opened():
+        await svc.store.close()
     log.info("database closed")
-
-
-def _commands(lang: Lang, moderator: bool) -> list[BotCommand]:
-    student = [("quiz", "cmd_quiz"), ("leaderboard", "cmd_top"), ("top", "cmd_top"),
-               ("me", "cmd_me"), ("review", "cmd_review"), ("recap", "cmd_recap"),
-               ("remind", "cmd_remind"), ("lang", "cmd_lang"), ("help", "cmd_help"),
-               ("start", "cmd_start")]
-    mod = [("quiz", "cmd_quiz_mod"), ("next", "cmd_next"), ("stop", "cmd_stop"),
-           ("lang", "cmd_lang"), ("leaderboard", "cmd_top"), ("me", "cmd_me"),
-           ("resetleaderboard", "cmd_reset"), ("export", "cmd_export"), ("help", "cmd_help")]
-    return [BotCommand(name, t(lang, key)) for name, key in (mod if moderator else student)]
-
-
-async def _register_commands(app: Application[Any, Any, Any, Any, Any, Any],
-                             default: Lang) -> None:
-    """Students' commands for everyone, moderators' for group administrators, both languages."""
-    try:
-        for scope, moderator in ((BotCommandScopeDefault(), False),
-                                 (BotCommandScopeAllChatAdministrators(), True)):
-            await app.bot.set_my_commands(_commands(default, moderator), scope=scope)
-            for lang in LANGS:
-                await app.bot.set_my_commands(_commands(lang, moderator), scope=scope,
-                                              language_code=lang)
-    except TelegramError as exc:
-        log.warning("could not register the command list: %s", exc)
 
 
 def run(settings: Settings) -> int:

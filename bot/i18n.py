@@ -61,47 +61,6 @@ MESSAGES: dict[str, dict[Lang, str]] = {
               "and why.\n\nYou can also practise here on your own: type <code>/quiz</code>. "
               "All commands: /help",
     },
-    "help": {
-        "bn": "<b>শিক্ষার্থীদের কমান্ড</b>\n"
-              "/quiz — কুইজের তালিকা; প্রাইভেট চ্যাটে <code>/quiz নাম</code> দিয়ে অনুশীলন\n"
-              "/leaderboard বা /top — গ্রুপের র‍্যাঙ্কিং (<code>/leaderboard zero</code>, "
-              "<code>/leaderboard season 1</code>)\n"
-              "/me — আপনার পরিসংখ্যান\n"
-              "/review — ভুল হওয়া বা বাদ পড়া প্রশ্ন ১, ৩, ৭, ১৪ ও ৩০ দিন পরপর ঝালিয়ে নিন "
-              "(প্রাইভেট চ্যাটে)\n"
-              "/recap on বা /recap off — প্রতিটি গ্রুপ কুইজের পরে প্রাইভেটে আপনার স্কোর, র‍্যাঙ্ক "
-              "আর ভুল প্রশ্নের ব্যাখ্যা\n"
-              "<code>/remind 20:30</code> বা /remind off — রিভিউয়ের দৈনিক রিমাইন্ডার\n"
-              "/lang bn বা /lang en — ভাষা (প্রাইভেট চ্যাটে)\n"
-              "/help — এই তালিকা\n\n"
-              "<b>মডারেটরদের কমান্ড</b> (গ্রুপের অ্যাডমিন)\n"
-              "<code>/quiz নাম [সেকেন্ড]</code> — কুইজ শুরু (প্রতি প্রশ্নে ৫–৬০০ সেকেন্ড)\n"
-              "/next — চলতি প্রশ্ন এখনই বন্ধ করে পরেরটি\n"
-              "/stop — কুইজ এখনই শেষ করে ফলাফল\n"
-              "/lang bn বা /lang en — গ্রুপের ভাষা\n"
-              "/resetleaderboard — নতুন সিজন শুরু (পুরোনোটা থেকে যায়)\n"
-              "/export — গ্রুপের ফলাফল CSV ফাইলে",
-        "en": "<b>Commands for students</b>\n"
-              "/quiz — the list of quizzes; in a private chat <code>/quiz NAME</code> to "
-              "practise\n"
-              "/leaderboard or /top — the group's ranking (<code>/leaderboard zero</code>, "
-              "<code>/leaderboard season 1</code>)\n"
-              "/me — your stats\n"
-              "/review — spaced review of the questions you missed, after 1, 3, 7, 14 and 30 "
-              "days (in a private chat)\n"
-              "/recap on or /recap off — after each group quiz, your score, rank and the "
-              "questions you missed with explanations, in private\n"
-              "<code>/remind 20:30</code> or /remind off — a daily review reminder\n"
-              "/lang bn or /lang en — language (in a private chat)\n"
-              "/help — this list\n\n"
-              "<b>Commands for moderators</b> (the group's admins)\n"
-              "<code>/quiz NAME [SECONDS]</code> — start a quiz (5–600 seconds per question)\n"
-              "/next — close the current question now and go on\n"
-              "/stop — end the quiz now and post the results\n"
-              "/lang bn or /lang en — the group's language\n"
-              "/resetleaderboard — start a new season (the old one is kept)\n"
-              "/export — the group's results as a CSV file",
-    },
     # --- command list shown by Telegram (plain text, at most 256 characters each) -----------
     "cmd_quiz": {"bn": "কুইজের তালিকা বা অনুশীলন", "en": "List quizzes or practise one"},
     "cmd_quiz_mod": {"bn": "কুইজ শুরু: /quiz নাম [সেকেন্ড]", "en": "Start a quiz: /quiz NAME [SECONDS]"},
@@ -361,3 +320,8 @@ def check_catalog() -> list[str]:
         if any(f != fields[0] for f in fields):
             problems.append(f"{key}: placeholders differ {fields}")
     return problems
+
+
+from bot import strings_help  # noqa: E402  (feature strings join the catalog last)
+
+MESSAGES.update(strings_help.MESSAGES)

@@ -23,10 +23,10 @@ from telegram import User
 from telegram.ext import Application, ContextTypes, Job
 
 from bot import outbox, render
+from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
 from bot.engine import Answer, QuizEngine, Reveal, Verdict, make_plan
 from bot.i18n import t
-from bot.services import AppBound
 from bot.storage import Answer as StoredAnswer
 from bot.storage import NewRun, RunConflict, Store, StoredRun
 

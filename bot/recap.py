@@ -15,28 +15,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from telegram import Chat, Update
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
 from bot import outbox, render
+from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
 from bot.engine import first_review, streaks
 from bot.i18n import parse_lang, t
 from bot.pacing import SlidingWindow
-from bot.replies import private_here, reply
-from bot.services import AppBound, services
 from bot.storage import Store, StoredRun
 
 log = logging.getLogger(__name__)
 
 RECAPS_PER_SECOND = 20  # of Telegram's ~30/s for the whole bot; the rest stays for quizzes
-PAYLOAD = re.compile(r"recap_([1-9][0-9]{0,15})")
 _LANG_CACHE_MAX = 100_000
 
 
@@ -214,63 +210,3 @@ def _asked(run: StoredRun, mine: Mapping[int, Any]) -> int:
 def _missed(run: StoredRun, mine: Mapping[int, tuple[int, bool]]) -> list[int]:
     """Question indexes a participant answered wrong or let pass."""
     return [q for q in range(_asked(run, mine)) if q not in mine or not mine[q][1]]
-
-
-# --- handlers ------------------------------------------------------------------------------------
-
-
-def recaps(context: ContextTypes.DEFAULT_TYPE) -> Recaps:
-    found = context.application.bot_data["recaps"]
-    assert isinstance(found, Recaps)
-    return found
-
-
-async def observe(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Runs first for every update: remember who writes privately (the bot may then write to
-    them first) and in which Telegram language; a block in private clears the flag."""
-    if not isinstance(update, Update) or "recaps" not in context.application.bot_data:
-        return
-    rc = recaps(context)
-    user, chat = update.effective_user, update.effective_chat
-    if user is None:
-        return
-    rc.note_language(user.id, user.language_code)
-    if chat is None or chat.type != Chat.PRIVATE:
-        return
-    if update.my_chat_member is not None:
-        if update.my_chat_member.new_chat_member.status in ("kicked", "left"):
-            await rc.unreachable(user.id)
-        else:
-            await rc.seen_private(user.id)
-    elif update.message is not None or update.callback_query is not None:
-        await rc.seen_private(user.id)
-
-
-async def start_payload(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: Lang) -> bool:
-    """Handle ``/start recap_<run id>``; False if the /start carries no recap payload."""
-    chat, user = update.effective_chat, update.effective_user
-    args = context.args or []
-    match = PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
-    if match is None or chat is None or user is None or chat.type != Chat.PRIVATE:
-        return False
-    await recaps(context).deliver_link(chat.id, user.id, int(match[1]), lang)
-    return True
-
-
-async def recap_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/recap on|off`` in private: whether recaps come after group quizzes."""
-    user = update.effective_user
-    lang = await private_here(update, context)
-    if lang is None or user is None:
-        return
-    args = [a.casefold() for a in context.args or []]
-    choice = ({"on": True, "off": False, "চালু": True, "বন্ধ": False}.get(args[0])
-              if len(args) == 1 else None)
-    store = services(context).store
-    if choice is None:
-        student = await store.student(user.id)
-        now = t(lang, "recap_on" if student is None or student.recaps else "recap_off")
-        await reply(update, context, f"{now}\n\n{t(lang, 'recap_usage')}")
-        return
-    await store.set_recaps(user.id, choice)
-    await reply(update, context, t(lang, "recap_on" if choice else "recap_off"))

@@ -23,17 +23,16 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import Application, ContextTypes, Job
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.ext import Application, CallbackContext, Job
 
 from bot import callbacks, outbox, render
+from bot.appbound import AppBound
 from bot.bank import Lang, Question, Quiz
 from bot.callbacks import TZ_RANGE
 from bot.engine import DAY, REVIEW_DAYS, review_step
 from bot.i18n import ascii_digits, num, t
 from bot.recap import Recaps
-from bot.replies import private_here, reply
-from bot.services import AppBound, services
 from bot.storage import Card, Store
 
 log = logging.getLogger(__name__)
@@ -201,7 +200,7 @@ class Reviews(AppBound):
         for job in self._jobs.get_jobs_by_name(f"remind:{user_id}"):
             job.schedule_removal()
 
-    async def _fire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _fire(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
         assert context.job is not None
         user_id = int(context.job.data)  # type: ignore[call-overload]
         student = await self._store.student(user_id)
@@ -231,67 +230,3 @@ class Reviews(AppBound):
         if tz is not None:
             self.arm(user_id, tz, minutes)
         return tz
-
-
-# --- handlers ------------------------------------------------------------------------------------
-
-
-def reviews(context: ContextTypes.DEFAULT_TYPE) -> Reviews:
-    found = context.application.bot_data["reviews"]
-    assert isinstance(found, Reviews)
-    return found
-
-
-async def review_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/review`` in private."""
-    lang = await private_here(update, context)
-    if lang is not None and update.effective_chat and update.effective_user:
-        await reviews(context).begin(update.effective_chat.id, update.effective_user.id, lang)
-
-
-async def remind_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/remind HH:MM [±H:MM]`` or ``/remind off`` in private."""
-    lang = await private_here(update, context)
-    user = update.effective_user
-    if lang is None or user is None:
-        return
-    args = context.args or []
-    rv = reviews(context)
-    if len(args) == 1 and args[0].casefold() in ("off", "বন্ধ"):
-        await rv.set_reminder(user.id, None, None)
-        await reply(update, context, t(lang, "remind_off"))
-        return
-    minutes = parse_time(args[0]) if 1 <= len(args) <= 2 else None
-    offset = parse_offset(args[1]) if minutes is not None and len(args) == 2 else None
-    if minutes is None or (len(args) == 2 and offset is None):
-        await reply(update, context, t(lang, "remind_usage"))
-        return
-    tz = await rv.set_reminder(user.id, minutes, offset)
-    if tz is not None:
-        await reply(update, context, t(lang, "remind_set", time=show_time(lang, minutes),
-                                       offset=show_offset(lang, tz)))
-        return
-    chat = update.effective_chat
-    assert chat is not None
-    markup = InlineKeyboardMarkup([
-        [InlineKeyboardButton(t(lang, key),
-                              callback_data=callbacks.encode(callbacks.TimezoneData(value)))]
-        for value, key in TZ_CHOICES])
-    await outbox.send(context.bot, chat.id,
-                      t(lang, "remind_ask_tz", time=show_time(lang, minutes)), markup=markup)
-
-
-async def timezone_chosen(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int,
-                          message_id: int, data: callbacks.TimezoneData, lang: Lang) -> None:
-    """A time zone button of ``/remind``: store it, arm the reminder, say so in place."""
-    tz = data.minutes
-    rv, store = reviews(context), services(context).store
-    await store.set_timezone(user_id, tz)
-    student = await store.student(user_id)
-    minutes = student.remind_minutes if student is not None else None
-    if minutes is None:
-        text = t(lang, "remind_usage")
-    else:
-        rv.arm(user_id, tz, minutes)
-        text = t(lang, "remind_set", time=show_time(lang, minutes), offset=show_offset(lang, tz))
-    await outbox.edit(context.bot, chat_id, message_id, text)

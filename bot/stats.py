@@ -7,13 +7,13 @@ import html
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from bot import callbacks, outbox, render
 from bot.bank import QUIZ_ID, Lang
-from bot.i18n import num, t
-from bot.replies import language, moderator_here, reply, thread_of
-from bot.services import services
+from bot.i18n import t
+from bot.replies import language, reply, thread_of
+from bot.routes import Button, Command, Notice
+from bot.services import Context
 from bot.storage import Leaderboard, Standing
 
 TOP = 10
@@ -41,9 +41,9 @@ def _line(row: Standing, lang: Lang) -> str:
     return f"{render.MEDALS[row.rank - 1]} {text}" if row.rank <= len(render.MEDALS) else text
 
 
-async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def leaderboard(update: Update, context: Context) -> None:
     """``/leaderboard [QUIZ | season N]``: the group's ranking; in private, your groups."""
-    svc = services(context)
+    svc = context.bot_data
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
@@ -74,9 +74,9 @@ async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await reply(update, context, leaderboard_text(board, lang, quiz_id))
 
 
-async def me(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def me(update: Update, context: Context) -> None:
     """``/me``: your rank and accuracy here; in private, across groups and practice."""
-    svc = services(context)
+    svc = context.bot_data
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
@@ -109,13 +109,13 @@ async def me(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, context, "\n".join(lines))
 
 
-async def reset(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def reset(update: Update, context: Context) -> None:
     """``/resetleaderboard`` (moderators): asks to confirm a new season."""
-    svc = services(context)
+    svc = context.bot_data
     chat, message = update.effective_chat, update.effective_message
-    lang = await moderator_here(update, context)
-    if lang is None or chat is None or message is None:
+    if chat is None or message is None:
         return
+    lang = await language(update, svc)
     season = await svc.store.current_season(chat.id)
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton(t(lang, "reset_yes"), callback_data=callbacks.encode(
@@ -127,13 +127,12 @@ async def reset(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                       thread_id=thread_of(message), markup=markup)
 
 
-async def reset_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
-                       data: callbacks.CallbackData) -> tuple[str | None, bool]:
+async def reset_button(update: Update, context: Context,
+                       data: callbacks.ResetData) -> Notice:
     """The confirm or cancel button of ``/resetleaderboard``."""
-    svc = services(context)
+    svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
-    assert isinstance(data, callbacks.ResetData)
     chat = query.message.chat
     lang = await language(update, svc)
     if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat,
@@ -150,13 +149,13 @@ async def reset_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
     return None, False
 
 
-async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def export(update: Update, context: Context) -> None:
     """``/export`` (moderators): the group's results as a CSV document."""
-    svc = services(context)
+    svc = context.bot_data
     chat, message = update.effective_chat, update.effective_message
-    lang = await moderator_here(update, context)
-    if lang is None or chat is None or message is None:
+    if chat is None or message is None:
         return
+    lang = await language(update, svc)
     text = await svc.store.export_csv(chat.id)
     if text.count("\n") <= 1:
         await reply(update, context, t(lang, "export_empty"), important=True)
@@ -172,4 +171,13 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         raise exc
 
 
-__all__ = ["leaderboard", "me", "num", "reset", "reset_button"]
+COMMANDS = (
+    Command("leaderboard", leaderboard, aliases=("top",), help="help_leaderboard",
+            menu="cmd_top", mod_menu="cmd_top"),
+    Command("me", me, help="help_me", menu="cmd_me", mod_menu="cmd_me"),
+    Command("resetleaderboard", reset, who="moderator", where="group", help="help_reset",
+            menu="cmd_reset"),
+    Command("export", export, who="moderator", where="group", help="help_export",
+            menu="cmd_export"),
+)
+BUTTONS = (Button(callbacks.ResetData, reset_button),)
