@@ -1,4 +1,4 @@
-"""Callback data of inline buttons: compact to encode, strict to parse.
+"""Callback data of inline buttons and deep-link payloads: compact to encode, strict to parse.
 
 Telegram gives a button at most 64 bytes of data and hands back whatever a client sends, so
 parsing treats every callback as untrusted: anything that is not exactly one of these forms is
@@ -11,6 +11,11 @@ parsing treats every callback as untrusted: anything that is not exactly one of 
   digit per option), the shown option tapped, and the session's question count and right answers
   so far (a review session keeps no state in memory).
 - ``tz:MINUTES`` — the time zone chosen for ``/remind``, in minutes east of UTC.
+
+Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and are routed by
+a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
+
+- ``recap_RUN`` — a student's private recap of group run ``RUN``.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MAX_BYTES = 64
+from telegram.constants import InlineKeyboardButtonLimit
+
+MAX_BYTES: int = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
 _MAX_ID = 2**53
 
 _ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")  # one spelling each
@@ -104,3 +111,23 @@ def parse(raw: str | None) -> CallbackData | None:
         minutes = int(m[1])
         return TimezoneData(minutes) if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None
     return None
+
+
+# --- deep-link payloads ---------------------------------------------------------------------
+
+RECAP_PREFIX = "recap_"
+
+
+def recap_payload(run_id: int) -> str:
+    """The ``/start`` payload of the results' recap button."""
+    return f"{RECAP_PREFIX}{run_id}"
+
+
+def start_filter_pattern(prefix: str, rest: str) -> str:
+    """A regex for ``filters.Regex`` matching ``/start PREFIX REST`` (and ``/start@bot ...``)
+    exactly: the text of a deep link's message."""
+    return rf"^/start(@\w+)? {re.escape(prefix)}{rest}$"
+
+
+RECAP_START = start_filter_pattern(RECAP_PREFIX, "[1-9][0-9]{0,15}")
+

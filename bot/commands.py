@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from telegram import Chat, Message, Update
+from telegram.constants import ChatMemberStatus
 
 from bot import callbacks, outbox, render
 from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
@@ -232,7 +233,7 @@ async def membership(update: Update, context: Context) -> None:
         return
     svc = context.bot_data
     svc.moderators.forget(change.chat.id)
-    if change.new_chat_member.status in ("left", "kicked"):
+    if change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
         for run in svc.groups.active():
             if run.chat_id == change.chat.id:
                 await svc.groups.abort(run.run_id, "the bot was removed from the group")

@@ -7,15 +7,14 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import filters
 
+from bot.callbacks import RECAP_PREFIX, RECAP_START
 from bot.i18n import t
 from bot.replies import language, reply
 from bot.routes import Command
 from bot.services import Context
 
-PAYLOAD_PREFIX = "recap_"
 #: ``/start recap_<run id>`` in a private chat; any other /start goes to the generic handler
-START_FILTER = (filters.Regex(rf"^/start(@\w+)? {PAYLOAD_PREFIX}[1-9][0-9]{{0,15}}$")
-                & filters.ChatType.PRIVATE)
+START_FILTER = filters.Regex(RECAP_START) & filters.ChatType.PRIVATE
 
 
 async def observe(update: object, context: Context) -> None:
@@ -46,7 +45,7 @@ async def start_recap(update: Update, context: Context) -> None:
     if chat is None or user is None or not context.args:
         return
     svc = context.bot_data
-    run_id = int(context.args[0].removeprefix(PAYLOAD_PREFIX))
+    run_id = int(context.args[0].removeprefix(RECAP_PREFIX))
     await svc.recaps.deliver_link(chat.id, user.id, run_id, await language(update, svc))
 
 

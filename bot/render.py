@@ -11,14 +11,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import CallbackQueryLimit, MessageLimit
+from telegram.helpers import create_deep_linked_url
 
 from bot import callbacks
 from bot.bank import LANGS, Lang, Limits, Question, Quiz
 from bot.engine import MAX_POINTS, STREAK_CAP, Reveal, Score, Verdict
 from bot.i18n import num, t
 
-ALERT_LIMIT = 200
-MESSAGE_LIMIT = 4096
+ALERT_LIMIT: int = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200 characters
+MESSAGE_LIMIT: int = MessageLimit.MAX_TEXT_LENGTH  # 4096 characters
 NAME_LIMIT = 32
 MEDALS = ("🥇", "🥈", "🥉")
 _ISOLATE = "\u2068{}\u2069"  # first-strong isolate: an RTL name cannot flip the line around it
@@ -139,8 +141,8 @@ def recap_keyboard(lang: Lang, bot_username: str | None, run_id: int
     """The results' button that opens the private chat and delivers the student's recap."""
     if not bot_username:
         return None
-    return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t(lang, "recap_button"), url=f"https://t.me/{bot_username}?start=recap_{run_id}")]])
+    link = create_deep_linked_url(bot_username, callbacks.recap_payload(run_id))
+    return InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "recap_button"), url=link)]])
 
 
 # --- alerts -----------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from telegram.constants import FloodLimit
+
 from bot.bank import MAX_SECONDS, MIN_SECONDS, Lang
 from bot.i18n import parse_lang
 
@@ -38,7 +40,7 @@ class Settings:
     listen_host: str = "0.0.0.0"
     listen_port: int = 8080
     # Telegram's per-group budget: sends and edits in any sliding window. Tests shrink the window.
-    group_limit: int = 20
+    group_limit: int = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP  # 20
     group_window: float = 60.0
     count_interval: float = 5.0  # at most one "N answered" refresh per this many seconds
 

@@ -16,7 +16,7 @@ from quizkit import ROOT, populate
 from telegram import Update
 from telegram.ext import CommandHandler
 
-from bot import callbacks
+from bot import callbacks, commands
 from bot.app import build_application
 from bot.i18n import t
 from bot.registry import BUTTONS, COMMANDS, REGISTRY, Registry
@@ -148,3 +148,14 @@ async def test_one_entry_adds_a_checked_listed_command(tg: FakeTelegram, db_path
         tg.user_says(private, cls.creator, "/help")
         shown = await tg.wait_for_message(private, "Commands for the bot's operators")
         assert shown.text.count(t("en", "help_next")) == 2  # /next and the new /ping
+
+
+def test_start_payloads_have_their_own_handlers_before_the_generic_start() -> None:
+    starts = [h for h in REGISTRY.handlers()
+              if isinstance(h, CommandHandler) and "start" in h.commands]
+    assert len(starts) >= 2
+    generic = [i for i, h in enumerate(starts) if h.callback is commands.start]
+    assert generic == [len(starts) - 1]  # routes with a payload filter come first
+    assert callbacks.recap_payload(12) == "recap_12"
+    assert re.fullmatch(callbacks.RECAP_START, "/start@quizbot recap_12")
+    assert not re.fullmatch(callbacks.RECAP_START, "/start recap_012")
