@@ -15,14 +15,10 @@ from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
 from bot.i18n import ascii_digits, parse_lang, t
 from bot.replies import is_moderator, language, reply, thread_of
 from bot.routes import Button, Command, Notice
-from bot.services import Context, Services
+from bot.services import Context
 
 log = logging.getLogger(__name__)
 
-
-
-def _names(svc: Services) -> str:
-    return ", ".join(f"<code>{q}</code>" for q in sorted(svc.quizzes)) or "—"
 
 
 async def start(update: Update, context: Context) -> None:
@@ -52,7 +48,8 @@ async def quiz(update: Update, context: Context) -> None:
         return
     request = parse_quiz_args(args, svc.quizzes)
     if request.name is None:
-        await reply(update, context, t(lang, "quiz_unknown", names=_names(svc)), important=True)
+        names = render.quiz_names(sorted(svc.quizzes))
+        await reply(update, context, t(lang, "quiz_unknown", names=names), important=True)
         return
     if request.usage:
         await reply(update, context, t(lang, "quiz_usage", low=MIN_SECONDS, high=MAX_SECONDS),

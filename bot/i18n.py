@@ -1,8 +1,9 @@
 """Every user-facing string, in Bengali and English.
 
-Texts are ``str.format`` templates. Those used in HTML messages may hold HTML tags; values
-passed in are escaped by the caller (``bot.render``). ``t()`` picks the language and formats
-numbers with Bengali digits in Bengali.
+Texts are ``str.format`` templates of Telegram HTML (they may hold tags). ``t()`` picks the
+language, formats numbers with Bengali digits in Bengali, and escapes every value it fills in
+unless the value is :class:`bot.markup.Safe` (rendered by ``bot.render``). Callers pass raw
+text, never escaped text. Alerts (callback answers) are plain text: ``t_plain()``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.bank import LANGS, Lang
+from bot.markup import Safe, check_value, escape
 
 _BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 _ASCII_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
@@ -38,14 +40,24 @@ def parse_lang(value: str | None) -> Lang | None:
     return None
 
 
-def t(lang: Lang, key: str, **values: Any) -> str:
-    """The text ``key`` in ``lang``, with ``values`` filled in (numbers localised)."""
+def t(lang: Lang, key: str, **values: Any) -> Safe:
+    """The HTML text ``key`` in ``lang``, with ``values`` filled in: numbers localised, every
+    other value escaped unless it is ``Safe``."""
     template = MESSAGES[key][lang]
     if not values:
-        return template
-    shown = {k: num(lang, v) if isinstance(v, int) and not isinstance(v, bool) else v
-             for k, v in values.items()}
-    return template.format(**shown)
+        return Safe(template)
+    for name, value in values.items():
+        check_value(key, name, value)
+    return Safe(template.format(**{k: escape(_localised(lang, v)) for k, v in values.items()}))
+
+
+def t_plain(lang: Lang, key: str, **values: Any) -> str:
+    """The plain text ``key`` in ``lang`` (a callback alert: no HTML), values as they are."""
+    return MESSAGES[key][lang].format(**{k: _localised(lang, v) for k, v in values.items()})
+
+
+def _localised(lang: Lang, value: Any) -> Any:
+    return num(lang, value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 MESSAGES: dict[str, dict[Lang, str]] = {

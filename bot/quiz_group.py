@@ -26,7 +26,8 @@ from bot import outbox, render
 from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
 from bot.engine import Answer, QuizEngine, Reveal, Verdict, make_plan
-from bot.i18n import t
+from bot.i18n import t_plain
+from bot.markup import Safe
 from bot.storage import Answer as StoredAnswer
 from bot.storage import NewRun, RunConflict, Store, StoredRun
 
@@ -341,7 +342,7 @@ class GroupQuizzes(AppBound):
             except Exception:
                 log.exception("run %s: could not store an answer of user %s", run.run_id, user.id)
                 run.engine.retract(answer)
-                return verdict, t(run.lang, "alert_error")
+                return verdict, t_plain(run.lang, "alert_error")
             run.names[user.id] = name
             self._schedule_count(run)
         q = verdict.answer.q_index if verdict.answer else run.engine.current
@@ -381,7 +382,7 @@ class GroupQuizzes(AppBound):
 
     # --- helpers --------------------------------------------------------------------------------
 
-    def _question_text(self, run: LiveRun, answered: int) -> str:
+    def _question_text(self, run: LiveRun, answered: int) -> Safe:
         engine = run.engine
         return render.question_message(engine.question, engine.permutation, run.lang,
                                        number=engine.current + 1, total=engine.count,

@@ -27,6 +27,7 @@ from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
 from bot.engine import first_review, streaks
 from bot.i18n import parse_lang, t
+from bot.markup import Safe
 from bot.pacing import SlidingWindow
 from bot.storage import Store, StoredRun
 
@@ -45,7 +46,7 @@ class Recaps(AppBound):
         self._app, self._store, self._quizzes, self._clock = app, store, quizzes, clock
         self._default = default
         self._window = SlidingWindow(per_second, 1.0, time.monotonic)
-        self._queue: deque[tuple[int, list[str]]] = deque()
+        self._queue: deque[tuple[int, list[Safe]]] = deque()
         self._sending = False
         self._idle = asyncio.Event()
         self._idle.set()
@@ -124,7 +125,7 @@ class Recaps(AppBound):
 
     def _texts(self, run: StoredRun, quiz: Quiz, user_id: int,
                answers: Mapping[int, Mapping[int, tuple[int, bool]]], results: Any,
-               lang: Lang) -> list[str]:
+               lang: Lang) -> list[Safe]:
         mine = answers.get(user_id)
         standing = next((s for s in results if s.user_id == user_id), None)
         if mine is None or standing is None:
@@ -163,7 +164,7 @@ class Recaps(AppBound):
             self._sending = False
             self._idle.set()
 
-    async def _deliver(self, user_id: int, texts: list[str]) -> None:
+    async def _deliver(self, user_id: int, texts: list[Safe]) -> None:
         for text in texts:
             async with self._window.lock:
                 delay = self._window.wait_time()
@@ -190,7 +191,7 @@ class Recaps(AppBound):
         """``/start recap_<run id>`` in private: that user's recap of that run, here."""
         run = await self._store.get_run(run_id)
         quiz = self._quizzes.get(run.quiz_id) if run is not None else None
-        texts: list[str] = []
+        texts: list[Safe] = []
         if run is not None and quiz is not None and run.mode == "group":
             answers = await self._answers(run_id)
             if user_id in answers:

@@ -7,8 +7,8 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import filters
 
+from bot import render
 from bot.callbacks import RECAP_PREFIX, RECAP_START
-from bot.i18n import t
 from bot.replies import language, reply
 from bot.routes import Command
 from bot.services import Context
@@ -61,11 +61,11 @@ async def recap_command(update: Update, context: Context) -> None:
     store = context.bot_data.store
     if choice is None:
         student = await store.student(user.id)
-        now = t(lang, "recap_on" if student is None or student.recaps else "recap_off")
-        await reply(update, context, f"{now}\n\n{t(lang, 'recap_usage')}")
+        on = student is None or student.recaps
+        await reply(update, context, render.recap_setting(lang, on, usage=True))
         return
     await store.set_recaps(user.id, choice)
-    await reply(update, context, t(lang, "recap_on" if choice else "recap_off"))
+    await reply(update, context, render.recap_setting(lang, choice))
 
 
 COMMANDS = (

@@ -28,7 +28,8 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 
 from bot import callbacks, commands, recap_commands, review_commands, stats
 from bot.bank import LANGS, Lang
-from bot.i18n import MESSAGES, t
+from bot.i18n import MESSAGES, t, t_plain
+from bot.markup import Safe, join
 from bot.replies import answer_query, language, permitted, reply
 from bot.routes import Button, Command, CommandCallback, Notice
 from bot.services import Context
@@ -122,7 +123,7 @@ class Registry:
 
     # --- texts ----------------------------------------------------------------------------------
 
-    def help_text(self, lang: Lang) -> str:
+    def help_text(self, lang: Lang) -> Safe:
         """``/help``: a section per kind of user, a line per command, in table order."""
         sections = (
             ("help_students", [c.help for c in self.commands if c.who == "everyone"]),
@@ -130,9 +131,8 @@ class Registry:
                                  for c in self.commands if c.who != "admin"]),
             ("help_admins", [c.help for c in self.commands if c.who == "admin"]),
         )
-        return "\n\n".join(
-            "\n".join([t(lang, head), *(t(lang, key) for key in keys if key)])
-            for head, keys in sections if any(keys))
+        return join("\n\n", [join("\n", [t(lang, head), *(t(lang, key) for key in keys if key)])
+                             for head, keys in sections if any(keys)])
 
     def menu(self, lang: Lang, *, admins: bool) -> list[BotCommand]:
         """Telegram's command menu: everyone's, or group administrators' (``admins``)."""
@@ -144,7 +144,7 @@ class Registry:
             else:
                 key = c.menu if c.who == "everyone" else None
             if key:
-                out.append(BotCommand(c.name, t(lang, key)[:BotCommandLimit.MAX_DESCRIPTION]))
+                out.append(BotCommand(c.name, t_plain(lang, key)[:BotCommandLimit.MAX_DESCRIPTION]))
         return out
 
     async def set_menus(self, bot: Bot, default: Lang) -> None:

@@ -12,6 +12,7 @@ from telegram.error import BadRequest, TelegramError
 from bot import outbox
 from bot.bank import Lang
 from bot.i18n import parse_lang, t
+from bot.markup import Safe
 from bot.routes import Where, Who
 from bot.services import Context, Services
 
@@ -38,7 +39,7 @@ async def language(update: Update, svc: Services) -> Lang:
     return await svc.chat_language(chat.id)
 
 
-async def reply(update: Update, context: Context, text: str, *,
+async def reply(update: Update, context: Context, text: Safe, *,
                 important: bool = False, markup: InlineKeyboardMarkup | None = None) -> None:
     """Answer a command where it was sent.
 

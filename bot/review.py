@@ -23,7 +23,6 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.ext import Application, CallbackContext, Job
 
 from bot import callbacks, outbox, render
@@ -31,7 +30,8 @@ from bot.appbound import AppBound
 from bot.bank import Lang, Question, Quiz
 from bot.callbacks import TZ_RANGE
 from bot.engine import DAY, REVIEW_DAYS, review_step
-from bot.i18n import ascii_digits, num, t
+from bot.i18n import ascii_digits, num, t, t_plain
+from bot.markup import join
 from bot.recap import Recaps
 from bot.storage import Card, Store
 
@@ -125,11 +125,8 @@ class Reviews(AppBound):
         due = await self._store.due_count(user_id, now)
         text = render.review_question(quiz, question, perm, lang, box=card.box, boxes=BOXES,
                                       due=due)
-        markup = InlineKeyboardMarkup([[
-            InlineKeyboardButton(render.label(i), callback_data=callbacks.encode(
-                callbacks.ReviewData(card.card_id, tuple(perm), i, step, right)))
-            for i in range(len(perm))]])
-        await outbox.send(self._bot, chat_id, text, markup=markup)
+        await outbox.send(self._bot, chat_id, text, markup=render.review_keyboard(
+            card.card_id, perm, step=step, right=right))
         return True
 
     async def tap(self, chat_id: int, user_id: int, message_id: int,
@@ -148,8 +145,8 @@ class Reviews(AppBound):
         box, due = review_step(card.box, correct, now)
         if not await self._store.review_answered(card.card_id, box, due, now):
             return t(lang, "review_stale"), True
-        verdict = (t(lang, "alert_right_practice") if correct else
-                   t(lang, "alert_wrong_practice", label=render.label(perm.index(
+        verdict = (t_plain(lang, "alert_right_practice") if correct else
+                   t_plain(lang, "alert_wrong_practice", label=render.label(perm.index(
                        question.correct))))
         schedule = (t(lang, "review_learnt") if due is None else
                     t(lang, "review_up", box=box, boxes=BOXES, days=REVIEW_DAYS[box - 1])
@@ -174,7 +171,8 @@ class Reviews(AppBound):
         else:
             tail = t(lang, "review_all_learnt")
         await outbox.send(self._bot, chat_id,
-                          t(lang, "review_done", right=right, answered=answered) + "\n" + tail)
+                          join("\n", [t(lang, "review_done", right=right, answered=answered),
+                                      tail]))
 
     # --- reminders -----------------------------------------------------------------------------
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 
-from bot import callbacks, outbox
+from bot import callbacks, outbox, render
 from bot.i18n import t
 from bot.replies import language, reply
 from bot.review import TZ_CHOICES, parse_offset, parse_time, show_offset, show_time
@@ -43,12 +43,9 @@ async def remind_command(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "remind_set", time=show_time(lang, minutes),
                                        offset=show_offset(lang, tz)))
         return
-    markup = InlineKeyboardMarkup([
-        [InlineKeyboardButton(t(lang, key),
-                              callback_data=callbacks.encode(callbacks.TimezoneData(value)))]
-        for value, key in TZ_CHOICES])
     await outbox.send(context.bot, chat.id,
-                      t(lang, "remind_ask_tz", time=show_time(lang, minutes)), markup=markup)
+                      t(lang, "remind_ask_tz", time=show_time(lang, minutes)),
+                      markup=render.timezone_keyboard(lang, TZ_CHOICES))
 
 
 async def review_button(update: Update, context: Context,
