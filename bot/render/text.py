@@ -8,10 +8,10 @@ import unicodedata
 
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
+from bot import markup
 from bot.bank import Lang
 from bot.i18n import t
 from bot.markup import Safe
-from bot.markup import html as markup
 
 ALERT_LIMIT: int = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200 characters
 MESSAGE_LIMIT: int = MessageLimit.MAX_TEXT_LENGTH  # 4096 characters
@@ -38,7 +38,7 @@ def short_name(first: str | None, last: str | None = None, username: str | None 
 
 def html_name(name: str) -> Safe:
     """A stored display name, escaped and isolated for an HTML message."""
-    return markup(_ISOLATE, name)
+    return markup.html(_ISOLATE, name)
 
 
 def fit(text: str, limit: int) -> str:
