@@ -10,22 +10,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlparse
 
-from telegram import (
-    BotCommand,
-    BotCommandScopeAllChatAdministrators,
-    BotCommandScopeDefault,
-    LinkPreviewOptions,
-    Update,
-)
+from telegram import LinkPreviewOptions, Update
 from telegram.constants import ParseMode
-from telegram.error import InvalidToken, TelegramError
+from telegram.error import InvalidToken
 from telegram.ext import (
     Application,
     ApplicationBuilder,
-    CallbackQueryHandler,
     ChatMemberHandler,
-    CommandHandler,
-    ContextTypes,
     Defaults,
     MessageHandler,
     TypeHandler,
@@ -33,25 +24,24 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot import commands, recap, reload_handlers, review, stats, teacher
+from bot import commands, recap_commands, reload_handlers, teacher
 from bot.authoring import chat as authoring_chat
-from bot.authoring import manage, upload
+from bot.authoring import upload
 from bot.authoring.catalog import AuthoredCatalog
-from bot.authoring.manage import SHARE_PREFIX
 from bot.authoring.service import Authoring
-from bot.bank import LANGS, Lang, Problem, Quiz, load_folder
+from bot.bank import Problem, Quiz, load_folder
 from bot.catalog import Catalog
 from bot.engine import PlanMismatch
-from bot.i18n import t
+from bot.limits import bank_limits
 from bot.logs import setup_logging
 from bot.moderators import Moderators
 from bot.pacing import GroupPacer
 from bot.practice import PracticeSessions
 from bot.quiz_group import GroupQuizzes
 from bot.recap import Recaps
-from bot.render import bank_limits
+from bot.registry import REGISTRY, Registry
 from bot.review import Reviews
-from bot.services import Services
+from bot.services import CONTEXT_TYPES, Context, Services
 from bot.settings import Settings, file_url
 from bot.storage import Store
 
@@ -67,7 +57,7 @@ def load_quizzes(settings: Settings) -> dict[str, Quiz]:
     return quizzes
 
 
-def _log_banks(quizzes: dict[str, Quiz], problems: Sequence[Problem]) -> None:
+def _log_banks(quizzes: Mapping[str, Quiz], problems: Sequence[Problem]) -> None:
     for problem in problems:
         log.error("question bank problem, file skipped: %s", problem)
     log.info("serving %d quiz(zes): %s", len(quizzes), ", ".join(sorted(quizzes)) or "none")
@@ -75,8 +65,8 @@ def _log_banks(quizzes: dict[str, Quiz], problems: Sequence[Problem]) -> None:
 
 def build_application(settings: Settings, *, clock: Callable[[], float] = time.time,
                       rng: random.Random | None = None,
-                      quizzes: Mapping[str, Quiz] | None = None) -> Application[Any, Any, Any,
-                                                                               Any, Any, Any]:
+                      quizzes: Mapping[str, Quiz] | None = None,
+                      registry: Registry = REGISTRY) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
     pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
     app = (
@@ -93,70 +83,47 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
         .request(HTTPXRequest(connection_pool_size=16, connect_timeout=5.0, read_timeout=10.0,
                               write_timeout=10.0, pool_timeout=10.0))
         .get_updates_request(HTTPXRequest(connection_pool_size=2, read_timeout=30.0))
-        .post_init(_post_init)
+        .context_types(CONTEXT_TYPES)
+        .post_init(lambda app: _post_init(app, registry))
         .post_shutdown(_post_shutdown)
         .build()
     )
-    svc = app.bot_data["services"] = Services(
-        settings=settings,
-        catalog=Catalog(quizzes if quizzes is not None else load_quizzes(settings)),
-        clock=clock, rng=rng or random.Random())
+    svc: Services = app.bot_data
+    svc.configure(settings, Catalog(quizzes if quizzes is not None else load_quizzes(settings)),
+                  pacer, clock=clock, rng=rng or random.Random())
     svc.authored = AuthoredCatalog(svc.catalog, bank_limits())
-    app.bot_data["pacer"] = pacer
-    register_handlers(app)
+    register_handlers(app, registry)
     return app
 
 
-def register_handlers(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Every handler of the bot. Only new messages carry commands: edited messages and channel
-    posts are ignored (a command edited after the fact must not start a second quiz)."""
-    new_messages = filters.UpdateType.MESSAGE
-    private = filters.ChatType.PRIVATE & new_messages
-    handlers = [
-        *teacher.start_handlers(),  # deep-link payloads first: hw-, an-
-        CommandHandler("start", manage.start_shared,
-                       filters=new_messages & filters.Regex(rf"^/start(@\w+)? {SHARE_PREFIX}")),
-        CommandHandler("start", commands.start, filters=new_messages),
-        CommandHandler("help", commands.help_command, filters=new_messages),
-        CommandHandler("quiz", commands.quiz, filters=new_messages),
-        CommandHandler("next", commands.next_question, filters=new_messages),
-        CommandHandler("stop", commands.stop, filters=new_messages),
-        CommandHandler("lang", commands.set_language, filters=new_messages),
-        CommandHandler(["leaderboard", "top"], stats.leaderboard, filters=new_messages),
-        CommandHandler("me", stats.me, filters=new_messages),
-        CommandHandler("resetleaderboard", stats.reset, filters=new_messages),
-        CommandHandler("export", stats.export, filters=new_messages),
-        CommandHandler("review", review.review_command, filters=new_messages),
-        CommandHandler("recap", recap.recap_command, filters=new_messages),
-        CommandHandler("remind", review.remind_command, filters=new_messages),
-        CommandHandler("newquiz", authoring_chat.newquiz, filters=new_messages),
-        CommandHandler("done", authoring_chat.done, filters=new_messages),
-        CommandHandler("cancel", authoring_chat.cancel, filters=new_messages),
-        CommandHandler("myquizzes", manage.myquizzes, filters=new_messages),
-        CommandHandler("deletequiz", manage.deletequiz, filters=new_messages),
-        CommandHandler("share", manage.share, filters=new_messages),
-        CommandHandler("publish", manage.publish, filters=new_messages),
+def register_handlers(app: Application[Any, Any, Any, Any, Any, Any],
+                      registry: Registry = REGISTRY) -> None:
+    """Every handler of the bot: the command table's (commands and buttons, bot/registry.py),
+    then the updates that are not commands."""
+    private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
+    app.add_handlers(registry.handlers())
+    app.add_handlers([
+        # in-chat authoring (bot/authoring): what a user sends privately that is not a command,
+        # after the commands (a /done is a command, not a draft's text): a quiz poll for the
+        # draft, a file of questions, a title or Aiken text
         MessageHandler(private & filters.POLL, authoring_chat.poll_sent),
         MessageHandler(private & filters.Document.ALL, upload.document_sent),
         MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring_chat.text_sent),
-        CommandHandler("reload", reload_handlers.reload_command, filters=new_messages),
-        *teacher.handlers(),
-        CallbackQueryHandler(commands.button),
+        # chat events
         MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
         ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
         ChatMemberHandler(commands.admins_changed, ChatMemberHandler.CHAT_MEMBER),
-    ]
-    app.add_handlers(handlers)
+    ])
     # before any feature sees an update (groups run in order, one handler each):
     # names and titles kept current; then who writes privately (recaps may go to them directly)
     app.add_handler(TypeHandler(Update, commands.remember), group=-2)
-    app.add_handler(TypeHandler(Update, recap.observe), group=-1)
+    app.add_handler(TypeHandler(Update, recap_commands.observe), group=-1)
     app.add_error_handler(commands.error_handler)
 
 
-async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: Registry) -> None:
     """Open the database, wire the services, register commands, resume unfinished quizzes."""
-    svc: Services = app.bot_data["services"]
+    svc: Services = app.bot_data
     svc.store = await Store.open(svc.settings.db_path)
     await svc.authored.load(svc.store)
     svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
@@ -164,25 +131,23 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc.groups = GroupQuizzes(app, svc.store, svc.clock,
                               count_interval=svc.settings.count_interval)
     svc.practice = PracticeSessions(app.bot, svc.store, svc.catalog, svc.clock)
-    recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.catalog, svc.clock,
-                                             svc.settings.language)
-    svc.groups.on_finish = recaps.run_finished
-    reviews = app.bot_data["reviews"] = Reviews(app, svc.store, svc.catalog, svc.clock, svc.rng,
-                                                recaps, svc.settings.language)
-    await reviews.restore()
+    svc.recaps = Recaps(app, svc.store, svc.catalog, svc.clock, svc.settings.language)
+    svc.groups.on_finish = svc.recaps.run_finished
+    svc.reviews = Reviews(app, svc.store, svc.catalog, svc.clock, svc.rng, svc.recaps,
+                          svc.settings.language)
+    await svc.reviews.restore()
     await teacher.setup(app, svc)  # homework: restored before polling, like quizzes
-    await _register_commands(app, svc.settings.language)
+    await registry.set_menus(app.bot, svc.settings.language)
     await _restore(svc)
-    if app.bot_data.get("sighup"):  # the real process only, not an in-process test harness
+    if svc.sighup:  # the real process only, not an in-process test harness
         reload_handlers.watch_sighup(app)
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="resume")
 
 
-async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _resume(context: Context) -> None:
     """Carry on the restored quizzes now that the bot runs (timers, pending reveals)."""
-    svc: Services = context.application.bot_data["services"]
-    await svc.groups.continue_resumed()
+    await context.bot_data.groups.continue_resumed()
 
 
 async def _restore(svc: Services) -> None:
@@ -200,41 +165,10 @@ async def _restore(svc: Services) -> None:
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Close the database (pending answers are written first)."""
-    svc: Services = app.bot_data["services"]
-    store = getattr(svc, "store", None)
-    if store is not None:
-        await store.close()
+    svc: Services = app.bot_data
+    if svc.opened():
+        await svc.store.close()
     log.info("database closed")
-
-
-def _commands(lang: Lang, moderator: bool) -> list[BotCommand]:
-    student = [("quiz", "cmd_quiz"), ("leaderboard", "cmd_top"), ("top", "cmd_top"),
-               ("me", "cmd_me"), ("review", "cmd_review"), ("recap", "cmd_recap"),
-               ("remind", "cmd_remind"), ("homework", "cmd_homework_list"),
-               ("timezone", "cmd_timezone"), ("newquiz", "cmd_newquiz"), ("done", "cmd_done"),
-               ("cancel", "cmd_cancel"), ("myquizzes", "cmd_myquizzes"),
-               ("share", "cmd_share"), ("deletequiz", "cmd_deletequiz"), ("lang", "cmd_lang"),
-               ("help", "cmd_help"), ("start", "cmd_start")]
-    mod = [("quiz", "cmd_quiz_mod"), ("next", "cmd_next"), ("stop", "cmd_stop"),
-           ("lang", "cmd_lang"), ("leaderboard", "cmd_top"), ("me", "cmd_me"),
-           ("resetleaderboard", "cmd_reset"), ("export", "cmd_export"),
-           ("homework", "cmd_homework"), ("timezone", "cmd_timezone"),
-           ("analysis", "cmd_analysis"), ("regrade", "cmd_regrade"), ("help", "cmd_help")]
-    return [BotCommand(name, t(lang, key)) for name, key in (mod if moderator else student)]
-
-
-async def _register_commands(app: Application[Any, Any, Any, Any, Any, Any],
-                             default: Lang) -> None:
-    """Students' commands for everyone, moderators' for group administrators, both languages."""
-    try:
-        for scope, moderator in ((BotCommandScopeDefault(), False),
-                                 (BotCommandScopeAllChatAdministrators(), True)):
-            await app.bot.set_my_commands(_commands(default, moderator), scope=scope)
-            for lang in LANGS:
-                await app.bot.set_my_commands(_commands(lang, moderator), scope=scope,
-                                              language_code=lang)
-    except TelegramError as exc:
-        log.warning("could not register the command list: %s", exc)
 
 
 def run(settings: Settings, quizzes: dict[str, Quiz], problems: Sequence[Problem] = ()) -> int:
@@ -262,7 +196,7 @@ def run(settings: Settings, quizzes: dict[str, Quiz], problems: Sequence[Problem
 def _serve(settings: Settings, quizzes: dict[str, Quiz]) -> None:
     secret = settings.webhook_secret
     app = build_application(settings, quizzes=quizzes)
-    app.bot_data["sighup"] = True
+    app.bot_data.sighup = True
     if settings.webhook_url:
         if secret is None:
             secret = secrets.token_urlsafe(32)
@@ -288,4 +222,4 @@ def _signals() -> Any:
     return (signal.SIGINT, signal.SIGTERM)
 
 
-__all__ = ["build_application", "load_quizzes", "run"]
+__all__ = ["Update", "build_application", "load_quizzes", "run"]

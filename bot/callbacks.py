@@ -1,4 +1,4 @@
-"""Callback data of inline buttons: compact to encode, strict to parse.
+"""Callback data of inline buttons and deep-link payloads: compact to encode, strict to parse.
 
 Telegram gives a button at most 64 bytes of data and hands back whatever a client sends, so
 parsing treats every callback as untrusted: anything that is not exactly one of these forms is
@@ -21,6 +21,13 @@ A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
 - ``p:RUN:Q`` / ``p:RUN:Q:R`` — "report a problem" with question Q of a run, then the reason
   R: ``k`` (wrong answer key), ``u`` (unclear), ``t`` (typo).
 - ``pc:CARD`` — "report a problem" under a ``/review`` question.
+
+Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and are routed by
+a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
+
+- ``recap_RUN`` — a student's private recap of group run ``RUN``.
+- ``hw-…`` — start a homework (``bot.teacher``); ``an-…`` — a question analysis
+  (``bot.teacher``); ``sq-…`` — practise a shared stored quiz (``bot.authoring.manage``).
 """
 
 from __future__ import annotations
@@ -28,7 +35,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MAX_BYTES = 64
+from telegram.constants import InlineKeyboardButtonLimit
+
+MAX_BYTES: int = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
 _MAX_ID = 2**53
 
 _ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")  # one spelling each
@@ -194,3 +203,23 @@ def _parse_teacher(raw: str) -> CallbackData | None:
     if m := _CARD_REPORT.fullmatch(raw):
         return CardReportData(int(m[1])) if int(m[1]) < _MAX_ID else None
     return None
+
+
+# --- deep-link payloads ---------------------------------------------------------------------
+
+RECAP_PREFIX = "recap_"
+
+
+def recap_payload(run_id: int) -> str:
+    """The ``/start`` payload of the results' recap button."""
+    return f"{RECAP_PREFIX}{run_id}"
+
+
+def start_filter_pattern(prefix: str, rest: str) -> str:
+    """A regex for ``filters.Regex`` matching ``/start PREFIX REST`` (and ``/start@bot ...``)
+    exactly: the text of a deep link's message."""
+    return rf"^/start(@\w+)? {re.escape(prefix)}{rest}$"
+
+
+RECAP_START = start_filter_pattern(RECAP_PREFIX, "[1-9][0-9]{0,15}")
+

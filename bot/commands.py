@@ -3,54 +3,34 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from telegram import Chat, Message, Update
-from telegram.ext import ContextTypes
+from telegram.constants import ChatMemberStatus
 
-from bot import callbacks, outbox, recap, render, review, stats, teacher
-from bot.authoring import chat as authoring_chat
-from bot.authoring import manage
+from bot import callbacks, outbox, render
 from bot.authoring.catalog import AUTHORED_ID
 from bot.authoring.manage import startable
-from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID, Quiz
+from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
 from bot.i18n import parse_lang, t, whole_number
-from bot.replies import answer_query, is_moderator, language, moderator_here, reply, thread_of
-from bot.services import Services, services
+from bot.replies import is_moderator, language, reply, thread_of
+from bot.routes import Button, Command, Notice
+from bot.services import Context
 
 log = logging.getLogger(__name__)
 
 
 
-def _names(visible: Mapping[str, Quiz]) -> str:
-    shown = sorted(n for n in visible if not AUTHORED_ID.match(n))
-    return ", ".join(f"<code>{q}</code>" for q in shown) or "—"
-
-
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start(update: Update, context: Context) -> None:
     """Greet and explain, in the user's language."""
-    svc = services(context)
-    lang = await language(update, svc)
-    if await recap.start_payload(update, context, lang):  # /start recap_<run>: the deep link
-        return
-    await reply(update, context, t(lang, "start"))
+    await reply(update, context, t(await language(update, context.bot_data), "start"))
 
 
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """List the commands for students and moderators (and the bot's administrators)."""
-    svc = services(context)
-    lang = await language(update, svc)
-    text = t(lang, "help") + "\n\n" + t(lang, "help_teacher")
-    if update.effective_user is not None and update.effective_user.id in svc.settings.admin_ids:
-        text += "\n\n" + t(lang, "help_admin")
-    await reply(update, context, text)
-
-
-async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def quiz(update: Update, context: Context) -> None:
     """``/quiz``: list quizzes; ``/quiz NAME [SECONDS]``: start one (group) or practise it."""
-    svc = services(context)
+    svc = context.bot_data
     chat, message = update.effective_chat, update.effective_message
     if chat is None or message is None or update.effective_user is None:
         return
@@ -75,7 +55,8 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     request = parse_quiz_args(args, visible)
     if request.name is None:
-        await reply(update, context, t(lang, "quiz_unknown", names=_names(visible)),
+        shown = sorted(n for n in visible if not AUTHORED_ID.match(n))
+        await reply(update, context, t(lang, "quiz_unknown", names=render.quiz_names(shown)),
                     important=True)
         return
     if request.usage:
@@ -126,35 +107,35 @@ def _seconds(raw: str) -> int:
     return whole_number(raw, MIN_SECONDS, MAX_SECONDS) or 0
 
 
-async def _running_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Any:
-    """The group run of this chat and topic, after the moderator check; None if it replied."""
-    lang = await moderator_here(update, context)
+async def _running_here(update: Update, context: Context) -> Any:
+    """The group run of this chat and topic; None after saying no quiz runs here."""
     chat, message = update.effective_chat, update.effective_message
-    if lang is None or chat is None or message is None:
+    if chat is None or message is None:
         return None
-    run = services(context).groups.running(chat.id, thread_of(message))
+    lang = await language(update, context.bot_data)
+    run = context.bot_data.groups.running(chat.id, thread_of(message))
     if run is None:
         await reply(update, context, t(lang, "quiz_not_running"), important=True)
     return run
 
 
-async def next_question(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def next_question(update: Update, context: Context) -> None:
     """Close the open question now (moderators)."""
     run = await _running_here(update, context)
     if run is not None and run.engine.phase == "open":
-        await services(context).groups.close(run.run_id, expect=run.engine.current)
+        await context.bot_data.groups.close(run.run_id, expect=run.engine.current)
 
 
-async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def stop(update: Update, context: Context) -> None:
     """End the quiz now and post the results (moderators)."""
     run = await _running_here(update, context)
     if run is not None:
-        await services(context).groups.stop(run.run_id)
+        await context.bot_data.groups.stop(run.run_id)
 
 
-async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def set_language(update: Update, context: Context) -> None:
     """``/lang bn|en``: the chat's language (moderators in groups, anyone in private)."""
-    svc = services(context)
+    svc = context.bot_data
     chat = update.effective_chat
     if chat is None:
         return
@@ -173,74 +154,38 @@ async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await reply(update, context, t(chosen, "lang_set"), important=True)
 
 
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Every inline button. Each callback query is answered, forged ones included."""
+async def answer_button(update: Update, context: Context,
+                        data: callbacks.AnswerData) -> Notice:
+    """An answer button: a group quiz's tap, or a practice tap in a private chat."""
+    svc = context.bot_data
     query = update.callback_query
-    if query is None:
-        return
-    svc = services(context)
-    try:
-        text, alert = await _button(update, context, svc)
-    except Exception:
-        await answer_query(query, t(await language(update, svc), "apology"), True)
-        raise
-    await answer_query(query, text, alert)
+    assert query is not None and query.message is not None
+    chat, user = query.message.chat, query.from_user
+    run = svc.groups.by_id(data.run_id)
+    if run is not None:
+        if run.chat_id != chat.id:
+            return t(run.lang, "alert_invalid"), True
+        name = render.short_name(user.first_name, user.last_name, user.username)
+        _, text = await svc.groups.tap(run, user, data.q_index, data.shown, name)
+        return text, True
+    if chat.type == Chat.PRIVATE:
+        result = await svc.practice.tap(data.run_id, chat.id, user.id,
+                                        query.message.message_id, data.q_index, data.shown)
+        if result is not None:
+            return result, False
+    return t(await language(update, svc), "alert_over"), True
 
 
-async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,
-                  svc: Services) -> tuple[str | None, bool]:
-    query = update.callback_query
-    assert query is not None
-    user = query.from_user
-    message = query.message
-    chat = message.chat if message is not None else None
-    data = callbacks.parse(query.data)
-    if data is None or chat is None or message is None:
-        return t(await language(update, svc), "alert_invalid"), True
-    if isinstance(data, teacher.TeacherData):  # homework, its stop picker, reports
-        return await teacher.button(update, context, data)
-    if isinstance(data, callbacks.AnswerData):
-        run = svc.groups.by_id(data.run_id)
-        if run is not None:
-            if run.chat_id != chat.id:
-                return t(run.lang, "alert_invalid"), True
-            name = render.short_name(user.first_name, user.last_name, user.username)
-            _, text = await svc.groups.tap(run, user, data.q_index, data.shown, name)
-            return text, True
-        if chat.type == Chat.PRIVATE:
-            result = await svc.practice.tap(data.run_id, chat.id, user.id, message.message_id,
-                                            data.q_index, data.shown)
-            if result is not None:
-                return result, False
-        return t(await language(update, svc), "alert_over"), True
-    if isinstance(data, callbacks.StartData):
-        return await _start_button(update, context, svc, data.quiz_id)
-    if isinstance(data, callbacks.ResetData):
-        return await stats.reset_button(update, context, data)
-    lang = await language(update, svc)
-    if chat.type != Chat.PRIVATE:  # review and reminder buttons live in private chats only
-        return t(lang, "alert_invalid"), True
-    if isinstance(data, callbacks.ReviewData):
-        return await review.reviews(context).tap(chat.id, user.id, message.message_id, data,
-                                                 lang)
-    if isinstance(data, callbacks.UndoData):
-        return await authoring_chat.undo(context, user.id, chat.id, message.message_id, data,
-                                         lang)
-    if isinstance(data, callbacks.DeleteData):
-        return await manage.delete_button(context, user.id, chat.id, message.message_id, data,
-                                          lang)
-    await review.timezone_chosen(context, user.id, chat.id, message.message_id, data, lang)
-    return None, False
-
-
-async def _start_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services,
-                        quiz_id: str) -> tuple[str | None, bool]:
+async def start_button(update: Update, context: Context, data: callbacks.StartData) -> Notice:
+    """A start button under ``/quiz``: practise in private; start the quiz in a group
+    (moderators)."""
+    svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = await language(update, svc)
-    quiz_ = (svc.authored.may_start(quiz_id, query.from_user.id) if AUTHORED_ID.match(quiz_id)
-             else svc.catalog.get(quiz_id))
+    quiz_ = (svc.authored.may_start(data.quiz_id, query.from_user.id)
+             if AUTHORED_ID.match(data.quiz_id) else svc.catalog.get(data.quiz_id))
     if quiz_ is None:
         return t(lang, "alert_invalid"), True
     if chat.type == Chat.PRIVATE:
@@ -255,12 +200,12 @@ async def _start_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc:
     return (None, False) if started else (t(lang, "quiz_running"), True)
 
 
-async def remember(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def remember(update: object, context: Context) -> None:
     """Keep group titles and people's names and Telegram languages current (no write unless
     one changed), off the handler's path: a tap's alert never waits for it."""
     if not isinstance(update, Update):
         return
-    store = services(context).store
+    store = context.bot_data.store
     chat, user = update.effective_chat, update.effective_user
     if chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP):
         context.application.create_task(store.remember_chat(chat.id, chat.title, chat.type),
@@ -272,38 +217,38 @@ async def remember(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
             name="remember-user")
 
 
-async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def migrated(update: Update, context: Context) -> None:
     """A group became a supergroup: its quiz, leaderboard and history follow it."""
     message = update.effective_message
     if message is None or not message.migrate_to_chat_id:
         return
-    svc = services(context)
+    svc = context.bot_data
     await svc.groups.migrate(message.chat.id, message.migrate_to_chat_id)
     if message.chat.id in svc.chat_languages:
         svc.chat_languages[message.migrate_to_chat_id] = svc.chat_languages[message.chat.id]
     log.info("chat %s migrated to %s", message.chat.id, message.migrate_to_chat_id)
 
 
-async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def membership(update: Update, context: Context) -> None:
     """The bot's own membership changed: a quiz in a group it left ends cleanly."""
     change = update.my_chat_member
     if change is None:
         return
-    svc = services(context)
+    svc = context.bot_data
     svc.moderators.forget(change.chat.id)
-    if change.new_chat_member.status in ("left", "kicked"):
+    if change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
         for run in svc.groups.active():
             if run.chat_id == change.chat.id:
                 await svc.groups.abort(run.run_id, "the bot was removed from the group")
 
 
-async def admins_changed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def admins_changed(update: Update, context: Context) -> None:
     """Someone's rights changed in a group: forget its cached administrators."""
     if update.chat_member is not None:
-        services(context).moderators.forget(update.chat_member.chat.id)
+        context.bot_data.moderators.forget(update.chat_member.chat.id)
 
 
-async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def error_handler(update: object, context: Context) -> None:
     """Log an unexpected error with its update; the user gets a short apology."""
     log.error("unexpected error handling update %s", _describe(update), exc_info=context.error)
     if not isinstance(update, Update) or update.callback_query is not None:
@@ -312,7 +257,7 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     if chat is None or update.effective_message is None:
         return
     try:
-        svc = services(context)
+        svc = context.bot_data
         lang = await language(update, svc)
         await outbox.send(context.bot, chat.id, t(lang, "apology"),
                           thread_id=thread_of(update.effective_message),
@@ -329,3 +274,24 @@ def _describe(update: object) -> str:
     kind = "callback" if update.callback_query else "message" if update.message else "other"
     return (f"#{update.update_id} ({kind}, chat {chat.id if chat else None}, "
             f"user {user.id if user else None})")
+
+
+# --- table entries (joined in bot.registry) ---------------------------------------------------
+
+COMMANDS = (
+    Command("quiz", quiz, help="help_quiz", menu="cmd_quiz", mod_help="help_quiz_mod",
+            mod_menu="cmd_quiz_mod"),
+    Command("next", next_question, who="moderator", where="group", help="help_next",
+            menu="cmd_next"),
+    Command("stop", stop, who="moderator", where="group", help="help_stop", menu="cmd_stop"),
+)
+#: listed after every feature's commands in /help and the menus
+GENERAL_COMMANDS = (
+    Command("lang", set_language, help="help_lang", menu="cmd_lang", mod_help="help_lang_mod",
+            mod_menu="cmd_lang"),
+    Command("start", start, menu="cmd_start"),
+)
+BUTTONS = (
+    Button(callbacks.AnswerData, answer_button),
+    Button(callbacks.StartData, start_button),
+)

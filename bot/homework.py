@@ -22,10 +22,12 @@ from typing import Any
 
 from telegram.ext import Application, ContextTypes, Job
 
-from bot import outbox, render_teacher
+from bot import outbox
+from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
 from bot.deadlines import DEFAULT_TZ
-from bot.services import AppBound
+from bot.markup import Safe
+from bot.render import teacher as render_teacher
 from bot.storage import Homework, NewHomework, Store
 
 log = logging.getLogger(__name__)
@@ -70,7 +72,7 @@ class Homeworks(AppBound):
         self.arm(hw)
         return hw
 
-    async def _card_text(self, hw: Homework, quiz: Quiz, finished: int) -> str:
+    async def _card_text(self, hw: Homework, quiz: Quiz, finished: int) -> Safe:
         tz = await self.timezone(hw.chat_id)
         return render_teacher.homework_card(quiz, hw.language,  # type: ignore[arg-type]
                                             hw, tz, finished)

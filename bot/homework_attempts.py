@@ -14,7 +14,6 @@ them back (an open question keeps its deadline and closes at once if it passed m
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import random
 from collections.abc import Callable, Coroutine
@@ -25,12 +24,13 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, Job
 
-from bot import outbox, render, render_teacher
+from bot import outbox, render
+from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
 from bot.engine import Answer as EngineAnswer
 from bot.engine import PlanMismatch, QuizEngine, first_review, make_plan
 from bot.i18n import t
-from bot.services import AppBound
+from bot.render import teacher as render_teacher
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
 from bot.storage import Answer as StoredAnswer
 
@@ -99,7 +99,7 @@ class Attempts(AppBound):
         self._by_id[attempt.run_id] = attempt
         log.info("homework %s: user %s started (run %s)", homework_id, user_id, attempt.run_id)
         await outbox.send(self._bot, user_id, t(
-            lang, "hw_intro", title=html.escape(quiz.title(lang)),
+            lang, "hw_intro", title=quiz.title(lang),
             count=attempt.engine.count, seconds=stored.seconds))
         async with attempt.lock:
             await self._post(attempt)

@@ -6,37 +6,26 @@ Quizzes are looked up in ``Services.quizzes`` at call time, so a reloaded bank i
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
 from telegram import Chat, Update
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application
 
-from bot import render_teacher
+from bot import render
 from bot.bank import QUIZ_ID, Lang, Quiz
 from bot.deadlines import DEFAULT_DURATION, parse_duration, show_offset
 from bot.homework import Homeworks
 from bot.homework_attempts import Attempts
 from bot.i18n import ascii_digits, t
+from bot.markup import Safe, join
+from bot.render import teacher as render_teacher
 from bot.replies import is_moderator, language, reply, thread_of
-from bot.review import parse_offset, reviews
-from bot.services import Services, services
+from bot.review import parse_offset
+from bot.services import Context, Services
 from bot.storage import Homework
 
 HW_PAYLOAD = re.compile(r"hw-([1-9][0-9]{0,15})")
-
-
-def homeworks(context: ContextTypes.DEFAULT_TYPE) -> Homeworks:
-    found = context.application.bot_data["homework"]
-    assert isinstance(found, Homeworks)
-    return found
-
-
-def attempts(context: ContextTypes.DEFAULT_TYPE) -> Attempts:
-    found = context.application.bot_data["attempts"]
-    assert isinstance(found, Attempts)
-    return found
 
 
 async def setup(app: Application[Any, Any, Any, Any, Any, Any], svc: Services) -> None:
@@ -47,7 +36,7 @@ async def setup(app: Application[Any, Any, Any, Any, Any, Any], svc: Services) -
 
     hws = Homeworks(app, svc.store, lookup, svc.clock,
                     count_interval=svc.settings.count_interval,
-                    sweep_every=float(app.bot_data.get("homework_sweep", 30.0)))
+                    sweep_every=svc.settings.homework_sweep)
     att = Attempts(app, svc.store, lookup, svc.clock, svc.rng)
     hws.on_end = att.homework_ended
     att.on_finish = hws.refresh_card
@@ -59,18 +48,18 @@ async def setup(app: Application[Any, Any, Any, Any, Any, Any], svc: Services) -
         return render_teacher.show_deadline(lang, hw.deadline, await hws.timezone(hw.chat_id))
 
     att.deadline_text = deadline_text
-    app.bot_data["homework"], app.bot_data["attempts"] = hws, att
+    svc.homeworks, svc.attempts = hws, att
     await att.restore()
     await hws.restore()
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="homework-resume")
 
 
-async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _resume(context: Context) -> None:
     """Once the bot runs: end homework whose deadline passed meanwhile, then carry on the
     attempts that are still open."""
-    await homeworks(context).sweep()
-    await attempts(context).continue_resumed()
+    await context.bot_data.homeworks.sweep()
+    await context.bot_data.attempts.continue_resumed()
 
 
 # --- /homework ------------------------------------------------------------------------------------
@@ -84,13 +73,13 @@ async def _open_items(svc: Services, chat_id: int) -> list[tuple[Homework, Quiz 
     return items
 
 
-def quiz_names(svc: Services) -> str:
-    return ", ".join(f"<code>{html.escape(q)}</code>" for q in sorted(svc.quizzes)) or "—"
+def quiz_names(svc: Services) -> Safe:
+    return render.quiz_names(sorted(svc.quizzes))
 
 
-async def homework_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def homework_command(update: Update, context: Context) -> None:
     """``/homework``: the open ones; ``/homework NAME [DURATION]``, ``/homework stop [N]``."""
-    svc = services(context)
+    svc = context.bot_data
     chat, message, user = update.effective_chat, update.effective_message, update.effective_user
     if chat is None or message is None or user is None:
         return
@@ -99,7 +88,7 @@ async def homework_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         await reply(update, context, t(lang, "group_only"))
         return
     args = context.args or []
-    hws = homeworks(context)
+    hws = context.bot_data.homeworks
     if not args:
         items = await _open_items(svc, chat.id)
         await reply(update, context, render_teacher.homework_list(
@@ -122,7 +111,7 @@ async def homework_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                      set_by=user.id, duration=duration)
 
 
-async def _stop(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services, lang: Lang,
+async def _stop(update: Update, context: Context, svc: Services, lang: Lang,
                 args: list[str]) -> None:
     chat = update.effective_chat
     assert chat is not None
@@ -138,37 +127,37 @@ async def _stop(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
         if not 1 <= n <= len(items):
             await reply(update, context, t(lang, "hw_stop_usage"), important=True)
             return
-        await homeworks(context).end(items[n - 1][0].homework_id, stopped=True)
+        await context.bot_data.homeworks.end(items[n - 1][0].homework_id, stopped=True)
         return
     if len(items) == 1:
-        await homeworks(context).end(items[0][0].homework_id, stopped=True)
+        await context.bot_data.homeworks.end(items[0][0].homework_id, stopped=True)
         return
-    tz = await homeworks(context).timezone(chat.id)
-    await reply(update, context, render_teacher.homework_list(lang, items, tz) + "\n\n"
-                + t(lang, "hw_stop_pick"), important=True,
+    tz = await context.bot_data.homeworks.timezone(chat.id)
+    await reply(update, context, join("\n\n", [render_teacher.homework_list(lang, items, tz),
+                                                t(lang, "hw_stop_pick")]), important=True,
                 markup=render_teacher.homework_stop_keyboard(lang, items))
 
 
-async def start_homework(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start_homework(update: Update, context: Context) -> None:
     """``/start hw-<id>`` in private: the card's Start button."""
     user = update.effective_user
     args = context.args or []
     match = HW_PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
     if user is None:
         return
-    lang = await language(update, services(context))
+    lang = await language(update, context.bot_data)
     if match is None:
         await reply(update, context, t(lang, "hw_missing"))
         return
-    await attempts(context).begin(user.id, int(match[1]), lang)
+    await context.bot_data.attempts.begin(user.id, int(match[1]), lang)
 
 
 # --- /timezone ------------------------------------------------------------------------------------
 
 
-async def timezone_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def timezone_command(update: Update, context: Context) -> None:
     """``/timezone [±H[:MM]]``: the group's (moderators set it) or, in private, your own."""
-    svc = services(context)
+    svc = context.bot_data
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None or update.effective_message is None:
         return
@@ -188,10 +177,10 @@ async def timezone_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         await svc.store.set_timezone(user.id, offset)
         student = await svc.store.student(user.id)
         if student is not None and student.remind_minutes is not None:
-            reviews(context).arm(user.id, offset, student.remind_minutes)  # re-armed in it
+            context.bot_data.reviews.arm(user.id, offset, student.remind_minutes)  # re-armed in it
         await reply(update, context, t(lang, "tz_private_set", offset=show_offset(lang, offset)))
         return
-    hws = homeworks(context)
+    hws = context.bot_data.homeworks
     if offset is None:
         await reply(update, context, t(lang, "tz_group_show", offset=show_offset(
             lang, await hws.timezone(chat.id))))
@@ -206,17 +195,17 @@ async def timezone_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         hws.refresh_card(hw.homework_id, force=True)
 
 
-async def stop_button(context: ContextTypes.DEFAULT_TYPE, svc: Services, chat: Chat,
-                      user_id: int, homework_id: int, lang: Lang) -> tuple[str | None, bool]:
+async def stop_button(context: Context, svc: Services, chat: Chat,
+                      user_id: int, homework_id: int, lang: Lang) -> tuple[Safe | None, bool]:
     """A button of the ``/homework stop`` picker: (callback answer, as an alert)."""
     if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, user_id):
         return t(lang, "not_moderator"), True
     hw = await svc.store.homework(homework_id)
     if hw is None or hw.chat_id != chat.id:
         return t(lang, "alert_invalid"), True
-    if not await homeworks(context).end(homework_id, stopped=True):
+    if not await context.bot_data.homeworks.end(homework_id, stopped=True):
         return t(lang, "hw_stop_gone"), True
     quiz = svc.quizzes.get(hw.quiz_id)
-    title = html.escape(quiz.title(lang) if quiz is not None else hw.quiz_id)
+    title = quiz.title(lang) if quiz is not None else hw.quiz_id
     return t(lang, "hw_stopped", title=title), False
 

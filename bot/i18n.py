@@ -1,8 +1,9 @@
 """Every user-facing string, in Bengali and English.
 
-Texts are ``str.format`` templates. Those used in HTML messages may hold HTML tags; values
-passed in are escaped by the caller (``bot.render``). ``t()`` picks the language and formats
-numbers with Bengali digits in Bengali.
+Texts are ``str.format`` templates of Telegram HTML (they may hold tags). ``t()`` picks the
+language, formats numbers with Bengali digits in Bengali, and escapes every value it fills in
+unless the value is :class:`bot.markup.Safe` (rendered by ``bot.render``). Callers pass raw
+text, never escaped text. Alerts (callback answers) are plain text: ``t_plain()``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import string
 from typing import Any
 
 from bot.bank import LANGS, Lang
+from bot.markup import Safe, check_value, escape
 
 _BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 _ASCII_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
@@ -50,11 +52,12 @@ def parse_lang(value: str | None) -> Lang | None:
 
 
 class _Formatter(string.Formatter):
-    """``str.format`` with whole numbers written in ``lang``'s digits, and ``{n:quiz|quizzes}``
-    for a counted noun: "1 quiz", "2 quizzes" (Bengali counters do not inflect: ``{n}টি কুইজ``)."""
+    """``str.format`` with whole numbers written in ``lang``'s digits, ``{n:quiz|quizzes}``
+    for a counted noun ("1 quiz", "2 quizzes"; Bengali counters do not inflect:
+    ``{n}টি কুইজ``), and (``html``) every other value escaped unless it is ``Safe``."""
 
-    def __init__(self, lang: Lang) -> None:
-        self.lang = lang
+    def __init__(self, lang: Lang, html: bool) -> None:
+        self.lang, self.html = lang, html
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -63,19 +66,30 @@ class _Formatter(string.Formatter):
                 one, many = format_spec.split("|", 1)
                 return f"{shown} {one if value == 1 else many}"
             return shown
-        return str(super().format_field(value, format_spec))
+        if self.html and isinstance(value, Safe):
+            return value
+        text = str(super().format_field(value, format_spec))
+        return escape(text) if self.html else text
 
 
-_FORMATTERS = {lang: _Formatter(lang) for lang in LANGS}
+_HTML = {lang: _Formatter(lang, html=True) for lang in LANGS}
+_PLAIN = {lang: _Formatter(lang, html=False) for lang in LANGS}
 
 
-def t(lang: Lang, key: str, **values: Any) -> str:
-    """The text ``key`` in ``lang``, with ``values`` filled in (numbers localised, counted
-    nouns in the right number)."""
+def t(lang: Lang, key: str, **values: Any) -> Safe:
+    """The HTML text ``key`` in ``lang``, with ``values`` filled in: numbers localised (counted
+    nouns in the right number), every other value escaped unless it is ``Safe``."""
     template = MESSAGES[key][lang]
     if not values:
-        return template
-    return _FORMATTERS[lang].vformat(template, (), values)
+        return Safe(template)
+    for name, value in values.items():
+        check_value(key, name, value)
+    return Safe(_HTML[lang].vformat(template, (), values))
+
+
+def t_plain(lang: Lang, key: str, **values: Any) -> str:
+    """The plain text ``key`` in ``lang`` (a callback alert: no HTML), values as they are."""
+    return _PLAIN[lang].vformat(MESSAGES[key][lang], (), values)
 
 
 MESSAGES: dict[str, dict[Lang, str]] = {
@@ -91,58 +105,6 @@ MESSAGES: dict[str, dict[Lang, str]] = {
               "a time; tap an answer button and you privately see whether you were right, "
               "and why.\n\nYou can also practise here on your own: type <code>/quiz</code>. "
               "All commands: /help",
-    },
-    "help": {
-        "bn": "<b>শিক্ষার্থীদের কমান্ড</b>\n"
-              "/quiz — কুইজের তালিকা; প্রাইভেট চ্যাটে <code>/quiz নাম</code> দিয়ে অনুশীলন\n"
-              "/leaderboard বা /top — গ্রুপের র‍্যাঙ্কিং (<code>/leaderboard zero</code>, "
-              "<code>/leaderboard season 1</code>)\n"
-              "/me — আপনার পরিসংখ্যান\n"
-              "/review — ভুল হওয়া বা বাদ পড়া প্রশ্ন ১, ৩, ৭, ১৪ ও ৩০ দিন পরপর ঝালিয়ে নিন "
-              "(প্রাইভেট চ্যাটে)\n"
-              "/recap on বা /recap off — প্রতিটি গ্রুপ কুইজের পরে প্রাইভেটে আপনার স্কোর, র‍্যাঙ্ক "
-              "আর ভুল প্রশ্নের ব্যাখ্যা\n"
-              "<code>/remind 20:30</code> বা /remind off — রিভিউয়ের দৈনিক রিমাইন্ডার\n"
-              "/lang bn বা /lang en — ভাষা (প্রাইভেট চ্যাটে)\n"
-              "/help — এই তালিকা\n\n"
-              "<b>নিজের কুইজ লিখুন</b> (প্রাইভেট চ্যাটে)\n"
-              "/newquiz — শিরোনাম, তারপর কুইজ পোল বা Aiken লেখা; /done সংরক্ষণ, /cancel বাদ\n"
-              "প্রশ্নের ফাইল পাঠান (YAML, GIFT, Aiken, Moodle XML, CSV, Open Trivia DB; ১ MB পর্যন্ত)\n"
-              "/myquizzes — আপনার কুইজ · <code>/share নাম</code> — অনুশীলনের লিংক · "
-              "<code>/deletequiz নাম</code> — মুছুন\n\n"
-              "<b>মডারেটরদের কমান্ড</b> (গ্রুপের অ্যাডমিন)\n"
-              "<code>/quiz নাম [সেকেন্ড]</code> — কুইজ শুরু (প্রতি প্রশ্নে ৫–৬০০ সেকেন্ড)\n"
-              "/next — চলতি প্রশ্ন এখনই বন্ধ করে পরেরটি\n"
-              "/stop — কুইজ এখনই শেষ করে ফলাফল\n"
-              "/lang bn বা /lang en — গ্রুপের ভাষা\n"
-              "/resetleaderboard — নতুন সিজন শুরু (পুরোনোটা থেকে যায়)\n"
-              "/export — গ্রুপের ফলাফল CSV ফাইলে",
-        "en": "<b>Commands for students</b>\n"
-              "/quiz — the list of quizzes; in a private chat <code>/quiz NAME</code> to "
-              "practise\n"
-              "/leaderboard or /top — the group's ranking (<code>/leaderboard zero</code>, "
-              "<code>/leaderboard season 1</code>)\n"
-              "/me — your stats\n"
-              "/review — spaced review of the questions you missed, after 1, 3, 7, 14 and 30 "
-              "days (in a private chat)\n"
-              "/recap on or /recap off — after each group quiz, your score, rank and the "
-              "questions you missed with explanations, in private\n"
-              "<code>/remind 20:30</code> or /remind off — a daily review reminder\n"
-              "/lang bn or /lang en — language (in a private chat)\n"
-              "/help — this list\n\n"
-              "<b>Write your own quiz</b> (in a private chat)\n"
-              "/newquiz — a title, then quiz polls or Aiken text; /done saves, /cancel drops\n"
-              "Send a file of questions (YAML, GIFT, Aiken, Moodle XML, CSV, Open Trivia DB; "
-              "up to 1 MB)\n"
-              "/myquizzes — your quizzes · <code>/share NAME</code> — a practice link · "
-              "<code>/deletequiz NAME</code> — delete\n\n"
-              "<b>Commands for moderators</b> (the group's admins)\n"
-              "<code>/quiz NAME [SECONDS]</code> — start a quiz (5–600 seconds per question)\n"
-              "/next — close the current question now and go on\n"
-              "/stop — end the quiz now and post the results\n"
-              "/lang bn or /lang en — the group's language\n"
-              "/resetleaderboard — start a new season (the old one is kept)\n"
-              "/export — the group's results as a CSV file",
     },
     # --- command list shown by Telegram (plain text, at most 256 characters each) -----------
     "cmd_quiz": {"bn": "কুইজের তালিকা দেখুন বা একটি অনুশীলন করুন",
@@ -412,16 +374,18 @@ def check_catalog() -> list[str]:
     return problems
 
 
-from bot import strings_wording  # noqa: E402
+from bot import strings_wording  # noqa: E402  (feature strings join the catalog last)
 
 MESSAGES.update(strings_wording.MESSAGES)
-from bot import strings_import  # noqa: E402  (feature strings, merged last)
+from bot import strings_import  # noqa: E402
 
 MESSAGES.update(strings_import.MESSAGES)
-
-from bot import strings_authoring  # noqa: E402  (the feature's strings, merged in one line)
+from bot import strings_authoring  # noqa: E402
 
 MESSAGES.update(strings_authoring.MESSAGES)
 from bot import strings_teacher  # noqa: E402
 
 MESSAGES.update(strings_teacher.MESSAGES)
+from bot import strings_help  # noqa: E402
+
+MESSAGES.update(strings_help.MESSAGES)

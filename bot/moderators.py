@@ -14,11 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from telegram import Bot, Chat
+from telegram.constants import ChatID
 from telegram.error import TelegramError
 
 log = logging.getLogger(__name__)
-
-ANONYMOUS_ADMIN_BOT = 1087968824  # "GroupAnonymousBot", the sender of anonymous admins' posts
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +47,7 @@ class Moderators:
             return True
         if sender_chat_id is not None and sender_chat_id == chat.id:
             return True  # an anonymous administrator posting as the group itself
-        if user_id is None or user_id == ANONYMOUS_ADMIN_BOT:
+        if user_id is None or user_id == ChatID.ANONYMOUS_ADMIN:
             return False
         entry = self._cache.get(chat.id)
         age = self._clock() - entry.fetched_at if entry else None

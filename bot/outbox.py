@@ -18,6 +18,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Te
 from telegram.ext import ExtBot
 
 from bot import pacing
+from bot.markup import Safe
 from bot.pacing import OPTIONAL, Skipped
 
 log = logging.getLogger(__name__)
@@ -59,10 +60,10 @@ def _classify(exc: TelegramError) -> Outcome:
     return Outcome("failed")
 
 
-async def send(bot: ExtBot[Any], chat_id: int, text: str, *, thread_id: int = 0,
+async def send(bot: ExtBot[Any], chat_id: int, text: Safe, *, thread_id: int = 0,
                markup: InlineKeyboardMarkup | None = None, optional: bool = False,
                reply_to: int | None = None, max_wait: float = 0.0) -> Outcome:
-    """Send an HTML message into a chat (and topic)."""
+    """Send an HTML message (``Safe``: rendered, see ``bot.markup``) into a chat (and topic)."""
     try:
         message = await bot.send_message(
             chat_id, text, reply_markup=markup, message_thread_id=thread_id or None,
@@ -77,7 +78,7 @@ async def send(bot: ExtBot[Any], chat_id: int, text: str, *, thread_id: int = 0,
     return Outcome("ok", message.message_id)
 
 
-async def edit(bot: ExtBot[Any], chat_id: int, message_id: int, text: str, *,
+async def edit(bot: ExtBot[Any], chat_id: int, message_id: int, text: Safe, *,
                markup: InlineKeyboardMarkup | None = None, optional: bool = False) -> Outcome:
     """Replace a message's text (and keyboard: None removes it)."""
     try:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import httpx
+from telegram.constants import FloodLimit
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 from telegram.ext import BaseRateLimiter
 
@@ -96,8 +97,9 @@ def counts_against_group(endpoint: str, chat_id: object) -> bool:
 class GroupPacer(BaseRateLimiter[dict[str, Any]]):
     """The bot's rate limiter; see the module docstring."""
 
-    def __init__(self, *, group_limit: int = 20, group_window: float = 60.0, reserve: int = 5,
-                 overall_per_second: int = 30, max_retries: int = 5,
+    def __init__(self, *, group_limit: int = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP,
+                 group_window: float = 60.0, reserve: int = 5,
+                 overall_per_second: int = FloodLimit.MESSAGES_PER_SECOND, max_retries: int = 5,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.group_limit, self.group_window, self.reserve = group_limit, group_window, reserve
         self.max_retries = max_retries

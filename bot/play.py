@@ -9,15 +9,7 @@ from typing import TextIO
 from bot import render
 from bot.bank import Lang, Quiz
 from bot.engine import QuizEngine, make_plan
-from bot.i18n import t
-
-
-def _plain(text: str) -> str:
-    """An HTML message as plain terminal text."""
-    import html
-    import re
-
-    return html.unescape(re.sub(r"</?[a-z][^>]*>", "", text))
+from bot.i18n import t_plain
 
 
 def play(quiz: Quiz, lang: Lang, read: Callable[[], str | None], out: TextIO,
@@ -28,10 +20,10 @@ def play(quiz: Quiz, lang: Lang, read: Callable[[], str | None], out: TextIO,
     """
     engine = QuizEngine(quiz, make_plan(quiz, rng), 0)
     right = asked = 0
-    print(_plain(render.announcement(quiz, lang, 0)).split("\n")[0], file=out)
+    print(render.plain_text(render.announcement(quiz, lang, 0)).split("\n")[0], file=out)
     while True:
         question = engine.question
-        print("\n" + _plain(render.question_message(
+        print("\n" + render.plain_text(render.question_message(
             question, engine.permutation, lang, number=engine.current + 1, total=engine.count,
             seconds=0, answered=0)), file=out)
         engine.open(clock())
@@ -48,7 +40,7 @@ def play(quiz: Quiz, lang: Lang, read: Callable[[], str | None], out: TextIO,
             if choice in labels:
                 shown = labels.index(choice)
             else:
-                print(t(lang, "quiz_usage_play", labels=", ".join(labels)), file=out)
+                print(t_plain(lang, "quiz_usage_play", labels=", ".join(labels)), file=out)
         verdict = engine.answer(0, engine.current, shown, clock())
         asked += 1
         assert verdict.answer is not None

@@ -8,7 +8,6 @@ a session survives a restart and ``/me`` can count it, but never on a group's le
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import random
 from collections.abc import Callable
@@ -21,7 +20,6 @@ from bot import outbox, render
 from bot.bank import Lang, Quiz
 from bot.catalog import Catalog
 from bot.engine import Answer, PlanMismatch, QuizEngine, first_review, make_plan
-from bot.i18n import t
 from bot.storage import Answer as StoredAnswer
 from bot.storage import NewRun, Store
 
@@ -107,8 +105,8 @@ class PracticeSessions:
             prefix = render.verdict_prefix(session.lang, verdict, engine.question,
                                            engine.permutation, practice=True)
             reveal = engine.close()
-            text = (render.reveal_message(reveal, session.lang, total=engine.count, group=False)
-                    + f"\n\n<b>{html.escape(prefix)}</b>")
+            text = render.practice_answered(reveal, session.lang, total=engine.count,
+                                            verdict=prefix)
             await outbox.edit(self._bot, chat_id, message_id, text)
             if engine.advance():
                 await self._ask(session)
@@ -131,8 +129,8 @@ class PracticeSessions:
 
     async def _done(self, session: Session, user_id: int) -> None:
         right = sum(1 for a in session.engine.answers_of(user_id).values() if a.correct)
-        text = (t(session.lang, "practice_score", right=right, total=session.engine.count)
-                + "\n" + t(session.lang, "practice_restart", id=session.quiz.id))
+        text = render.practice_done(session.lang, right=right, total=session.engine.count,
+                                    quiz_id=session.quiz.id)
         await outbox.send(self._bot, session.chat_id, text)
         await self._store.finish_run(session.run_id, "finished")
         self._by_id.pop(session.run_id, None)

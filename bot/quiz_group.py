@@ -23,10 +23,11 @@ from telegram import User
 from telegram.ext import Application, ContextTypes, Job
 
 from bot import outbox, render
+from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
 from bot.engine import Answer, QuizEngine, Reveal, Verdict, make_plan
-from bot.i18n import t
-from bot.services import AppBound
+from bot.i18n import t_plain
+from bot.markup import Safe
 from bot.storage import Answer as StoredAnswer
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
 
@@ -344,7 +345,7 @@ class GroupQuizzes(AppBound):
             except Exception:
                 log.exception("run %s: could not store an answer of user %s", run.run_id, user.id)
                 run.engine.retract(answer)
-                return verdict, t(run.lang, "alert_error")
+                return verdict, t_plain(run.lang, "alert_error")
             run.names[user.id] = name
             self._schedule_count(run)
         q = verdict.answer.q_index if verdict.answer else run.engine.current
@@ -384,7 +385,7 @@ class GroupQuizzes(AppBound):
 
     # --- helpers --------------------------------------------------------------------------------
 
-    def _question_text(self, run: LiveRun, answered: int) -> str:
+    def _question_text(self, run: LiveRun, answered: int) -> Safe:
         engine = run.engine
         return render.question_message(engine.question, engine.permutation, run.lang,
                                        number=engine.current + 1, total=engine.count,

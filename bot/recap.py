@@ -15,29 +15,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from telegram import Chat, InlineKeyboardMarkup, Update
-from telegram.ext import Application, ContextTypes
+from telegram import InlineKeyboardMarkup
+from telegram.ext import Application
 
-from bot import outbox, render, render_teacher
+from bot import outbox, render
+from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
 from bot.catalog import Catalog
 from bot.engine import first_review, streaks
 from bot.i18n import parse_lang, t
+from bot.markup import Safe
 from bot.pacing import SlidingWindow
-from bot.replies import private_here, reply
-from bot.services import AppBound, services
+from bot.render import teacher as render_teacher
 from bot.storage import Store, StoredRun
 
 log = logging.getLogger(__name__)
 
 RECAPS_PER_SECOND = 20  # of Telegram's ~30/s for the whole bot; the rest stays for quizzes
-PAYLOAD = re.compile(r"recap_([1-9][0-9]{0,15})")
 
 
 class Recaps(AppBound):
@@ -49,7 +48,7 @@ class Recaps(AppBound):
         self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
         self._default = default
         self._window = SlidingWindow(per_second, 1.0, time.monotonic)
-        self._queue: deque[tuple[int, list[str], InlineKeyboardMarkup | None]] = deque()
+        self._queue: deque[tuple[int, list[Safe], InlineKeyboardMarkup | None]] = deque()
         self._sending = False
         self._idle = asyncio.Event()
         self._idle.set()
@@ -121,7 +120,7 @@ class Recaps(AppBound):
 
     def _texts(self, run: StoredRun, quiz: Quiz, user_id: int,
                answers: Mapping[int, Mapping[int, tuple[int, bool]]], results: Any,
-               lang: Lang) -> list[str]:
+               lang: Lang) -> list[Safe]:
         mine = answers.get(user_id)
         standing = next((s for s in results if s.user_id == user_id), None)
         if mine is None or standing is None:
@@ -169,7 +168,7 @@ class Recaps(AppBound):
             self._sending = False
             self._idle.set()
 
-    async def _deliver(self, user_id: int, texts: list[str],
+    async def _deliver(self, user_id: int, texts: list[Safe],
                        markup: InlineKeyboardMarkup | None) -> None:
         for n, text in enumerate(texts, start=1):
             async with self._window.lock:
@@ -198,7 +197,7 @@ class Recaps(AppBound):
         """``/start recap_<run id>`` in private: that user's recap of that run, here."""
         run = await self._store.get_run(run_id)
         quiz = self._catalog.matching(run.quiz_id, run.plan.question_ids) if run else None
-        texts: list[str] = []
+        texts: list[Safe] = []
         markup = None
         if run is not None and quiz is not None and run.mode == "group":
             answers = await self._answers(run_id)
@@ -222,60 +221,3 @@ def _asked(run: StoredRun, mine: Mapping[int, Any]) -> int:
 def _missed(run: StoredRun, mine: Mapping[int, tuple[int, bool]]) -> list[int]:
     """Question indexes a participant answered wrong or let pass."""
     return [q for q in range(_asked(run, mine)) if q not in mine or not mine[q][1]]
-
-
-# --- handlers ------------------------------------------------------------------------------------
-
-
-def recaps(context: ContextTypes.DEFAULT_TYPE) -> Recaps:
-    found = context.application.bot_data["recaps"]
-    assert isinstance(found, Recaps)
-    return found
-
-
-async def observe(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Runs first for every update: remember who writes privately (the bot may then write to
-    them first); a block in private clears the flag."""
-    if not isinstance(update, Update) or "recaps" not in context.application.bot_data:
-        return
-    rc = recaps(context)
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None or chat.type != Chat.PRIVATE:
-        return
-    if update.my_chat_member is not None:
-        if update.my_chat_member.new_chat_member.status in ("kicked", "left"):
-            await rc.unreachable(user.id)
-        else:
-            await rc.seen_private(user.id)
-    elif update.message is not None or update.callback_query is not None:
-        await rc.seen_private(user.id)
-
-
-async def start_payload(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: Lang) -> bool:
-    """Handle ``/start recap_<run id>``; False if the /start carries no recap payload."""
-    chat, user = update.effective_chat, update.effective_user
-    args = context.args or []
-    match = PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
-    if match is None or chat is None or user is None or chat.type != Chat.PRIVATE:
-        return False
-    await recaps(context).deliver_link(chat.id, user.id, int(match[1]), lang)
-    return True
-
-
-async def recap_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/recap on|off`` in private: whether recaps come after group quizzes."""
-    user = update.effective_user
-    lang = await private_here(update, context)
-    if lang is None or user is None:
-        return
-    args = [a.casefold() for a in context.args or []]
-    choice = ({"on": True, "off": False, "চালু": True, "বন্ধ": False}.get(args[0])
-              if len(args) == 1 else None)
-    store = services(context).store
-    if choice is None:
-        student = await store.student(user.id)
-        now = t(lang, "recap_on" if student is None or student.recaps else "recap_off")
-        await reply(update, context, f"{now}\n\n{t(lang, 'recap_usage')}")
-        return
-    await store.set_recaps(user.id, choice)
-    await reply(update, context, t(lang, "recap_on" if choice else "recap_off"))

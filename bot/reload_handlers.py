@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import signal
 from typing import Any
 
-from telegram import Chat, Update
-from telegram.ext import Application, ContextTypes
+from telegram import Update
+from telegram.ext import Application
 
-from bot.bank import Lang, load_folder
-from bot.i18n import t
-from bot.limits import MESSAGE_LIMIT, bank_limits
+from bot.bank import load_folder
+from bot.limits import bank_limits
 from bot.reload import ReloadReport, apply_loaded
+from bot.render.reload import reload_report
 from bot.replies import language, reply
-from bot.services import Services, services
+from bot.routes import Command
+from bot.services import Context, Services
 
 log = logging.getLogger(__name__)
 
@@ -32,54 +32,22 @@ async def reload_now(svc: Services) -> ReloadReport:
     return report
 
 
-def report_message(report: ReloadReport, lang: Lang) -> str:
-    """The report for the administrator, as HTML; the validator's messages (English) are cut
-    to what fits one message."""
-    lines = [t(lang, "reload_head", count=report.served)]
-    for key, ids in (("reload_added", report.added), ("reload_changed", report.changed),
-                     ("reload_removed", report.removed)):
-        if ids:
-            lines.append(t(lang, key, names=", ".join(f"<code>{html.escape(i)}</code>"
-                                                       for i in ids)))
-    for refused in report.refused:
-        head = t(lang, "reload_refused", file=f"<code>{html.escape(refused.file)}</code>")
-        if refused.kept:
-            head += " " + t(lang, "reload_kept", id=f"<code>{html.escape(refused.kept)}</code>")
-        lines.append(head)
-        lines += [f"• {html.escape(p)}" for p in refused.problems]
-    if report.unchanged:
-        lines.append(t(lang, "reload_same"))
-    lines.append(t(lang, "reload_running"))
-    text = ""
-    for line in lines:
-        if len(text) + len(line) + 2 > MESSAGE_LIMIT:
-            return text + "\n…"
-        text = f"{text}\n{line}" if text else line
-    return text
-
-
-async def reload_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def reload_command(update: Update, context: Context) -> None:
     """Re-read the questions folder and report what changed (bot administrators only)."""
-    svc = services(context)
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
+    svc = context.bot_data
     lang = await language(update, svc)
-    if user.id not in svc.settings.admin_ids:
-        await reply(update, context, t(lang, "reload_not_admin"))
-        return
-    if chat.type != Chat.PRIVATE:
-        await reply(update, context, t(lang, "reload_private"))
-        return
     report = await reload_now(svc)
-    await reply(update, context, report_message(report, lang), important=True)
+    await reply(update, context, reload_report(report, lang), important=True)
 
 
 def watch_sighup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Reload on SIGHUP (``kill -HUP``, ``systemctl reload``); the report goes to the log."""
-    svc: Services = app.bot_data["services"]
+    svc: Services = app.bot_data
 
     def reload_in_background() -> None:
         app.create_task(reload_now(svc), name="sighup-reload")
 
     asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, reload_in_background)
+
+
+COMMANDS = (Command("reload", reload_command, who="admin", where="private", help="help_reload"),)

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
-from telegram.ext import ContextTypes
 
 from bot import outbox
 from bot.bank import Lang
 from bot.i18n import parse_lang, t
-from bot.services import Services, services
+from bot.markup import Safe
+from bot.routes import Where, Who
+from bot.services import Context, Services
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +31,7 @@ async def language(update: Update, svc: Services) -> Lang:
     chat = update.effective_chat
     if chat is None:
         return svc.settings.language
-    if chat.type == Chat.PRIVATE and chat.id not in svc.chat_languages:
+    if chat.type == ChatType.PRIVATE and chat.id not in svc.chat_languages:
         stored = await svc.store.chat_language(chat.id)
         if stored is None:
             user = update.effective_user
@@ -37,7 +39,7 @@ async def language(update: Update, svc: Services) -> Lang:
     return await svc.chat_language(chat.id)
 
 
-async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *,
+async def reply(update: Update, context: Context, text: Safe, *,
                 important: bool = False, markup: InlineKeyboardMarkup | None = None) -> None:
     """Answer a command where it was sent.
 
@@ -49,13 +51,13 @@ async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *
     chat = update.effective_chat
     if message is None or chat is None:
         return
-    svc = services(context)
-    optional = chat.type != Chat.PRIVATE and not important
+    svc = context.bot_data
+    optional = chat.type != ChatType.PRIVATE and not important
     if optional:
         user_id = update.effective_user.id if update.effective_user else 0
         key = (chat.id, user_id)
         now = svc.clock()
-        cooldowns: dict[tuple[int, int], float] = context.bot_data.setdefault("cooldowns", {})
+        cooldowns = svc.cooldowns
         if now - cooldowns.get(key, -REPLY_COOLDOWN) < REPLY_COOLDOWN:
             return
         cooldowns[key] = now
@@ -74,33 +76,39 @@ async def is_moderator(update: Update, svc: Services) -> bool:
     return await svc.moderators.may_moderate(chat, user_id, sender)
 
 
-async def moderator_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Lang | None:
-    """For moderators' group commands: the chat's language, or None after replying why not
-    (a private chat, or a sender who may not moderate)."""
-    svc = services(context)
-    if update.effective_chat is None or update.effective_message is None:
+async def permitted(update: Update, context: Context, who: Who, where: Where) -> Lang | None:
+    """The language to answer in if this sender may use a command here (``who``, ``where``);
+    else None, after a short reply saying why not."""
+    svc = context.bot_data
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or update.effective_message is None:
         return None
     lang = await language(update, svc)
-    if update.effective_chat.type == Chat.PRIVATE:
-        await reply(update, context, t(lang, "group_only"))
-        return None
-    if not await is_moderator(update, svc):
-        await reply(update, context, t(lang, "not_moderator"))
-        return None
-    return lang
+    private = chat.type == ChatType.PRIVATE
+    if where == "group" and private:
+        refusal = "group_only"
+    elif where == "private" and not private:
+        refusal = "private_only"
+    elif who == "moderator" and not private and not await is_moderator(update, svc):
+        refusal = "not_moderator"
+    elif who == "admin" and (user is None or user.id not in svc.settings.admin_ids):
+        refusal = "not_admin"
+    else:
+        return lang
+    await reply(update, context, t(lang, refusal))
+    return None
 
 
-async def private_here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Lang | None:
+async def moderator_here(update: Update, context: Context) -> Lang | None:
+    """For moderators' group commands: the chat's language, or None after replying why not
+    (a private chat, or a sender who may not moderate)."""
+    return await permitted(update, context, "moderator", "group")
+
+
+async def private_here(update: Update, context: Context) -> Lang | None:
     """For private-chat commands: the language to answer in, or None after saying this
     command belongs in a private chat."""
-    chat = update.effective_chat
-    if chat is None or update.effective_user is None:
-        return None
-    lang = await language(update, services(context))
-    if chat.type != Chat.PRIVATE:
-        await reply(update, context, t(lang, "private_only"))
-        return None
-    return lang
+    return await permitted(update, context, "everyone", "private")
 
 
 async def answer_query(query: CallbackQuery, text: str | None, alert: bool) -> None:

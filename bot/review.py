@@ -23,19 +23,18 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import Application, ContextTypes, Job
+from telegram.ext import Application, CallbackContext, Job
 
-from bot import callbacks, outbox, render, render_teacher
+from bot import callbacks, outbox, render
+from bot.appbound import AppBound
 from bot.bank import Lang, Question, Quiz
 from bot.callbacks import TZ_RANGE
 from bot.catalog import Catalog
-from bot.deadlines import show_offset
 from bot.engine import DAY, REVIEW_DAYS, review_step
-from bot.i18n import ascii_digits, num, t
+from bot.i18n import ascii_digits, num, t, t_plain
+from bot.markup import join
 from bot.recap import Recaps
-from bot.replies import private_here, reply
-from bot.services import AppBound, services
+from bot.render import teacher as render_teacher
 from bot.storage import Card, Store
 
 log = logging.getLogger(__name__)
@@ -122,11 +121,8 @@ class Reviews(AppBound):
         due = await self._store.due_count(user_id, now)
         text = render.review_question(quiz, question, perm, lang, box=card.box, boxes=BOXES,
                                       due=due)
-        markup = InlineKeyboardMarkup([[
-            InlineKeyboardButton(render.label(i), callback_data=callbacks.encode(
-                callbacks.ReviewData(card.card_id, tuple(perm), i, step, right)))
-            for i in range(len(perm))]])
-        await outbox.send(self._bot, chat_id, text, markup=markup)
+        await outbox.send(self._bot, chat_id, text, markup=render.review_keyboard(
+            card.card_id, perm, step=step, right=right))
         return True
 
     async def tap(self, chat_id: int, user_id: int, message_id: int,
@@ -145,8 +141,8 @@ class Reviews(AppBound):
         box, due = review_step(card.box, correct, now)
         if not await self._store.review_answered(card.card_id, box, due, now):
             return t(lang, "review_stale"), True
-        verdict = (t(lang, "alert_right_practice") if correct else
-                   t(lang, "alert_wrong_practice", label=render.label(perm.index(
+        verdict = (t_plain(lang, "alert_right_practice") if correct else
+                   t_plain(lang, "alert_wrong_practice", label=render.label(perm.index(
                        question.correct))))
         schedule = (t(lang, "review_learnt") if due is None else
                     t(lang, "review_up", box=box, boxes=BOXES, days=REVIEW_DAYS[box - 1])
@@ -172,7 +168,8 @@ class Reviews(AppBound):
         else:
             tail = t(lang, "review_all_learnt")
         await outbox.send(self._bot, chat_id,
-                          t(lang, "review_done", right=right, answered=answered) + "\n" + tail)
+                          join("\n", [t(lang, "review_done", right=right, answered=answered),
+                                      tail]))
 
     # --- reminders -----------------------------------------------------------------------------
 
@@ -198,7 +195,7 @@ class Reviews(AppBound):
         for job in self._jobs.get_jobs_by_name(f"remind:{user_id}"):
             job.schedule_removal()
 
-    async def _fire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _fire(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
         assert context.job is not None
         user_id = int(context.job.data)  # type: ignore[call-overload]
         student = await self._store.student(user_id)
@@ -228,67 +225,3 @@ class Reviews(AppBound):
         if tz is not None:
             self.arm(user_id, tz, minutes)
         return tz
-
-
-# --- handlers ------------------------------------------------------------------------------------
-
-
-def reviews(context: ContextTypes.DEFAULT_TYPE) -> Reviews:
-    found = context.application.bot_data["reviews"]
-    assert isinstance(found, Reviews)
-    return found
-
-
-async def review_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/review`` in private."""
-    lang = await private_here(update, context)
-    if lang is not None and update.effective_chat and update.effective_user:
-        await reviews(context).begin(update.effective_chat.id, update.effective_user.id, lang)
-
-
-async def remind_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/remind HH:MM [±H:MM]`` or ``/remind off`` in private."""
-    lang = await private_here(update, context)
-    user = update.effective_user
-    if lang is None or user is None:
-        return
-    args = context.args or []
-    rv = reviews(context)
-    if len(args) == 1 and args[0].casefold() in ("off", "বন্ধ"):
-        await rv.set_reminder(user.id, None, None)
-        await reply(update, context, t(lang, "remind_off"))
-        return
-    minutes = parse_time(args[0]) if 1 <= len(args) <= 2 else None
-    offset = parse_offset(args[1]) if minutes is not None and len(args) == 2 else None
-    if minutes is None or (len(args) == 2 and offset is None):
-        await reply(update, context, t(lang, "remind_usage"))
-        return
-    tz = await rv.set_reminder(user.id, minutes, offset)
-    if tz is not None:
-        await reply(update, context, t(lang, "remind_set", time=show_time(lang, minutes),
-                                       offset=show_offset(lang, tz)))
-        return
-    chat = update.effective_chat
-    assert chat is not None
-    markup = InlineKeyboardMarkup([
-        [InlineKeyboardButton(t(lang, key),
-                              callback_data=callbacks.encode(callbacks.TimezoneData(value)))]
-        for value, key in TZ_CHOICES])
-    await outbox.send(context.bot, chat.id,
-                      t(lang, "remind_ask_tz", time=show_time(lang, minutes)), markup=markup)
-
-
-async def timezone_chosen(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int,
-                          message_id: int, data: callbacks.TimezoneData, lang: Lang) -> None:
-    """A time zone button of ``/remind``: store it, arm the reminder, say so in place."""
-    tz = data.minutes
-    rv, store = reviews(context), services(context).store
-    await store.set_timezone(user_id, tz)
-    student = await store.student(user_id)
-    minutes = student.remind_minutes if student is not None else None
-    if minutes is None:
-        text = t(lang, "remind_usage")
-    else:
-        rv.arm(user_id, tz, minutes)
-        text = t(lang, "remind_set", time=show_time(lang, minutes), offset=show_offset(lang, tz))
-    await outbox.edit(context.bot, chat_id, message_id, text)

@@ -1,4 +1,13 @@
-"""The services a running bot shares, opened in ``post_init`` and closed in ``post_shutdown``."""
+"""The services a running bot shares, as the typed ``bot_data`` of a custom PTB context.
+
+PTB creates ``bot_data`` itself (``ContextTypes`` calls ``Services()`` with no arguments);
+``app.build_application`` then fills in the settings, the quizzes, the clock and the RNG, and
+``post_init`` opens the rest (the database and the services built on it). Handlers reach them as
+``context.bot_data``, typed, with no lookups by string key.
+
+This module imports the services it holds; none of them imports it back. Handlers (feature
+modules) import it for :data:`Context`.
+"""
 
 from __future__ import annotations
 
@@ -6,55 +15,64 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
+from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
+from bot.authoring.catalog import AuthoredCatalog
+from bot.authoring.service import Authoring
 from bot.bank import Lang
 from bot.catalog import Catalog
+from bot.homework import Homeworks
+from bot.homework_attempts import Attempts
 from bot.i18n import parse_lang
+from bot.moderators import Moderators
+from bot.pacing import GroupPacer
+from bot.practice import PracticeSessions
+from bot.quiz_group import GroupQuizzes
+from bot.recap import Recaps
+from bot.review import Reviews
 from bot.settings import Settings
-
-if TYPE_CHECKING:
-    from bot.authoring.catalog import AuthoredCatalog
-    from bot.authoring.service import Authoring
-    from bot.moderators import Moderators
-    from bot.practice import PracticeSessions
-    from bot.quiz_group import GroupQuizzes
-    from bot.storage import Store
+from bot.storage import Store
 
 
-class AppBound:
-    """A service that acts through the running Application: its bot and its job queue."""
-
-    _app: Application[Any, Any, Any, Any, Any, Any]
-
-    @property
-    def _bot(self) -> ExtBot[Any]:
-        bot: ExtBot[Any] = self._app.bot
-        return bot
-
-    @property
-    def _jobs(self) -> JobQueue[Any]:
-        assert self._app.job_queue is not None
-        return self._app.job_queue
-
-
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Services:
     """Everything handlers need, passed in explicitly rather than imported as globals."""
 
-    settings: Settings
-    catalog: Catalog
+    settings: Settings = field(init=False)
+    catalog: Catalog = field(init=False)
+    pacer: GroupPacer = field(init=False)
     clock: Callable[[], float] = time.time
     rng: random.Random = field(default_factory=random.Random)
+    # opened in post_init
     store: Store = field(init=False)
     moderators: Moderators = field(init=False)
     groups: GroupQuizzes = field(init=False)
     practice: PracticeSessions = field(init=False)
     authored: AuthoredCatalog = field(init=False)  # stored quizzes (bot.authoring)
     authoring: Authoring = field(init=False)
+    recaps: Recaps = field(init=False)
+    reviews: Reviews = field(init=False)
+    homeworks: Homeworks = field(init=False)  # issue 15 (bot.homework, bot.homework_attempts)
+    attempts: Attempts = field(init=False)
+    #: whether SIGHUP reloads the banks (the real process only, not an in-process test harness)
+    sighup: bool = False
+    # state shared by handlers
     chat_languages: dict[int, Lang] = field(default_factory=dict)
+    #: (chat, user) -> when that user last got an optional reply in that group
+    cooldowns: dict[tuple[int, int], float] = field(default_factory=dict)
+
+    def configure(self, settings: Settings, catalog: Catalog, pacer: GroupPacer, *,
+                  clock: Callable[[], float], rng: random.Random) -> None:
+        """What ``build_application`` knows before the bot starts."""
+        self.settings, self.catalog, self.pacer = settings, catalog, pacer
+        self.clock, self.rng = clock, rng
+
+    def opened(self) -> bool:
+        """Whether ``post_init`` opened the database (False in ``post_shutdown`` after a failed
+        start)."""
+        return hasattr(self, "store")
 
     @property
     def quizzes(self) -> Catalog:
@@ -75,8 +93,9 @@ class Services:
         self.chat_languages[chat_id] = lang
 
 
-def services(context: CallbackContext[Any, Any, Any, Any]) -> Services:
-    """The services of the application a handler runs in."""
-    found = context.application.bot_data["services"]
-    assert isinstance(found, Services)
-    return found
+class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Services]):
+    """The ``context`` every handler and job gets: ``context.bot_data`` is the :class:`Services`."""
+
+
+CONTEXT_TYPES: ContextTypes[Context, dict[Any, Any], dict[Any, Any], Services] = ContextTypes(
+    context=Context, bot_data=Services)

@@ -10,6 +10,8 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from telegram.constants import FloodLimit
+
 from bot.bank import MAX_SECONDS, MIN_SECONDS, Lang
 from bot.i18n import parse_lang
 
@@ -49,9 +51,10 @@ class Settings:
     listen_host: str = "0.0.0.0"
     listen_port: int = 8080
     # Telegram's per-group budget: sends and edits in any sliding window. Tests shrink the window.
-    group_limit: int = 20
+    group_limit: int = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP  # 20
     group_window: float = 60.0
     count_interval: float = 5.0  # at most one "N answered" refresh per this many seconds
+    homework_sweep: float = 30.0  # how often open homework is checked for passed deadlines
 
 
 def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:

@@ -3,63 +3,33 @@
 from __future__ import annotations
 
 import datetime as dt
-import html
 import logging
 
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Chat, Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from bot import callbacks, outbox, render, teacher
-from bot.bank import QUIZ_ID, Lang
+from bot.bank import QUIZ_ID
 from bot.i18n import t, whole_number
-from bot.replies import language, moderator_here, reply, thread_of
-from bot.services import services
-from bot.storage import Leaderboard, Standing
+from bot.replies import language, reply, thread_of
+from bot.routes import Button, Command, Notice
+from bot.services import Context
 
 log = logging.getLogger(__name__)
 
 TOP = 10
 
 
-def leaderboard_text(board: Leaderboard, lang: Lang, quiz_id: str | None) -> str:
-    lines = [t(lang, "lb_head", season=board.season)]
-    if quiz_id:
-        lines.append(t(lang, "lb_quiz", quiz=html.escape(quiz_id)))
-    lines.append("")
-    if not board.rows:
-        lines.append(t(lang, "lb_empty"))
-        return "\n".join(lines)
-    for row in board.rows:
-        lines.append(_line(row, lang))
-    if board.caller is not None:
-        lines += ["…", _line(board.caller, lang)]
-    lines += ["", t(lang, "lb_players", count=board.total_players)]
-    return "\n".join(lines)
-
-
-def _line(row: Standing, lang: Lang) -> str:
-    text = t(lang, "lb_line", rank=row.rank, name=render.html_name(row.name), points=row.points,
-             correct=row.correct, runs=row.runs)
-    return f"{render.MEDALS[row.rank - 1]} {text}" if row.rank <= len(render.MEDALS) else text
-
-
-async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def leaderboard(update: Update, context: Context) -> None:
     """``/leaderboard [QUIZ | season N]``: the group's ranking; in private, your groups."""
-    svc = services(context)
+    svc = context.bot_data
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
     lang = await language(update, svc)
     if chat.type == Chat.PRIVATE:
-        overview = await svc.store.user_overview(user.id)
-        if not overview.groups:
-            await reply(update, context, t(lang, "lb_private_none"))
-            return
-        lines = [t(lang, "lb_private")] + [
-            t(lang, "lb_private_line", title=html.escape(g.title or str(g.chat_id)), rank=g.rank,
-              points=g.points) for g in overview.groups]
-        await reply(update, context, "\n".join(lines))
+        await reply(update, context,
+                    render.my_groups(await svc.store.user_overview(user.id), lang))
         return
     args = [a.casefold() for a in context.args or []]
     season: int | None = None
@@ -74,69 +44,42 @@ async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     board = await svc.store.leaderboard(chat.id, season=season, quiz_id=quiz_id, limit=TOP,
                                         user_id=user.id)
-    await reply(update, context, leaderboard_text(board, lang, quiz_id))
+    await reply(update, context, render.leaderboard(board, lang, quiz_id))
 
 
-async def me(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def me(update: Update, context: Context) -> None:
     """``/me``: your rank and accuracy here; in private, across groups and practice."""
-    svc = services(context)
+    svc = context.bot_data
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
     lang = await language(update, svc)
     if chat.type != Chat.PRIVATE:
         row = await svc.store.group_stats(chat.id, user.id)
-        if row is None:
-            await reply(update, context, t(lang, "me_none"))
-            return
-        accuracy = round(100 * row.correct / row.answered) if row.answered else 0
-        await reply(update, context, t(
-            lang, "me_group", name=render.html_name(row.name), rank=row.rank, points=row.points,
-            correct=row.correct, answered=row.answered, accuracy=accuracy, runs=row.runs))
+        await reply(update, context, render.me_in_group(row, lang))
         return
     overview = await svc.store.user_overview(user.id)
-    lines = [t(lang, "me_private_head"), ""]
-    lines += [t(lang, "lb_private_line", title=html.escape(g.title or str(g.chat_id)),
-                rank=g.rank, points=g.points) for g in overview.groups]
-    lines.append(t(lang, "me_practice", answered=overview.practice_answered,
-                   correct=overview.practice_correct))
-    if overview.weakest:
-        lines += ["", t(lang, "me_weak_head")]
-        for weak in overview.weakest:
-            quiz = svc.catalog.matching(weak.quiz_id, [weak.question_id])
-            question = next((q for q in quiz.questions if q.id == weak.question_id),
-                            None) if quiz else None
-            label = render.fit(question.text(lang), 70) if question else weak.question_id
-            lines.append(t(lang, "me_weak_line", quiz=html.escape(weak.quiz_id),
-                           question=html.escape(label), wrong=weak.wrong, tries=weak.tries))
-    await reply(update, context, "\n".join(lines))
+    await reply(update, context, render.me_private(overview, lang, svc.catalog))
 
 
-async def reset(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def reset(update: Update, context: Context) -> None:
     """``/resetleaderboard`` (moderators): asks to confirm a new season."""
-    svc = services(context)
+    svc = context.bot_data
     chat, message = update.effective_chat, update.effective_message
-    lang = await moderator_here(update, context)
-    if lang is None or chat is None or message is None:
+    if chat is None or message is None:
         return
+    lang = await language(update, svc)
     season = await svc.store.current_season(chat.id)
-    markup = InlineKeyboardMarkup([[
-        InlineKeyboardButton(t(lang, "reset_yes"), callback_data=callbacks.encode(
-            callbacks.ResetData(season, True))),
-        InlineKeyboardButton(t(lang, "reset_no"), callback_data=callbacks.encode(
-            callbacks.ResetData(season, False))),
-    ]])
     await outbox.send(context.bot, chat.id, t(lang, "reset_confirm", season=season),
-                      thread_id=thread_of(message), markup=markup)
+                      thread_id=thread_of(message), markup=render.reset_keyboard(lang, season))
 
 
-async def reset_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
-                       data: callbacks.CallbackData) -> tuple[str | None, bool]:
+async def reset_button(update: Update, context: Context,
+                       data: callbacks.ResetData) -> Notice:
     """The confirm or cancel button of ``/resetleaderboard``."""
-    svc = services(context)
+    svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
-    assert isinstance(data, callbacks.ResetData)
     chat = query.message.chat
     lang = await language(update, svc)
     if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat,
@@ -153,13 +96,13 @@ async def reset_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
     return None, False
 
 
-async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def export(update: Update, context: Context) -> None:
     """``/export`` (moderators): the group's results as a CSV document."""
-    svc = services(context)
+    svc = context.bot_data
     chat, message = update.effective_chat, update.effective_message
-    lang = await moderator_here(update, context)
-    if lang is None or chat is None or message is None:
+    if chat is None or message is None:
         return
+    lang = await language(update, svc)
     text = await svc.store.export_csv(chat.id)
     if text.count("\n") <= 1:
         await reply(update, context, t(lang, "export_empty"), important=True)
@@ -182,4 +125,13 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, context, t(lang, "apology"), important=True)
 
 
-__all__ = ["export", "leaderboard", "me", "reset", "reset_button"]
+COMMANDS = (
+    Command("leaderboard", leaderboard, aliases=("top",), help="help_leaderboard",
+            menu="cmd_top", mod_menu="cmd_top"),
+    Command("me", me, help="help_me", menu="cmd_me", mod_menu="cmd_me"),
+    Command("resetleaderboard", reset, who="moderator", where="group", help="help_reset",
+            menu="cmd_reset"),
+    Command("export", export, who="moderator", where="group", help="help_export",
+            menu="cmd_export"),
+)
+BUTTONS = (Button(callbacks.ResetData, reset_button),)

@@ -104,12 +104,6 @@ MESSAGES: dict[str, dict[Lang, str]] = {
                                "en": "{where}: question, correct_answer or incorrect_answers "
                                      "missing; skipped."},
     # --- /reload ------------------------------------------------------------------------------
-    "help_admin": {"bn": "<b>বটের অ্যাডমিনদের কমান্ড</b> (প্রাইভেট চ্যাটে)\n"
-                         "/reload — প্রশ্নের ফোল্ডার আবার পড়ে জানায় কী যোগ হলো, বদলাল, সরল বা "
-                         "গ্রহণ করা হলো না",
-                   "en": "<b>Commands for the bot's administrators</b> (in a private chat)\n"
-                         "/reload — re-read the questions folder and report what was added, "
-                         "changed, removed or refused"},
     "cmd_reload": {"bn": "প্রশ্নের ফোল্ডার আবার পড়া (অ্যাডমিন)",
                    "en": "Re-read the questions folder (admins)"},
     "reload_not_admin": {"bn": "/reload কেবল বটের অ্যাডমিনদের জন্য।",

@@ -6,26 +6,6 @@ from bot.bank import Lang
 
 MESSAGES: dict[str, dict[Lang, str]] = {
     # --- help and the command menu ----------------------------------------------------------
-    "help_teacher": {
-        "bn": "<b>হোমওয়ার্ক ও শিক্ষকের জন্য</b>\n"
-              "/homework — খোলা হোমওয়ার্কের তালিকা\n"
-              "<code>/homework নাম [সময়]</code> — হোমওয়ার্ক দিন, যেমন <code>24h</code>, "
-              "<code>90m</code>, <code>3d</code> (মডারেটর)\n"
-              "<code>/homework stop</code> — একটি হোমওয়ার্ক এখনই শেষ (মডারেটর)\n"
-              "<code>/timezone +6</code> — গ্রুপের সময় অঞ্চল (মডারেটর); প্রাইভেটে আপনার নিজের\n"
-              "<code>/analysis [কুইজ]</code> — প্রশ্নগুলোর বিশ্লেষণ, প্রাইভেটে (মডারেটর)\n"
-              "<code>/regrade কুইজ N X</code> — প্রশ্ন N-এর সঠিক উত্তর X ধরে আবার নম্বর দিন; "
-              "<code>/regrade কুইজ</code> — ব্যাংকের বর্তমান উত্তর দিয়ে (মডারেটর)",
-        "en": "<b>Homework and the teacher's view</b>\n"
-              "/homework — the open homework\n"
-              "<code>/homework NAME [DURATION]</code> — set homework, e.g. <code>24h</code>, "
-              "<code>90m</code>, <code>3d</code> (moderators)\n"
-              "<code>/homework stop</code> — end a homework now (moderators)\n"
-              "<code>/timezone +6</code> — the group's time zone (moderators); in private, yours\n"
-              "<code>/analysis [QUIZ]</code> — how each question works, in private (moderators)\n"
-              "<code>/regrade QUIZ N X</code> — re-score question N with X as its right answer; "
-              "<code>/regrade QUIZ</code> — with the bank's current answers (moderators)",
-    },
     "cmd_homework": {"bn": "হোমওয়ার্ক: /homework নাম [সময়]",
                      "en": "Homework: /homework NAME [DURATION]"},
     "cmd_homework_list": {"bn": "খোলা হোমওয়ার্ক", "en": "Open homework"},

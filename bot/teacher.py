@@ -8,24 +8,25 @@ bank is used at once.
 
 from __future__ import annotations
 
-import html
 import logging
 import re
 from typing import Any
 
 from telegram import Chat, Update
-from telegram.ext import Application, CommandHandler, ContextTypes, filters
+from telegram.ext import Application, filters
 
-from bot import callbacks, homework_cmd, outbox, render_teacher
+from bot import callbacks, homework_cmd, outbox
 from bot.analysis import Analysis, Response, analyse
 from bot.bank import Lang, Quiz
-from bot.homework_cmd import attempts, quiz_names, start_homework
-from bot.i18n import ascii_digits, t
-from bot.recap import recaps
+from bot.homework_cmd import quiz_names, start_homework
+from bot.i18n import ascii_digits, t, t_plain
+from bot.markup import Safe
 from bot.regrade import rescore
 from bot.render import label
-from bot.replies import language, moderator_here, reply
-from bot.services import Services, services
+from bot.render import teacher as render_teacher
+from bot.replies import language, reply
+from bot.routes import Button, Command, Notice
+from bot.services import Context, Services
 from bot.storage import Rescored
 
 log = logging.getLogger(__name__)
@@ -36,25 +37,6 @@ TeacherData = (callbacks.HomeworkAnswerData | callbacks.HomeworkStopData | callb
 
 
 # --- wiring -------------------------------------------------------------------------------------
-
-
-def start_handlers() -> list[CommandHandler[Any, Any]]:
-    """The deep-link ``/start`` payloads of this feature: register before the generic /start."""
-    new = filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE
-    return [
-        CommandHandler("start", start_homework, filters=new & filters.Regex(r"^/start(@\w+)? hw-")),
-        CommandHandler("start", start_analysis, filters=new & filters.Regex(r"^/start(@\w+)? an-")),
-    ]
-
-
-def handlers() -> list[CommandHandler[Any, Any]]:
-    new = filters.UpdateType.MESSAGE
-    return [
-        CommandHandler("homework", homework_cmd.homework_command, filters=new),
-        CommandHandler("timezone", homework_cmd.timezone_command, filters=new),
-        CommandHandler("analysis", analysis_command, filters=new),
-        CommandHandler("regrade", regrade_command, filters=new),
-    ]
 
 
 async def setup(app: Application[Any, Any, Any, Any, Any, Any], svc: Services) -> None:
@@ -73,7 +55,7 @@ async def build_analysis(svc: Services, chat_id: int, season: int, quiz: Quiz) -
         for r in rows))
 
 
-async def _analysis_texts(svc: Services, chat_id: int, quiz: Quiz, lang: Lang) -> list[str]:
+async def _analysis_texts(svc: Services, chat_id: int, quiz: Quiz, lang: Lang) -> list[Safe]:
     season = await svc.store.current_season(chat_id)
     result = await build_analysis(svc, chat_id, season, quiz)
     title = await svc.store.chat_title(chat_id) or str(chat_id)
@@ -82,13 +64,13 @@ async def _analysis_texts(svc: Services, chat_id: int, quiz: Quiz, lang: Lang) -
         reports=await svc.store.report_counts(chat_id, quiz.id))
 
 
-async def analysis_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def analysis_command(update: Update, context: Context) -> None:
     """``/analysis [QUIZ]`` (moderators): the question analysis, sent privately."""
-    svc = services(context)
-    lang = await moderator_here(update, context)
+    svc = context.bot_data
     chat, user = update.effective_chat, update.effective_user
-    if lang is None or chat is None or user is None:
+    if chat is None or user is None:
         return
+    lang = await language(update, svc)
     args = [a.casefold() for a in context.args or []]
     if len(args) > 1 or (args and args[0] not in svc.quizzes):
         await reply(update, context, t(lang, "quiz_unknown", names=quiz_names(svc)), important=True)
@@ -102,7 +84,7 @@ async def analysis_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             await reply(update, context, t(lang, "an_nothing"), important=True)
             return
         quiz_id = played[0]
-    private_lang = await recaps(context).language_of(user.id, lang)
+    private_lang = await svc.recaps.language_of(user.id, lang)
     if not await _send_analysis(svc, context, user.id, chat.id, svc.quizzes[quiz_id],
                                 private_lang):
         markup = render_teacher.analysis_link(lang, context.bot.username,
@@ -110,7 +92,7 @@ async def analysis_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         await reply(update, context, t(lang, "an_link"), important=True, markup=markup)
 
 
-async def _send_analysis(svc: Services, context: ContextTypes.DEFAULT_TYPE, user_id: int,
+async def _send_analysis(svc: Services, context: Context, user_id: int,
                          chat_id: int, quiz: Quiz, lang: Lang) -> bool:
     """Send the report to the user's private chat; False if they never started the bot."""
     for text in await _analysis_texts(svc, chat_id, quiz, lang):
@@ -120,9 +102,9 @@ async def _send_analysis(svc: Services, context: ContextTypes.DEFAULT_TYPE, user
     return True
 
 
-async def start_analysis(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start_analysis(update: Update, context: Context) -> None:
     """``/start an-<group>_<quiz>`` in private: the report a moderator could not get before."""
-    svc = services(context)
+    svc = context.bot_data
     user = update.effective_user
     args = context.args or []
     match = AN_PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
@@ -161,13 +143,13 @@ def parse_letter(raw: str) -> int | None:
     return ord(text) - ord("A") if len(text) == 1 and "A" <= text <= "J" else None
 
 
-async def regrade_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def regrade_command(update: Update, context: Context) -> None:
     """``/regrade QUIZ [N X]`` (moderators): re-score stored answers of this season."""
-    svc = services(context)
-    lang = await moderator_here(update, context)
+    svc = context.bot_data
     chat = update.effective_chat
-    if lang is None or chat is None:
+    if chat is None:
         return
+    lang = await language(update, svc)
     args = context.args or []
     quiz = svc.quizzes.get(args[0].casefold()) if args else None
     if quiz is None or len(args) not in (1, 3):
@@ -206,7 +188,7 @@ async def regrade_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     students = len({c.user_id for c in changes})
     log.info("chat %s: quiz %s re-graded, %s answers of %s students", chat.id, quiz.id,
              changed, students)
-    title = html.escape(quiz.title(lang))
+    title = quiz.title(lang)
     text = (t(lang, "regrade_one", title=title, n=number, label=label(keys[quiz.questions[
         number - 1].id]), answers=changed, students=students) if number is not None else
         t(lang, "regrade_all", title=title, answers=changed, students=students))
@@ -216,10 +198,9 @@ async def regrade_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 # --- buttons --------------------------------------------------------------------------------------
 
 
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE,
-                 data: TeacherData) -> tuple[str | None, bool]:
+async def button(update: Update, context: Context, data: TeacherData) -> Notice:
     """The buttons of this feature: (callback answer text, as an alert)."""
-    svc = services(context)
+    svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat, user = query.message.chat, query.from_user
@@ -231,40 +212,62 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE,
             await outbox.edit(context.bot, chat.id, query.message.message_id, text)
         return (None, False) if not alert else (text, True)
     if chat.type != Chat.PRIVATE:  # answers and reports live in private chats
-        return t(lang, "alert_invalid"), True
+        return t_plain(lang, "alert_invalid"), True
     if isinstance(data, callbacks.HomeworkAnswerData):
-        text = await attempts(context).tap(data.run_id, user.id, data.q_index, data.shown, lang)
-        return text, True
+        return await svc.attempts.tap(data.run_id, user.id, data.q_index, data.shown, lang), True
     if isinstance(data, callbacks.CardReportData):
         card = await svc.store.card(data.card_id)
         found = (await svc.store.latest_answer_run(user.id, card.quiz_id, card.question_id)
                  if card is not None and card.user_id == user.id else None)
         if found is None:
-            return t(lang, "alert_invalid"), True
+            return t_plain(lang, "alert_invalid"), True
         data = callbacks.ReportData(found[0], found[1])
     if data.reason is None:
         return await _ask_reason(context, svc, chat.id, data, lang)
     added = await svc.store.add_report(data.run_id, data.q_index, user.id, data.reason,
                                        svc.clock())
     if added is None:
-        return t(lang, "alert_invalid"), True
+        return t_plain(lang, "alert_invalid"), True
     if not added:
-        return t(lang, "report_again"), True
+        return t_plain(lang, "report_again"), True
     reason = t(lang, render_teacher.REASON_KEYS[data.reason])
     await outbox.edit(context.bot, chat.id, query.message.message_id,
-                      t(lang, "report_thanks", n=data.q_index + 1, reason=html.escape(reason)))
+                      t(lang, "report_thanks", n=data.q_index + 1, reason=reason))
     return None, False
 
 
-async def _ask_reason(context: ContextTypes.DEFAULT_TYPE, svc: Services, chat_id: int,
-                      data: callbacks.ReportData, lang: Lang) -> tuple[str | None, bool]:
+async def _ask_reason(context: Context, svc: Services, chat_id: int,
+                      data: callbacks.ReportData, lang: Lang) -> Notice:
     run = await svc.store.get_run(data.run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or data.q_index >= run.question_count:
-        return t(lang, "alert_invalid"), True
+        return t_plain(lang, "alert_invalid"), True
     await outbox.send(context.bot, chat_id, t(lang, "report_ask", n=data.q_index + 1,
-                                              title=html.escape(quiz.title(lang))),
+                                              title=quiz.title(lang)),
                       markup=render_teacher.reason_keyboard(lang, data.run_id, data.q_index))
     return None, False
 
 
+# --- table entries (joined in bot.registry) ---------------------------------------------------
+
+#: deep links (``/start hw-<id>``, ``/start an-<group>_<quiz>``), routed before the generic /start
+HW_START = filters.Regex(callbacks.start_filter_pattern("hw-", "[1-9][0-9]{0,15}")) \
+    & filters.ChatType.PRIVATE
+AN_START = filters.Regex(callbacks.start_filter_pattern(
+    "an-", "[1-9][0-9]{0,15}_[a-z0-9][a-z0-9_-]{0,31}")) & filters.ChatType.PRIVATE
+
+COMMANDS = (
+    Command("start", start_homework, where="private", filters=HW_START),
+    Command("start", start_analysis, where="private", filters=AN_START),
+    Command("homework", homework_cmd.homework_command, help="help_homework",
+            menu="cmd_homework_list", mod_help="help_homework_mod", mod_menu="cmd_homework"),
+    Command("timezone", homework_cmd.timezone_command, help="help_timezone",
+            menu="cmd_timezone", mod_menu="cmd_timezone"),
+    Command("analysis", analysis_command, who="moderator", where="group", help="help_analysis",
+            menu="cmd_analysis"),
+    Command("regrade", regrade_command, who="moderator", where="group", help="help_regrade",
+            menu="cmd_regrade"),
+)
+BUTTONS = tuple(Button(kind, button) for kind in (
+    callbacks.HomeworkAnswerData, callbacks.HomeworkStopData, callbacks.ReportData,
+    callbacks.CardReportData))

@@ -44,7 +44,7 @@ class BotHarness:
 
     @property
     def services(self) -> Services:
-        svc: Services = self.app.bot_data["services"]
+        svc: Services = self.app.bot_data
         return svc
 
     async def start(self) -> BotHarness:

@@ -3,6 +3,7 @@ a homework in their private chat."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from fakebot import FakeTelegram, StoredMessage, User
@@ -31,7 +32,8 @@ class FrozenClock:
 def harness(tg: FakeTelegram, db: Path, clock: FrozenClock, **env: str) -> BotHarness:
     bot = BotHarness(tg, db, env=env or None)
     bot.services.clock = clock
-    bot.app.bot_data["homework_sweep"] = 0.2  # find deadlines the clock jumped past quickly
+    # find deadlines the clock jumped past quickly
+    bot.services.settings = replace(bot.services.settings, homework_sweep=0.2)
     return bot
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from bot.bank import BankError, parse_quiz
 from bot.engine import make_plan
+from bot.markup import html
 from bot.render import bank_limits
 
 ONE = """\
@@ -108,7 +109,7 @@ def test_every_view_of_a_question_shows_a_one_language_bank_as_written() -> None
                 quiz, lang, points=0, correct=0, asked=2, total=2, rank=1, players=1,  # type: ignore[arg-type]
                 best_streak=0, missed=[missed]))
             review = render.review_answered(quiz, q, perm, lang, chosen=0,  # type: ignore[arg-type]
-                                            verdict="v", schedule="s")
+                                            verdict="v", schedule=html("s"))
             for text in (recap, review):
                 assert q.text.en in text and "নেটওয়ার্ক" in text
                 assert ("💡" in text) == (q is with_expl)

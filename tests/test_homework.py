@@ -65,7 +65,7 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
     s0, s1, s2, s3 = cls.students  # s1 and s3 use Telegram in Bengali
     clock = FrozenClock()
     async with harness(tg, db_path, clock) as bot:
-        attempts = bot.app.bot_data["attempts"]
+        attempts = bot.app.bot_data.attempts
         tg.user_says(chat, cls.outsider, "/homework zero 3d")
         await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
         tg.user_says(chat, cls.creator, "/homework zero 15d")  # longer than 14 days
@@ -250,7 +250,7 @@ async def test_the_card_count_waits_for_spare_budget(tg: FakeTelegram, db_path: 
         await start_hw(tg, s0, 1)
         for q in range(7):
             await answer_hw(tg, s0, q, True)
-        window = bot.app.bot_data["pacer"].group(chat)
+        window = bot.app.bot_data.pacer.group(chat)
         filled_at = time.monotonic()
         while window.free() > 4:  # quiz traffic holds all but 4 slots (the reserve is 5)
             window.record()

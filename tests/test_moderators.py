@@ -7,9 +7,10 @@ from typing import cast
 
 from clockkit import ManualClock
 from telegram import Bot, Chat, ChatMemberAdministrator, ChatMemberOwner, User
+from telegram.constants import ChatID
 from telegram.error import NetworkError
 
-from bot.moderators import ANONYMOUS_ADMIN_BOT, Moderators
+from bot.moderators import Moderators
 
 GROUP = Chat(-100, Chat.SUPERGROUP)
 OWNER, ADMIN, STUDENT, NEWCOMER, OPERATOR = 1, 2, 3, 4, 99
@@ -104,6 +105,6 @@ async def test_who_needs_no_lookup() -> None:
     assert await mods.may_moderate(GROUP, OPERATOR)  # QUIZBOT_ADMIN_IDS
     assert await mods.may_moderate(Chat(STUDENT, Chat.PRIVATE), STUDENT)
     assert await mods.may_moderate(GROUP, None, sender_chat_id=GROUP.id)  # anonymous admin
-    assert not await mods.may_moderate(GROUP, ANONYMOUS_ADMIN_BOT)
+    assert not await mods.may_moderate(GROUP, ChatID.ANONYMOUS_ADMIN)
     assert not await mods.may_moderate(GROUP, None)
     assert lookups.calls == 0

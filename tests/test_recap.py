@@ -12,7 +12,7 @@ from bot.recap import Recaps
 
 
 def recaps_of(bot: BotHarness) -> Recaps:
-    found = bot.app.bot_data["recaps"]
+    found = bot.app.bot_data.recaps
     assert isinstance(found, Recaps)
     return found
 

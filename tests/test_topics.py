@@ -128,7 +128,7 @@ async def test_two_quizzes_in_two_topics_share_the_budget(tg: FakeTelegram,
         assert tg.max_in_window(chat) <= 20
 
         # The leaderboard counts both topics' players, and answers in the topic it was asked.
-        pacer = bot.app.bot_data["pacer"]
+        pacer = bot.app.bot_data.pacer
         await until(lambda: pacer.group(chat).idle(), timeout=BotHarness.WINDOW + 5)
         tg.user_says(chat, cls.students[0], "/leaderboard", thread_id=QUIZ)
         board = await tg.wait_for_message(chat, "Leaderboard", thread_id=QUIZ)

@@ -7,40 +7,38 @@ checked when it arrives, and its confirmation carries an Undo button.
 from __future__ import annotations
 
 import asyncio
-import html
 import zlib
 from functools import partial
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Poll, Update
-from telegram.ext import ContextTypes
+from telegram import Message, Poll, Update
 
 from bot import callbacks, outbox
 from bot.authoring import draft as drafts
 from bot.authoring import text_import
 from bot.authoring.draft import DraftQuestion, PollFacts
-from bot.authoring.render import problem_lines, saved_text
 from bot.bank import Lang
-from bot.i18n import t
-from bot.render import label
-from bot.replies import private_here, reply
-from bot.services import Services, services
+from bot.i18n import t, t_plain
+from bot.render.authoring import added, problem_lines, refused, saved_text, undo_keyboard
+from bot.replies import language, private_here, reply
+from bot.routes import Button, Command, Notice
+from bot.services import Context, Services
 from bot.storage import Draft
 
 MAX_TEXT_CHARS = 4096  # Telegram's own limit for a message; longer cannot arrive
 
 
-async def newquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def newquiz(update: Update, context: Context) -> None:
     """Start a draft: ask for its title (or take it from the command)."""
     lang = await private_here(update, context)
     if lang is None or update.effective_user is None:
         return
-    svc = services(context)
+    svc = context.bot_data
     user_id = update.effective_user.id
     current = await svc.store.draft(user_id)
     if current is not None:  # one draft a user: /newquiz again changes nothing
         count = len(drafts.from_json(current.questions))
         await reply(update, context, t(lang, "author_draft_exists",
-                                       title=html.escape(current.title or "—"), count=count))
+                                       title=current.title or "—", count=count))
         return
     if len(svc.authored.of_author(user_id)) >= drafts.MAX_QUIZZES_PER_AUTHOR:
         await reply(update, context, t(lang, "author_quiz_limit",
@@ -49,26 +47,26 @@ async def newquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     title = drafts.check_title(" ".join(context.args or []))
     await svc.store.save_draft(Draft(user_id, "questions" if title else "title", title, lang,
                                      "[]", svc.clock()))
-    await reply(update, context, t(lang, "author_send_questions", title=html.escape(title))
+    await reply(update, context, t(lang, "author_send_questions", title=title)
                 if title else t(lang, "author_ask_title"))
 
 
-async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cancel(update: Update, context: Context) -> None:
     """Drop the draft."""
     lang = await private_here(update, context)
     if lang is None or update.effective_user is None:
         return
-    dropped = await services(context).store.drop_draft(update.effective_user.id)
+    dropped = await context.bot_data.store.drop_draft(update.effective_user.id)
     await reply(update, context, t(lang, "author_cancelled" if dropped else "author_no_draft"))
 
 
-async def done(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def done(update: Update, context: Context) -> None:
     """Validate the draft as a whole and save it as the author's quiz."""
     lang = await private_here(update, context)
     user = update.effective_user
     if lang is None or user is None:
         return
-    svc = services(context)
+    svc = context.bot_data
     current = await svc.store.draft(user.id)
     if current is None:
         await reply(update, context, t(lang, "author_no_draft"))
@@ -85,8 +83,7 @@ async def done(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                     _lang(current.language, lang), questions)
     quiz = await asyncio.to_thread(text_import.quiz_of, built)
     if quiz is None or built.yaml_text is None or built.problems:
-        await reply(update, context, "\n".join([t(lang, "author_invalid"),
-                                                *problem_lines(built, lang)]))
+        await reply(update, context, refused(lang, "author_invalid", problem_lines(built, lang)))
         return
     saved = await svc.authoring.save(user.id, quiz, built.yaml_text, "polls", current.title)
     if saved.row is None:
@@ -97,12 +94,12 @@ async def done(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, context, saved_text(lang, saved.row))
 
 
-async def poll_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def poll_sent(update: Update, context: Context) -> None:
     """A poll the author sent: a quiz poll becomes the draft's next question."""
     message = update.effective_message
     if message is None or message.poll is None or update.effective_user is None:
         return
-    svc = services(context)
+    svc = context.bot_data
     lang = await private_here(update, context)
     if lang is None:
         return
@@ -117,13 +114,13 @@ async def poll_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _add(update, context, svc, current, [found], lang)
 
 
-async def text_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def text_sent(update: Update, context: Context) -> None:
     """Plain text in a private chat while a draft is open: its title, or Aiken questions."""
     message = update.effective_message
     user = update.effective_user
     if message is None or message.text is None or user is None:
         return
-    svc = services(context)
+    svc = context.bot_data
     current = await svc.store.draft(user.id)
     if current is None:
         return  # not writing a quiz: other text is not ours to answer
@@ -137,7 +134,7 @@ async def text_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         await svc.store.save_draft(Draft(user.id, "questions", title, current.language,
                                          current.questions, svc.clock()))
-        await reply(update, context, t(lang, "author_send_questions", title=html.escape(title)))
+        await reply(update, context, t(lang, "author_send_questions", title=title))
         return
     found = await asyncio.to_thread(text_import.aiken_questions, message.text,
                                     _lang(current.language, lang), lang)
@@ -147,7 +144,7 @@ async def text_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _add(update, context, svc, current, found, lang)
 
 
-async def _add(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services,
+async def _add(update: Update, context: Context, svc: Services,
                current: Draft, new: list[DraftQuestion], lang: Lang) -> None:
     """Append checked questions to the draft and confirm each (the last with Undo)."""
     questions = drafts.from_json(current.questions)
@@ -160,34 +157,34 @@ async def _add(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services
                                             _lang(current.language, lang), new,
                                             first=len(questions) + 1))
     if built.yaml_text is None or built.problems:
-        await reply(update, context, "\n".join([t(lang, "author_question_refused"),
-                                                *problem_lines(built, lang)]))
+        await reply(update, context, refused(lang, "author_question_refused",
+                                             problem_lines(built, lang)))
         return
     questions.extend(new)
     await svc.store.save_draft(Draft(current.user_id, "questions", current.title,
                                      current.language, drafts.to_json(questions), svc.clock()))
     number = len(questions)
-    lines = [t(lang, "author_added", number=number - len(new) + i + 1,
-               right=f"{label(q.correct)}) {html.escape(q.options[q.correct])}")
-             for i, q in enumerate(new)]
-    lines.append(t(lang, "author_next", count=number))
+    text = added(lang, number - len(new) + 1, [(q.correct, q.options[q.correct]) for q in new],
+                 number)
     chat = update.effective_chat
     assert chat is not None
-    undo = InlineKeyboardMarkup([[InlineKeyboardButton(
-        t(lang, "author_undo_button", number=number),
-        callback_data=callbacks.encode(callbacks.UndoData(number, _stamp(questions[-1]))))]])
-    await outbox.send(context.bot, chat.id, "\n".join(lines), markup=undo)
+    await outbox.send(context.bot, chat.id, text,
+                      markup=undo_keyboard(lang, number, _stamp(questions[-1])))
 
 
-async def undo(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int, message_id: int,
-               data: callbacks.UndoData, lang: Lang) -> tuple[str | None, bool]:
+async def undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
     """The Undo button: drop question N if it is still the draft's last."""
-    svc = services(context)
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    user_id, chat_id = query.from_user.id, query.message.chat.id
+    message_id = query.message.message_id
+    lang = await language(update, svc)
     current = await svc.store.draft(user_id)
     questions = drafts.from_json(current.questions) if current is not None else []
     if (current is None or len(questions) != data.number
             or _stamp(questions[-1]) != data.stamp):
-        return t(lang, "author_undo_stale"), True
+        return t_plain(lang, "author_undo_stale"), True
     questions.pop()
     await svc.store.save_draft(Draft(user_id, current.stage, current.title, current.language,
                                      drafts.to_json(questions), svc.clock()))
@@ -212,3 +209,13 @@ def _stamp(question: DraftQuestion) -> int:
 
 def _lang(stored: str, fallback: Lang) -> Lang:
     return "bn" if stored == "bn" else "en" if stored == "en" else fallback
+
+
+# --- table entries (joined in bot.registry) ---------------------------------------------------
+
+COMMANDS = (
+    Command("newquiz", newquiz, where="private", help="help_newquiz", menu="cmd_newquiz"),
+    Command("done", done, where="private", help="help_done", menu="cmd_done"),
+    Command("cancel", cancel, where="private", help="help_cancel", menu="cmd_cancel"),
+)
+BUTTONS = (Button(callbacks.UndoData, undo, where="private"),)

@@ -3,37 +3,37 @@ the ``/start sq-TOKEN`` share links that let anyone practise a quiz privately.""
 
 from __future__ import annotations
 
-import html
 import secrets
 
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
+from telegram import Chat, Update
+from telegram.ext import filters
 from telegram.helpers import create_deep_linked_url
 
 from bot import callbacks, outbox
 from bot.authoring.draft import MAX_QUIZZES_PER_AUTHOR
-from bot.authoring.render import my_quizzes
 from bot.bank import Lang, Quiz
-from bot.i18n import t
+from bot.i18n import t, t_plain
+from bot.render.authoring import delete_keyboard, my_quizzes
 from bot.replies import language, private_here, reply
-from bot.services import Services, services
+from bot.routes import Button, Command, Notice
+from bot.services import Context, Services
 from bot.storage import AuthoredQuiz
 
 SHARE_PREFIX = "sq-"
 
 
-async def myquizzes(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def myquizzes(update: Update, context: Context) -> None:
     """List the sender's stored quizzes with their question counts and runs."""
     lang = await private_here(update, context)
     if lang is None or update.effective_user is None:
         return
-    svc = services(context)
+    svc = context.bot_data
     rows = svc.authored.of_author(update.effective_user.id)
     runs = await svc.store.run_counts([r.quiz_id for r in rows])
     await reply(update, context, my_quizzes(lang, rows, runs, MAX_QUIZZES_PER_AUTHOR))
 
 
-async def _own(update: Update, context: ContextTypes.DEFAULT_TYPE, usage: str
+async def _own(update: Update, context: Context, usage: str
                ) -> tuple[Lang, AuthoredQuiz] | None:
     """The sender's quiz named in the command (admins may name anyone's), after replying why
     not when there is none."""
@@ -41,43 +41,42 @@ async def _own(update: Update, context: ContextTypes.DEFAULT_TYPE, usage: str
     user = update.effective_user
     if lang is None or user is None:
         return None
-    svc = services(context)
+    svc = context.bot_data
     args = context.args or []
     if len(args) != 1:
         await reply(update, context, t(lang, usage))
         return None
     row = svc.authored.by_name(args[0].casefold())
     if row is None or (row.author_id != user.id and user.id not in svc.settings.admin_ids):
-        await reply(update, context, t(lang, "my_unknown", name=html.escape(args[0][:40])))
+        await reply(update, context, t(lang, "my_unknown", name=args[0][:40]))
         return None
     return lang, row
 
 
-async def deletequiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def deletequiz(update: Update, context: Context) -> None:
     """Ask to confirm deleting one of the sender's quizzes."""
     found = await _own(update, context, "delete_usage")
     chat = update.effective_chat
     if found is None or chat is None:
         return
     lang, row = found
-    buttons = InlineKeyboardMarkup([[
-        InlineKeyboardButton(t(lang, "delete_yes"), callback_data=callbacks.encode(
-            callbacks.DeleteData(row.quiz_no, True))),
-        InlineKeyboardButton(t(lang, "delete_no"), callback_data=callbacks.encode(
-            callbacks.DeleteData(row.quiz_no, False)))]])
     await outbox.send(context.bot, chat.id, t(lang, "delete_confirm", name=row.name,
-                                              title=html.escape(row.title)), markup=buttons)
+                                              title=row.title),
+                      markup=delete_keyboard(lang, row.quiz_no))
 
 
-async def delete_button(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int,
-                        message_id: int, data: callbacks.DeleteData, lang: Lang
-                        ) -> tuple[str | None, bool]:
+async def delete_button(update: Update, context: Context, data: callbacks.DeleteData) -> Notice:
     """The confirmation buttons of /deletequiz."""
-    svc = services(context)
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    user_id, chat_id = query.from_user.id, query.message.chat.id
+    message_id = query.message.message_id
+    lang = await language(update, svc)
     row = svc.authored.row(f"u.{data.quiz_no}")
     if (row is None or row.deleted_at is not None
             or (row.author_id != user_id and user_id not in svc.settings.admin_ids)):
-        return t(lang, "alert_invalid"), True
+        return t_plain(lang, "alert_invalid"), True
     if not data.confirm:
         await outbox.edit(context.bot, chat_id, message_id, t(lang, "delete_kept", name=row.name))
         return None, False
@@ -87,25 +86,25 @@ async def delete_button(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_i
     return None, False
 
 
-async def share(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def share(update: Update, context: Context) -> None:
     """A deep link with which anyone can practise the quiz privately."""
     found = await _own(update, context, "share_usage")
     if found is None:
         return
     lang, row = found
-    svc = services(context)
+    svc = context.bot_data
     token = row.share_token
     if token is None:
         token = secrets.token_urlsafe(12)  # 16 characters of [A-Za-z0-9_-]
         await svc.store.set_share_token(row.quiz_no, token)
         await svc.authoring.refresh(row.quiz_no)
     url = create_deep_linked_url(context.bot.username, SHARE_PREFIX + token)
-    await reply(update, context, t(lang, "share_link", name=row.name, url=html.escape(url)))
+    await reply(update, context, t(lang, "share_link", name=row.name, url=url))
 
 
-async def publish(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def publish(update: Update, context: Context) -> None:
     """``/publish NAME [off]`` (admins): offer a stored quiz to every group, or withdraw it."""
-    svc = services(context)
+    svc = context.bot_data
     lang = await private_here(update, context)
     user = update.effective_user
     if lang is None or user is None:
@@ -120,16 +119,16 @@ async def publish(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, context, t(lang, "publish_usage"))
         return
     if row is None:
-        await reply(update, context, t(lang, "my_unknown", name=html.escape(args[0][:40])))
+        await reply(update, context, t(lang, "my_unknown", name=args[0][:40]))
         return
     await svc.store.set_published(row.quiz_no, not off)
     await svc.authoring.refresh(row.quiz_no)
     await reply(update, context, t(lang, "publish_off" if off else "publish_on", name=row.name))
 
 
-async def start_shared(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start_shared(update: Update, context: Context) -> None:
     """``/start sq-TOKEN``: practise a shared quiz in this private chat."""
-    svc = services(context)
+    svc = context.bot_data
     chat = update.effective_chat
     lang = await language(update, svc)
     if chat is None or chat.type != Chat.PRIVATE:
@@ -158,3 +157,20 @@ def startable(svc: Services, user_id: int, *, own: bool) -> dict[str, Quiz]:
             out[row.name] = quiz
         out[row.quiz_id] = quiz
     return out
+
+
+# --- table entries (joined in bot.registry) ---------------------------------------------------
+
+#: ``/start sq-TOKEN`` in a private chat (a share link), routed before the generic /start
+SHARE_START = filters.Regex(callbacks.start_filter_pattern(SHARE_PREFIX, "[A-Za-z0-9_-]{1,61}")) \
+    & filters.ChatType.PRIVATE
+
+COMMANDS = (
+    Command("start", start_shared, where="private", filters=SHARE_START),
+    Command("myquizzes", myquizzes, where="private", help="help_myquizzes", menu="cmd_myquizzes"),
+    Command("share", share, where="private", help="help_share", menu="cmd_share"),
+    Command("deletequiz", deletequiz, where="private", help="help_deletequiz",
+            menu="cmd_deletequiz"),
+    Command("publish", publish, who="admin", where="private", help="help_publish"),
+)
+BUTTONS = (Button(callbacks.DeleteData, delete_button, where="private"),)

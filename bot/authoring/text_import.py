@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from bot.authoring.catalog import parse
 from bot.authoring.draft import DraftQuestion, from_quiz
-from bot.authoring.render import problem_lines
 from bot.bank import BankError, Lang, Quiz
-from bot.i18n import t
 from bot.importers import ImportReport, import_bytes
 from bot.limits import bank_limits
+from bot.markup import Safe
+from bot.render.authoring import problem_lines, refused
 
 
 def import_file(filename: str, data: bytes, max_bytes: int) -> ImportReport:
@@ -28,15 +28,13 @@ def quiz_of(report: ImportReport) -> Quiz | None:
         return None
 
 
-def aiken_questions(text: str, draft_lang: Lang, lang: Lang) -> list[DraftQuestion] | str:
+def aiken_questions(text: str, draft_lang: Lang, lang: Lang) -> list[DraftQuestion] | Safe:
     """Questions typed in the Aiken layout, or the (localized, HTML-escaped) reply refusing
     them: any problem refuses the whole message, so nothing is added half-way."""
     report = import_bytes("message.txt", text.encode("utf-8"), quiz_id="draft",
                           lang=draft_lang)
     quiz = quiz_of(report)
     if quiz is None or report.problems or report.format != "aiken":
-        lines = [t(lang, "author_text_refused")]
-        if report.format == "aiken":
-            lines += problem_lines(report, lang)
-        return "\n".join(lines)
+        problems = problem_lines(report, lang) if report.format == "aiken" else []
+        return refused(lang, "author_text_refused", problems)
     return from_quiz(quiz)

@@ -13,21 +13,20 @@ from pathlib import PurePath
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from bot.authoring import text_import
 from bot.authoring.draft import MAX_QUIZZES_PER_AUTHOR
-from bot.authoring.render import import_text
 from bot.i18n import t
+from bot.render.authoring import import_text
 from bot.replies import private_here, reply
-from bot.services import services
+from bot.services import Context
 
 log = logging.getLogger(__name__)
 
 MAX_UPLOAD_BYTES = 1024 * 1024  # 1 MB
 
 
-async def document_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def document_sent(update: Update, context: Context) -> None:
     """Import an uploaded question file and report what was imported and each problem."""
     message, user = update.effective_message, update.effective_user
     if message is None or message.document is None or user is None:
@@ -35,7 +34,7 @@ async def document_sent(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     lang = await private_here(update, context)
     if lang is None:
         return
-    svc = services(context)
+    svc = context.bot_data
     document = message.document
     limit_text = t(lang, "upload_too_big", limit=1)
     if document.file_size is not None and document.file_size > MAX_UPLOAD_BYTES:

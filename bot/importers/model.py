@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.bank import Lang
-from bot.i18n import t
+from bot.i18n import t_plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +22,9 @@ class Problem:
     values: Mapping[str, object] = field(default_factory=dict)
 
     def text(self, lang: Lang) -> str:
-        """The localized one-line message, ``where`` included. Plain text: escape it before
-        putting it into an HTML message."""
-        return t(lang, self.key, where=self.where, **self.values)
+        """The localized one-line message, ``where`` included. Plain text (``t()`` escapes it
+        as a value of an HTML message)."""
+        return t_plain(lang, self.key, where=self.where, **self.values)
 
 
 TRUE, FALSE = "true", "false"  # true/false options, worded in the bank's language when built

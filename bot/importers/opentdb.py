@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import html
+from html import unescape
 import json
 from typing import Any
 
@@ -11,7 +11,7 @@ from bot.importers.model import FALSE, TRUE, Draft, Parsed, Problem, clean
 
 
 def _text(value: Any) -> str | None:
-    return clean(html.unescape(value)) if isinstance(value, str) else None
+    return clean(unescape(value)) if isinstance(value, str) else None
 
 
 def parse(name: str, text: str) -> Parsed:

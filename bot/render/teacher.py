@@ -1,12 +1,12 @@
 """What users read of homework, question analysis, reports and re-grading.
 
-Bank texts and names are escaped here, and only here (as in :mod:`bot.render`).
+Bank texts and names are escaped here, and only here (by ``t()`` and ``bot.markup``): each
+message is :class:`bot.markup.Safe`; button labels are plain text.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
 from collections.abc import Mapping, Sequence
 
@@ -18,9 +18,11 @@ from bot.analysis import Analysis, ItemStats
 from bot.bank import Lang, Question, Quiz
 from bot.deadlines import local_time, show_offset
 from bot.engine import Reveal
-from bot.i18n import num, t
-from bot.limits import MESSAGE_LIMIT
-from bot.render import MEDALS, fit, html_name, label, question_message
+from bot.i18n import num, t, t_plain
+from bot.markup import Safe, html, join
+from bot.render.quiz import explained, options_block, question_message
+from bot.render.review import pack
+from bot.render.text import fit, html_name, label, with_medal
 from bot.storage import Homework, QuestionTally, Standing
 from bot.storage.stats import safe_cell
 
@@ -34,11 +36,12 @@ _DAYS = {
     "bn": ("সোমবার", "মঙ্গলবার", "বুধবার", "বৃহস্পতিবার", "শুক্রবার", "শনিবার", "রবিবার"),
 }
 FLAG_KEYS = {"check_key": "an_flag_key", "too_hard": "an_flag_hard", "too_easy": "an_flag_easy"}
+PODIUM = 3  # medals in homework results
 REASON_KEYS = {"key": "report_reason_key", "unclear": "report_reason_unclear",
                "typo": "report_reason_typo"}
 
 
-def show_deadline(lang: Lang, when: float, tz_minutes: int) -> str:
+def show_deadline(lang: Lang, when: float, tz_minutes: int) -> str:  # plain: a t() value
     """``Fri 4 Dec, 20:30 (UTC+6)`` / ``শুক্রবার, ৪ ডিসেম্বর, ২০:৩০ (UTC+৬)``."""
     d = local_time(when, tz_minutes)
     day, month = _DAYS[lang][d.weekday()], _MONTHS[lang][d.month - 1]
@@ -52,18 +55,18 @@ def show_deadline(lang: Lang, when: float, tz_minutes: int) -> str:
 # --- homework in the group ----------------------------------------------------------------------
 
 
-def homework_card(quiz: Quiz, lang: Lang, hw: Homework, tz_minutes: int, finished: int) -> str:
-    lines = [t(lang, "hw_card_head", title=html.escape(quiz.title(lang))),
-             t(lang, "hw_card_quiz", quiz=html.escape(quiz.id), count=len(quiz.questions),
+def homework_card(quiz: Quiz, lang: Lang, hw: Homework, tz_minutes: int, finished: int) -> Safe:
+    lines = [t(lang, "hw_card_head", title=quiz.title(lang)),
+             t(lang, "hw_card_quiz", quiz=quiz.id, count=len(quiz.questions),
                seconds=hw.seconds)]
     if hw.status == "open":
         lines += [t(lang, "hw_card_deadline", when=show_deadline(lang, hw.deadline, tz_minutes)),
-                  t(lang, "hw_card_finished", count=finished), "", t(lang, "hw_card_how")]
+                  t(lang, "hw_card_finished", count=finished), Safe(""), t(lang, "hw_card_how")]
     else:
         lines += [t(lang, "hw_card_ended", when=show_deadline(
             lang, hw.ended_at or hw.deadline, tz_minutes)),
             t(lang, "hw_card_finished", count=finished)]
-    return "\n".join(lines)
+    return join("\n", lines)
 
 
 def homework_card_markup(lang: Lang, bot_username: str | None,
@@ -72,49 +75,49 @@ def homework_card_markup(lang: Lang, bot_username: str | None,
     if not bot_username:
         return None
     url = create_deep_linked_url(bot_username, f"hw-{homework_id}")
-    return InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "hw_start_button"), url=url)]])
+    return InlineKeyboardMarkup([[InlineKeyboardButton(t_plain(lang, "hw_start_button"), url=url)]])
 
 
 def homework_list(lang: Lang, items: Sequence[tuple[Homework, Quiz | None, int]],
-                  tz_minutes: int) -> str:
+                  tz_minutes: int) -> Safe:
     if not items:
         return t(lang, "hw_none_open")
     lines = [t(lang, "hw_list_head")]
     for n, (hw, quiz, finished) in enumerate(items, start=1):
         title = quiz.title(lang) if quiz is not None else hw.quiz_id
-        lines.append(t(lang, "hw_list_line", n=n, title=html.escape(title),
+        lines.append(t(lang, "hw_list_line", n=n, title=title,
                        when=show_deadline(lang, hw.deadline, tz_minutes), count=finished))
-    return "\n".join(lines)
+    return join("\n", lines)
 
 
 def homework_stop_keyboard(lang: Lang, items: Sequence[tuple[Homework, Quiz | None, int]]
                            ) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([
-        [InlineKeyboardButton(fit(t(lang, "hw_stop_button", n=n, title=(
+        [InlineKeyboardButton(fit(t_plain(lang, "hw_stop_button", n=n, title=(
             quiz.title(lang) if quiz is not None else hw.quiz_id)), 60),
             callback_data=callbacks.encode(callbacks.HomeworkStopData(hw.homework_id)))]
         for n, (hw, quiz, _) in enumerate(items, start=1)])
 
 
 def homework_results(quiz: Quiz, lang: Lang, standings: Sequence[Standing],
-                     tallies: Sequence[QuestionTally], *, stopped: bool) -> str:
+                     tallies: Sequence[QuestionTally], *, stopped: bool) -> Safe:
     """Podium, how many took it, the average score and the hardest question."""
     total = len(quiz.questions)
-    lines = [t(lang, "hw_results_head", title=html.escape(quiz.title(lang)))]
+    lines = [t(lang, "hw_results_head", title=quiz.title(lang))]
     if stopped:
         lines.append(t(lang, "hw_results_stopped"))
-    lines.append("")
+    lines.append(Safe(""))
     if not standings:
         lines.append(t(lang, "hw_results_nobody"))
-        return "\n".join(lines)
-    for s in standings[:len(MEDALS)]:
-        lines.append(f"{MEDALS[s.rank - 1]} " + t(lang, "results_line", rank=s.rank,
-                                                   name=html_name(s.name), points=s.points,
-                                                   correct=s.correct, total=total))
+        return join("\n", lines)
+    for s in standings[:PODIUM]:
+        lines.append(with_medal(s.rank, t(lang, "results_line", rank=s.rank,
+                                          name=html_name(s.name), points=s.points,
+                                          correct=s.correct, total=total)))
     takers = len(standings)
     avg_points = round(sum(s.points for s in standings) / takers)
     avg_right = num(lang, f"{sum(s.correct for s in standings) / takers:.1f}")
-    lines += ["", t(lang, "hw_results_took", count=takers),
+    lines += [Safe(""), t(lang, "hw_results_took", count=takers),
               t(lang, "hw_results_average", points=avg_points, right=avg_right, total=total)]
     answered = [x for x in tallies if x.answered and x.q_index < total]
     if answered:
@@ -122,19 +125,19 @@ def homework_results(quiz: Quiz, lang: Lang, standings: Sequence[Standing],
         question = quiz.questions[hardest.q_index]
         lines.append(t(lang, "hw_results_hardest", n=hardest.q_index + 1,
                        share=round(100 * hardest.right / hardest.answered),
-                       text=html.escape(fit(question.text(lang), 120))))
-    lines += ["", t(lang, "results_footer")]
-    return "\n".join(lines)
+                       text=fit(question.text(lang), 120)))
+    lines += [Safe(""), t(lang, "results_footer")]
+    return join("\n", lines)
 
 
 # --- a student's attempt, in private ------------------------------------------------------------
 
 
 def attempt_question(question: Question, permutation: Sequence[int], lang: Lang, *, number: int,
-                     total: int, seconds: int) -> str:
+                     total: int, seconds: int) -> Safe:
     text = question_message(question, permutation, lang, number=number, total=total,
                             seconds=0, answered=0)
-    return f"{text}\n{t(lang, 'hw_question_timer', seconds=seconds)}"
+    return join("\n", [text, t(lang, "hw_question_timer", seconds=seconds)])
 
 
 def attempt_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardMarkup:
@@ -144,26 +147,18 @@ def attempt_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardM
 
 
 def attempt_closed(reveal: Reveal, lang: Lang, *, total: int, verdict: str,
-                   chosen: int | None) -> str:
+                   chosen: int | None) -> Safe:
     """A homework question after the student's tap (``chosen``, a shown position) or after its
     time ran out (None): the right option marked, the verdict, the explanation. Only about this
     student, so without the group reveal's counts."""
     q = reveal.question
-    lines = []
-    for shown, option in enumerate(reveal.permutation):
-        text = f"{label(shown)}) {html.escape(q.options[option](lang))}"
-        if shown == reveal.correct_shown:
-            text = f"<b>{text}</b> ✅"
-        elif shown == chosen:
-            text += " ❌"
-        lines.append(text)
-    parts = [t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
-             html.escape(q.text(lang)), "\n".join(lines), f"<b>{html.escape(verdict)}</b>"]
-    if q.explanation is not None:
-        parts.append("💡 " + html.escape(q.explanation(lang)))
+    parts = [t(lang, "reveal_head", n=reveal.q_index + 1, total=total), q.text(lang),
+             options_block(q, reveal.permutation, lang, right=reveal.correct_shown,
+                           chosen=chosen),
+             html("<b>{}</b>", verdict), *explained(q, lang)]
     if q.note is not None:
-        parts.append("📖 " + html.escape(q.note(lang)))
-    return "\n\n".join(parts)
+        parts.append(html("📖 {}", q.note(lang)))
+    return join("\n\n", parts)
 
 
 # --- question analysis ----------------------------------------------------------------------------
@@ -174,11 +169,10 @@ def _percent(lang: Lang, share: float | None) -> str:
 
 
 def _item_block(lang: Lang, question: Question, item: ItemStats,
-                reports: Mapping[str, int]) -> str:
-    lines = [t(lang, "an_item_head", n=item.number,
-               text=html.escape(fit(question.text(lang), 90)))]
+                reports: Mapping[str, int]) -> Safe:
+    lines = [t(lang, "an_item_head", n=item.number, text=fit(question.text(lang), 90))]
     if not item.answered:
-        return "\n".join([*lines, t(lang, "an_item_none")])
+        return join("\n", [*lines, t(lang, "an_item_none")])
     d = "—" if item.discrimination is None else num(lang, f"{item.discrimination:+.2f}")
     lines.append(t(lang, "an_item_stats", answered=item.answered,
                    right=_percent(lang, item.share_right), d=d))
@@ -190,35 +184,25 @@ def _item_block(lang: Lang, question: Question, item: ItemStats,
     if item.flag is not None:
         lines.append(t(lang, FLAG_KEYS[item.flag]))
     if reports:
-        parts = ", ".join(f"{t(lang, REASON_KEYS[r])} {num(lang, n)}"
-                          for r, n in sorted(reports.items()))
+        parts = join(", ", [html("{} {}", t(lang, REASON_KEYS[r]), num(lang, n))
+                            for r, n in sorted(reports.items())])
         lines.append(t(lang, "an_item_reports", reports=parts))
-    return "\n".join(lines)
+    return join("\n", lines)
 
 
 def analysis_messages(quiz: Quiz, lang: Lang, result: Analysis, *, group: str, season: int,
-                      reports: Mapping[str, Mapping[str, int]]) -> list[str]:
+                      reports: Mapping[str, Mapping[str, int]]) -> list[Safe]:
     """The report for a moderator, split into messages that fit Telegram's limit."""
-    head = "\n".join([t(lang, "an_head", title=html.escape(quiz.title(lang)),
-                        quiz=html.escape(quiz.id)),
-                      t(lang, "an_scope", group=html.escape(group), season=season,
-                        sittings=result.sittings),
-                      t(lang, "an_legend")])
+    head = join("\n", [t(lang, "an_head", title=quiz.title(lang), quiz=quiz.id),
+                       t(lang, "an_scope", group=group, season=season,
+                         sittings=result.sittings),
+                       t(lang, "an_legend")])
     blocks = [head]
     by_id = {q.id: q for q in quiz.questions}
     for item in result.items:
         blocks.append(_item_block(lang, by_id[item.question_id], item,
                                   reports.get(item.question_id, {})))
-    messages: list[str] = []
-    current = ""
-    for block in blocks:
-        if current and len(current) + 2 + len(block) > MESSAGE_LIMIT:
-            messages.append(current)
-            current = block
-        else:
-            current = f"{current}\n\n{block}" if current else block
-    messages.append(current)
-    return messages
+    return pack(blocks)
 
 
 ANALYSIS_COLUMNS = ("season", "quiz", "question", "question_id", "sittings", "answered",
@@ -256,7 +240,7 @@ def analysis_link(lang: Lang, bot_username: str | None,
     if not bot_username:
         return None
     return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t(lang, "an_open_private"), url=create_deep_linked_url(bot_username, payload))]])
+        t_plain(lang, "an_open_private"), url=create_deep_linked_url(bot_username, payload))]])
 
 
 # --- reports ------------------------------------------------------------------------------------
@@ -270,20 +254,22 @@ def report_keyboard(lang: Lang, run_id: int, numbers: Sequence[int]) -> InlineKe
     if not numbers:
         return None
     numbers = numbers[:REPORT_BUTTONS]
-    buttons = [InlineKeyboardButton(t(lang, "report_button_n", n=n), callback_data=callbacks.encode(
-        callbacks.ReportData(run_id, n - 1))) for n in numbers]
+    buttons = [InlineKeyboardButton(t_plain(lang, "report_button_n", n=n),
+                                    callback_data=callbacks.encode(
+                                        callbacks.ReportData(run_id, n - 1)))
+               for n in numbers]
     return InlineKeyboardMarkup([buttons[i:i + 2] for i in range(0, len(buttons), 2)])
 
 
 def card_report_keyboard(lang: Lang, card_id: int) -> InlineKeyboardMarkup:
     """Under an answered ``/review`` question."""
     return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t(lang, "report_button"), callback_data=callbacks.encode(
+        t_plain(lang, "report_button"), callback_data=callbacks.encode(
             callbacks.CardReportData(card_id)))]])
 
 
 def reason_keyboard(lang: Lang, run_id: int, q_index: int) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t(lang, key), callback_data=callbacks.encode(
+        t_plain(lang, key), callback_data=callbacks.encode(
             callbacks.ReportData(run_id, q_index, reason)))]
         for reason, key in REASON_KEYS.items()])

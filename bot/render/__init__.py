@@ -1,0 +1,96 @@
+"""What users read: HTML messages, alerts and keyboards, built from engine and storage results.
+
+Every user-supplied string (names, group titles) and every bank text is escaped here, and
+only here: by ``bot.i18n.t`` (which escapes the values it fills in) and ``bot.markup``. Each
+function returns :class:`bot.markup.Safe` HTML (or plain text, for alerts and buttons), the only
+kind of text ``bot.outbox`` sends. One module per concern:
+
+- ``text``: labels, names, cutting to fit, Telegram's limits;
+- ``quiz``: announcement, questions, reveals, results, tap alerts, practice;
+- ``keyboards``: every inline keyboard;
+- ``stats``: leaderboards and ``/me``;
+- ``review``: recaps, ``/review`` and recap settings.
+"""
+
+from __future__ import annotations
+
+from bot.render.keyboards import (
+    answer_keyboard,
+    recap_keyboard,
+    reset_keyboard,
+    review_keyboard,
+    start_keyboard,
+    timezone_keyboard,
+)
+from bot.render.quiz import (
+    announcement,
+    bank_limits,
+    practice_answered,
+    practice_done,
+    question_message,
+    quiz_list,
+    quiz_names,
+    results_message,
+    reveal_message,
+    tap_alert,
+    verdict_prefix,
+)
+from bot.render.review import (
+    Missed,
+    recap_messages,
+    recap_setting,
+    review_answered,
+    review_question,
+)
+from bot.render.stats import leaderboard, me_in_group, me_private, my_groups
+from bot.render.text import (
+    ALERT_LIMIT,
+    MEDALS,
+    MESSAGE_LIMIT,
+    NAME_LIMIT,
+    fit,
+    html_name,
+    label,
+    plain_text,
+    short_name,
+    when,
+)
+
+__all__ = [
+    "ALERT_LIMIT",
+    "MEDALS",
+    "MESSAGE_LIMIT",
+    "NAME_LIMIT",
+    "Missed",
+    "announcement",
+    "answer_keyboard",
+    "bank_limits",
+    "fit",
+    "html_name",
+    "label",
+    "leaderboard",
+    "me_in_group",
+    "me_private",
+    "my_groups",
+    "plain_text",
+    "practice_answered",
+    "practice_done",
+    "question_message",
+    "quiz_list",
+    "quiz_names",
+    "recap_keyboard",
+    "recap_messages",
+    "recap_setting",
+    "reset_keyboard",
+    "results_message",
+    "reveal_message",
+    "review_answered",
+    "review_keyboard",
+    "review_question",
+    "short_name",
+    "start_keyboard",
+    "tap_alert",
+    "timezone_keyboard",
+    "verdict_prefix",
+    "when",
+]

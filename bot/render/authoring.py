@@ -1,0 +1,102 @@
+"""What users read of in-chat authoring (issue 16): saved quizzes, lists, import reports, the
+draft's confirmations and the authoring keyboards. Escaped here, and only here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.bank import Lang
+from bot.i18n import t, t_plain
+from bot.importers import ImportReport
+from bot.markup import Safe, html, join
+from bot.render.text import MESSAGE_LIMIT, fit, label
+from bot.storage import AuthoredQuiz
+
+MAX_PROBLEM_LINES = 20
+
+
+def problem_lines(report: ImportReport, lang: Lang) -> list[Safe]:
+    """An import's problems (the fatal one first), one escaped line each."""
+    problems = ([report.fatal] if report.fatal else []) + list(report.problems)
+    return _capped([html("• {}", fit(p.text(lang), 300)) for p in problems])
+
+
+def _capped(lines: list[Safe]) -> list[Safe]:
+    if len(lines) > MAX_PROBLEM_LINES:
+        return [*lines[:MAX_PROBLEM_LINES], html("… (+{})", len(lines) - MAX_PROBLEM_LINES)]
+    return lines
+
+
+def _fitted(text: Safe) -> Safe:
+    """Cut at a line's end to fit one message (never inside a tag or an entity)."""
+    if len(text) <= MESSAGE_LIMIT:
+        return text
+    cut = text[:MESSAGE_LIMIT - 2]
+    return Safe(cut[:cut.rfind("\n")] + "\n…")
+
+
+def saved_text(lang: Lang, row: AuthoredQuiz) -> Safe:
+    return t(lang, "author_saved", title=row.title, name=row.name, count=row.question_count)
+
+
+def import_text(lang: Lang, row: AuthoredQuiz | None, report: ImportReport) -> Safe:
+    """The reply to an uploaded file: what was saved (or that nothing was), then each problem
+    with its place in the file; the whole fits one message."""
+    lines = [saved_text(lang, row) if row is not None else t(lang, "upload_nothing")]
+    if row is not None:
+        lines.append(t(lang, "upload_format", format=report.format))
+    problems = problem_lines(report, lang)
+    if problems:
+        count = len(report.problems) + (1 if report.fatal else 0)
+        lines += [Safe(""), t(lang, "upload_problems", count=count), *problems]
+    return _fitted(join("\n", lines))
+
+
+def refused(lang: Lang, head_key: str, problems: Sequence[Safe]) -> Safe:
+    """A refusal and the problems that caused it, one a line."""
+    return join("\n", [t(lang, head_key), *problems])
+
+
+def added(lang: Lang, first: int, rights: Sequence[tuple[int, str]], count: int) -> Safe:
+    """The draft's new questions (numbered from ``first``, each with its right option: shown
+    position and text) and what to send next."""
+    return join("\n", [*(t(lang, "author_added", number=first + i,
+                           right=html("{}) {}", label(shown), text))
+                         for i, (shown, text) in enumerate(rights)),
+                       t(lang, "author_next", count=count)])
+
+
+def my_quizzes(lang: Lang, rows: Sequence[AuthoredQuiz], runs: Mapping[str, int],
+               limit: int) -> Safe:
+    if not rows:
+        return t(lang, "my_none")
+    lines = [t(lang, "my_head", count=len(rows), limit=limit)]
+    for row in rows:
+        flags = []
+        if row.published:
+            flags.append(t(lang, "my_published"))
+        if row.share_token:
+            flags.append(t(lang, "my_shared"))
+        line = t(lang, "my_line", name=row.name, title=fit(row.title, 80),
+                 count=row.question_count, runs=runs.get(row.quiz_id, 0))
+        lines.append(join(" · ", [line, *flags]))
+    return _fitted(join("\n", lines))
+
+
+def undo_keyboard(lang: Lang, number: int, stamp: int) -> InlineKeyboardMarkup:
+    """Undo the draft's last question ``number``."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        t_plain(lang, "author_undo_button", number=number),
+        callback_data=callbacks.encode(callbacks.UndoData(number, stamp)))]])
+
+
+def delete_keyboard(lang: Lang, quiz_no: int) -> InlineKeyboardMarkup:
+    """Confirm or keep: ``/deletequiz``."""
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(t_plain(lang, "delete_yes"), callback_data=callbacks.encode(
+            callbacks.DeleteData(quiz_no, True))),
+        InlineKeyboardButton(t_plain(lang, "delete_no"), callback_data=callbacks.encode(
+            callbacks.DeleteData(quiz_no, False)))]])

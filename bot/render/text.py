@@ -1,0 +1,72 @@
+"""Text pieces every message uses: labels, names, cutting to fit, and Telegram's limits."""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+from telegram.constants import CallbackQueryLimit, MessageLimit
+
+from bot import markup
+from bot.bank import Lang
+from bot.i18n import t
+from bot.markup import Safe
+
+ALERT_LIMIT: int = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200 characters
+MESSAGE_LIMIT: int = MessageLimit.MAX_TEXT_LENGTH  # 4096 characters
+NAME_LIMIT = 32
+MEDALS = ("🥇", "🥈", "🥉")
+_ISOLATE = "\u2068{}\u2069"  # first-strong isolate: an RTL name cannot flip the line around it
+_TAG = re.compile(r"</?[a-z][^>]*>")
+
+
+def label(shown: int) -> str:
+    """The button label of shown position ``shown``: A, B, C ..."""
+    return chr(ord("A") + shown)
+
+
+def short_name(first: str | None, last: str | None = None, username: str | None = None) -> str:
+    """A display name for a user: their name, cleaned of control characters, shortened."""
+    name = " ".join(p for p in (first, last) if p) or (f"@{username}" if username else "?")
+    name = "".join(ch for ch in name if unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp"))
+    name = " ".join(name.split()) or "?"
+    if len(name) > NAME_LIMIT:
+        name = name[: NAME_LIMIT - 1].rstrip() + "…"
+    return name
+
+
+def html_name(name: str) -> Safe:
+    """A stored display name, escaped and isolated for an HTML message."""
+    return markup.html(_ISOLATE, name)
+
+
+def fit(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters at a word boundary, with an ellipsis if cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:—-") + "…"
+
+
+def with_medal(rank: int, line: Safe) -> Safe:
+    """A ranking line, with its medal on the podium."""
+    return Safe(f"{MEDALS[rank - 1]} {line}") if rank <= len(MEDALS) else line
+
+
+def when(lang: Lang, seconds: float) -> Safe:
+    """How long until something, roughly: "within an hour", "in about 5 hours", "in 3 days"."""
+    if seconds < 3600:
+        return t(lang, "when_soon")
+    if seconds < 86_400 - 1800:
+        return t(lang, "when_hours", n=max(1, round(seconds / 3600)))
+    days = max(1, round(seconds / 86_400))
+    return t(lang, "when_day") if days == 1 else t(lang, "when_days", n=days)
+
+
+def plain_text(text: str) -> str:
+    """An HTML message as plain text (for the terminal)."""
+    return html.unescape(_TAG.sub("", text))

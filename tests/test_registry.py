@@ -1,0 +1,162 @@
+"""The one table of commands and buttons drives the handlers, /help, the menus and the README.
+
+A command added to the table is handled, checked (who may use it, where), listed in /help and in
+the right menu, with no other change; buttons are routed by their data's type.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fakebot import FakeTelegram
+from harness import BotHarness
+from quizkit import ROOT, populate
+from telegram import Update
+from telegram.ext import CommandHandler
+
+from bot import callbacks, commands
+from bot.app import build_application
+from bot.i18n import t
+from bot.markup import html
+from bot.registry import BUTTONS, COMMANDS, REGISTRY, Registry
+from bot.replies import reply
+from bot.routes import Button, Command, Notice
+from bot.services import Context
+from bot.settings import load_settings
+
+
+def handled_commands(registry: Registry) -> set[str]:
+    settings = load_settings({"TELEGRAM_BOT_TOKEN": "1:x", "QUIZBOT_LANGUAGE": "en"})
+    app = build_application(settings, quizzes={}, registry=registry)
+    return {name for group in app.handlers.values() for h in group
+            if isinstance(h, CommandHandler) for name in h.commands}
+
+
+def test_every_command_of_the_table_is_handled_and_only_those() -> None:
+    names = {n for c in REGISTRY.commands for n in c.names}
+    assert {"quiz", "next", "stop", "start", "help", "top", "recap", "remind"} <= names
+    assert handled_commands(REGISTRY) == names
+
+
+def test_readme_documents_every_command_of_the_table() -> None:
+    """README's Commands section names every documented command, moderators' ones in the
+    moderators' table, and names no command the bot does not have."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("\n## Commands"):]
+    section = section[:section.index("\n## ", 1)]
+    moderators = section.split("For moderators", 1)[1]
+    for command in REGISTRY.commands:
+        if not command.documented:
+            continue
+        for name in command.names:
+            where = moderators if command.who == "moderator" else section
+            assert f"`/{name}" in where, f"/{name} is not in README.md's Commands section"
+    listed = set(re.findall(r"^\| `/([a-z0-9_]+)", section, re.MULTILINE))
+    listed |= set(re.findall(r", `/([a-z0-9_]+)", section))
+    assert listed <= {n for c in REGISTRY.commands for n in c.names}, listed
+
+
+def test_help_and_menus_come_from_the_table() -> None:
+    for lang in ("bn", "en"):
+        text = REGISTRY.help_text(lang)
+        students, moderators = text.split("\n\n")
+        for command in REGISTRY.commands:
+            if command.help and command.who == "everyone":
+                assert t(lang, command.help) in students
+            if command.help and command.who == "moderator":
+                assert t(lang, command.help) in moderators
+            if command.mod_help:
+                assert t(lang, command.mod_help) in moderators
+        everyone = [c.command for c in REGISTRY.menu(lang, admins=False)]
+        admins = [c.command for c in REGISTRY.menu(lang, admins=True)]
+        assert everyone == [c.name for c in REGISTRY.commands if c.who == "everyone" and c.menu]
+        assert "next" not in everyone and "review" not in admins
+        assert {"quiz", "next", "stop", "resetleaderboard", "export", "help"} <= set(admins)
+
+
+def test_a_broken_table_is_refused() -> None:
+    async def noop(update: Update, context: Context) -> None:
+        """Nothing."""
+
+    async def tap(update: Update, context: Context, data: object) -> Notice:
+        return None, False
+
+    with pytest.raises(ValueError, match="/quiz has two handlers"):
+        Registry((*COMMANDS, Command("quiz", noop)), BUTTONS)
+    with pytest.raises(ValueError, match="no text 'help_nope'"):
+        Registry((*COMMANDS, Command("nope", noop, help="help_nope")), BUTTONS)
+    with pytest.raises(ValueError, match="bad command name"):
+        Registry((*COMMANDS, Command("Nope", noop)), BUTTONS)
+    with pytest.raises(ValueError, match="two handlers for one kind"):
+        Registry(COMMANDS, (*BUTTONS, Button(callbacks.StartData, tap)))
+    # a payload route may share its name with the generic command
+    route = next(c for c in COMMANDS if c.filters is not None)
+    Registry((*COMMANDS, Command("start", noop, filters=route.filters)), BUTTONS)
+
+
+# --- one entry is all a new command needs ----------------------------------------------------
+
+PINGED: list[int] = []  # chats where /ping ran
+
+
+async def ping(update: Update, context: Context) -> None:
+    """A moderators' group command added for this test."""
+    assert update.effective_chat is not None
+    PINGED.append(update.effective_chat.id)
+    await reply(update, context, html("pong"), important=True)
+
+
+async def operator_ping(update: Update, context: Context) -> None:
+    """An operators' command added for this test."""
+    await reply(update, context, html("operator pong"), important=True)
+
+
+async def test_one_entry_adds_a_checked_listed_command(tg: FakeTelegram, db_path: Path) -> None:
+    registry = Registry((*COMMANDS,
+                         Command("ping", ping, who="moderator", where="group",
+                                 help="help_next", menu="cmd_next"),
+                         Command("op", operator_ping, who="admin", help="help_export")),
+                        BUTTONS)
+    cls = populate(tg, students=1)
+    chat = cls.chat_id
+    bot = BotHarness(tg, db_path, env={"QUIZBOT_ADMIN_IDS": str(cls.outsider.id)})
+    bot.app = build_application(bot.settings, registry=registry)
+    PINGED.clear()
+    async with bot:
+        await tg.wait_for(lambda: tg.commands("all_chat_administrators", "en"))
+        admins = tg.commands("all_chat_administrators", "en")
+        assert admins is not None and "ping" in [c["command"] for c in admins]
+        everyone = tg.commands("default", "en")
+        assert everyone is not None
+        assert not {"ping", "op"} & {c["command"] for c in everyone}
+
+        tg.user_says(chat, cls.students[0], "/ping")  # a student: refused, handler not run
+        await tg.wait_for_message(chat, "Only the group's admins can do that.")
+        private = tg.private_chat(cls.creator)
+        tg.user_says(private, cls.creator, "/ping")  # a group command in private: refused
+        await tg.wait_for_message(private, "Use this command in a group.")
+        tg.user_says(chat, cls.admin, "/ping")
+        await tg.wait_for_message(chat, "pong")
+        assert [chat] == PINGED
+
+        tg.user_says(chat, cls.admin, "/op")  # a group admin is not an operator
+        await tg.wait_for_message(chat, "Only the bot's operators can do that.")
+        tg.user_says(chat, cls.outsider, "/op")
+        await tg.wait_for_message(chat, "operator pong")
+
+        tg.user_says(private, cls.creator, "/help")
+        shown = await tg.wait_for_message(private, "Commands for the bot's operators")
+        assert shown.text.count(t("en", "help_next")) == 2  # /next and the new /ping
+
+
+def test_start_payloads_have_their_own_handlers_before_the_generic_start() -> None:
+    starts = [h for h in REGISTRY.handlers()
+              if isinstance(h, CommandHandler) and "start" in h.commands]
+    assert len(starts) >= 2
+    generic = [i for i, h in enumerate(starts) if h.callback is commands.start]
+    assert generic == [len(starts) - 1]  # routes with a payload filter come first
+    assert callbacks.recap_payload(12) == "recap_12"
+    assert re.fullmatch(callbacks.RECAP_START, "/start@quizbot recap_12")
+    assert not re.fullmatch(callbacks.RECAP_START, "/start recap_012")
