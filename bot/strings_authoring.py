@@ -133,9 +133,6 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "🔗 এই লিংক খুললে যে কেউ <code>{name}</code> একান্তে অনুশীলন করতে পারবেন:\n{url}",
         "en": "🔗 Anyone who opens this link can practise <code>{name}</code> privately:\n{url}"},
     "share_gone": {"bn": "এই লিংকটি আর কাজ করে না।", "en": "This link no longer works."},
-    "publish_admins_only": {
-        "bn": "শুধু বটের পরিচালকেরা কুইজ প্রকাশ করতে পারেন।",
-        "en": "Only the bot's administrators can publish quizzes."},
     "publish_usage": {"bn": "লিখুন: <code>/publish নাম</code> বা <code>/publish নাম off</code>",
                       "en": "Usage: <code>/publish NAME</code> or <code>/publish NAME off</code>"},
     "publish_on": {"bn": "📣 <code>{name}</code> এখন সব গ্রুপে পাওয়া যাবে।",

@@ -106,10 +106,6 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     # --- /reload ------------------------------------------------------------------------------
     "cmd_reload": {"bn": "প্রশ্নের ফোল্ডার আবার পড়া (অ্যাডমিন)",
                    "en": "Re-read the questions folder (admins)"},
-    "reload_not_admin": {"bn": "/reload কেবল বটের অ্যাডমিনদের জন্য।",
-                         "en": "/reload is for the bot's administrators only."},
-    "reload_private": {"bn": "/reload বটের সঙ্গে প্রাইভেট চ্যাটে ব্যবহার করুন।",
-                       "en": "Use /reload in a private chat with the bot."},
     "reload_head": {"bn": "🔄 প্রশ্নের ফোল্ডার আবার পড়া হয়েছে: {count}টি কুইজ চালু।",
                     "en": "🔄 Questions folder re-read: {count:quiz|quizzes} served."},
     "reload_added": {"bn": "➕ নতুন: {names}", "en": "➕ Added: {names}"},

@@ -142,13 +142,18 @@ async def test_one_entry_adds_a_checked_listed_command(tg: FakeTelegram, db_path
         assert [chat] == PINGED
 
         tg.user_says(chat, cls.admin, "/op")  # a group admin is not an operator
-        await tg.wait_for_message(chat, "Only the bot's operators can do that.")
+        await tg.wait_for_message(chat, "Only the bot's administrators can do that.")
         tg.user_says(chat, cls.outsider, "/op")
         await tg.wait_for_message(chat, "operator pong")
 
-        tg.user_says(private, cls.creator, "/help")
-        shown = await tg.wait_for_message(private, "Commands for the bot's operators")
+        operator = tg.private_chat(cls.outsider)
+        tg.user_says(operator, cls.outsider, "/help")
+        shown = await tg.wait_for_message(operator, "Commands for the bot's administrators")
         assert shown.text.count(t("en", "help_next")) == 2  # /next and the new /ping
+        assert t("en", "help_export") in shown.text.split("administrators", 1)[1]  # /op
+        tg.user_says(private, cls.creator, "/help")  # not an operator: no operators' section
+        shown = await tg.wait_for_message(private, "Commands for students")
+        assert "administrators" not in shown.text
 
 
 def test_start_payloads_have_their_own_handlers_before_the_generic_start() -> None:

@@ -79,10 +79,10 @@ async def test_reload_by_admin_only_and_what_it_reports(tg: FakeTelegram, db_pat
         # a student, even a group's creator, may not reload; nothing changes
         for user in (student, cls.creator):
             tg.user_says(tg.private_chat(user), user, "/reload")
-            await tg.wait_for_message(user.id, "for the bot's administrators only")
+            await tg.wait_for_message(user.id, "Only the bot's administrators can do that.")
         # the admin, in a group: only in private
         tg.user_says(cls.chat_id, admin, "/reload")
-        await tg.wait_for_message(cls.chat_id, "Use /reload in a private chat")
+        await tg.wait_for_message(cls.chat_id, "Use this command in a private chat")
         assert "fresh" not in catalog
 
         # added, changed, removed, and a broken bank whose last good version stays served

@@ -109,9 +109,6 @@ async def publish(update: Update, context: Context) -> None:
     user = update.effective_user
     if lang is None or user is None:
         return
-    if user.id not in svc.settings.admin_ids:
-        await reply(update, context, t(lang, "publish_admins_only"))
-        return
     args = context.args or []
     off = len(args) == 2 and args[1].casefold() == "off"
     row = svc.authored.by_name(args[0].casefold()) if args and (len(args) == 1 or off) else None

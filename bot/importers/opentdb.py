@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from html import unescape
 import json
+from html import unescape
 from typing import Any
 
 from bot.importers.model import FALSE, TRUE, Draft, Parsed, Problem, clean
