@@ -4,6 +4,7 @@ moderator check, and callback answers. Shared by every feature's handlers."""
 from __future__ import annotations
 
 import logging
+from typing import NamedTuple
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
@@ -19,6 +20,22 @@ from bot.services import Context, Services
 log = logging.getLogger(__name__)
 
 REPLY_COOLDOWN = 20.0  # seconds between two optional replies to one student in one group
+
+
+class Pressed(NamedTuple):
+    """Where a button was pressed: by whom, in which chat, under which message."""
+
+    user_id: int
+    chat_id: int
+    message_id: int
+
+
+def pressed(update: Update) -> Pressed:
+    """The place of the callback query a button handler answers (the registry routes only
+    queries that have a message)."""
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    return Pressed(query.from_user.id, query.message.chat.id, query.message.message_id)
 
 
 def thread_of(message: Message) -> int:

@@ -19,7 +19,7 @@ from bot.authoring.draft import DraftQuestion, PollFacts
 from bot.bank import Lang
 from bot.i18n import t, t_plain
 from bot.render.authoring import added, problem_lines, refused, saved_text, undo_keyboard
-from bot.replies import language, private_here, reply
+from bot.replies import language, pressed, private_here, reply
 from bot.routes import Button, Command, Notice
 from bot.services import Context, Services
 from bot.storage import Draft
@@ -175,10 +175,7 @@ async def _add(update: Update, context: Context, svc: Services,
 async def undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
     """The Undo button: drop question N if it is still the draft's last."""
     svc = context.bot_data
-    query = update.callback_query
-    assert query is not None and query.message is not None
-    user_id, chat_id = query.from_user.id, query.message.chat.id
-    message_id = query.message.message_id
+    user_id, chat_id, message_id = pressed(update)
     lang = await language(update, svc)
     current = await svc.store.draft(user_id)
     questions = drafts.from_json(current.questions) if current is not None else []

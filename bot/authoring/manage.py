@@ -14,7 +14,7 @@ from bot.authoring.draft import MAX_QUIZZES_PER_AUTHOR
 from bot.bank import Lang, Quiz
 from bot.i18n import t, t_plain
 from bot.render.authoring import delete_keyboard, my_quizzes
-from bot.replies import language, private_here, reply
+from bot.replies import language, pressed, private_here, reply
 from bot.routes import Button, Command, Notice
 from bot.services import Context, Services
 from bot.storage import AuthoredQuiz
@@ -68,10 +68,7 @@ async def deletequiz(update: Update, context: Context) -> None:
 async def delete_button(update: Update, context: Context, data: callbacks.DeleteData) -> Notice:
     """The confirmation buttons of /deletequiz."""
     svc = context.bot_data
-    query = update.callback_query
-    assert query is not None and query.message is not None
-    user_id, chat_id = query.from_user.id, query.message.chat.id
-    message_id = query.message.message_id
+    user_id, chat_id, message_id = pressed(update)
     lang = await language(update, svc)
     row = svc.authored.row(f"u.{data.quiz_no}")
     if (row is None or row.deleted_at is not None

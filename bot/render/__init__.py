@@ -9,7 +9,11 @@ kind of text ``bot.outbox`` sends. One module per concern:
 - ``quiz``: announcement, questions, reveals, results, tap alerts, practice;
 - ``keyboards``: every inline keyboard;
 - ``stats``: leaderboards and ``/me``;
-- ``review``: recaps, ``/review`` and recap settings.
+- ``review``: recaps, ``/review`` and recap settings;
+- ``teacher``: homework (cards, lists, results, a student's attempt), question analysis and its
+  CSV, "report a problem" buttons (issue 15; imported as ``bot.render.teacher``);
+- ``authoring``: drafts, saved and imported quizzes, ``/myquizzes`` (issue 16);
+- ``reload``: ``/reload``'s report (issue 14).
 """
 
 from __future__ import annotations
