@@ -251,10 +251,11 @@ async def _ask_reason(context: Context, svc: Services, chat_id: int,
 # --- table entries (joined in bot.registry) ---------------------------------------------------
 
 #: deep links (``/start hw-<id>``, ``/start an-<group>_<quiz>``), routed before the generic /start
-HW_START = filters.Regex(callbacks.start_filter_pattern("hw-", "[1-9][0-9]{0,15}")) \
+#: (any payload with the prefix: a malformed one gets the handler's "not found" reply)
+HW_START = filters.Regex(callbacks.start_filter_pattern("hw-", "[A-Za-z0-9_-]{1,61}")) \
     & filters.ChatType.PRIVATE
-AN_START = filters.Regex(callbacks.start_filter_pattern(
-    "an-", "[1-9][0-9]{0,15}_[a-z0-9][a-z0-9_-]{0,31}")) & filters.ChatType.PRIVATE
+AN_START = filters.Regex(callbacks.start_filter_pattern("an-", "[A-Za-z0-9_-]{1,61}")) \
+    & filters.ChatType.PRIVATE
 
 COMMANDS = (
     Command("start", start_homework, where="private", filters=HW_START),

@@ -165,3 +165,22 @@ def test_start_payloads_have_their_own_handlers_before_the_generic_start() -> No
     assert callbacks.recap_payload(12) == "recap_12"
     assert re.fullmatch(callbacks.RECAP_START, "/start@quizbot recap_12")
     assert not re.fullmatch(callbacks.RECAP_START, "/start recap_012")
+
+
+async def test_each_deep_link_reaches_its_own_handler(tg: FakeTelegram, db_path: Path) -> None:
+    """Homework, analysis, share and recap links each get their feature's answer, forged ones
+    a short "not found"; a plain /start and a /start with an unknown payload get the greeting."""
+    student = tg.add_user(501, "Mina")
+    dm = tg.private_chat(student)
+    async with BotHarness(tg, db_path, env={"QUIZBOT_LANGUAGE": "en"}):
+        for payload, answer in (("hw-99", "This homework could not be found."),
+                                ("hw-forged", "This homework could not be found."),
+                                ("an-5_zero", "Only the group's admins can do that."),
+                                ("an-forged", "No quiz has been answered in this group"),
+                                ("sq-forged", "This link no longer works"),
+                                ("recap_7", t("en", "recap_none")),
+                                ("other", "quizbot")):
+            before = len(tg.messages(dm.id))
+            tg.user_says(dm, student, f"/start {payload}")
+            await tg.wait_for(lambda b=before: len(tg.messages(dm.id)) > b)  # type: ignore[misc]
+            assert answer in tg.messages(dm.id)[-1].text, payload
