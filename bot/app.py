@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
@@ -31,9 +32,9 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
-from telegram.request import HTTPXRequest
 
 from bot import commands, recap, review, stats
+from bot.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals
 from bot.bank import LANGS, Lang, Quiz, load_folder
 from bot.engine import PlanMismatch
 from bot.i18n import t
@@ -41,13 +42,14 @@ from bot.logs import setup_logging
 from bot.moderators import Moderators
 from bot.pacing import GroupPacer
 from bot.practice import PracticeSessions
-from bot.quiz_group import GroupQuizzes
+from bot.quiz_group import GroupQuizzes, tap_key
 from bot.recap import Recaps
 from bot.render import bank_limits
 from bot.review import Reviews
 from bot.services import Services
 from bot.settings import Settings
 from bot.storage import Store
+from bot.transport import AiohttpRequest
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,15 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
                                                                             Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
     pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
+    # aiohttp, not PTB's default httpx: several times less CPU per request (bench/README.md)
+    transports = (AiohttpRequest(16, connect_timeout=5.0, read_timeout=10.0, write_timeout=10.0,
+                                 pool_timeout=10.0),
+                  AiohttpRequest(1, read_timeout=30.0))
+    svc = Services(settings=settings,
+                   quizzes=quizzes if quizzes is not None else load_quizzes(settings),
+                   clock=clock, rng=rng or random.Random())
+    # every update is stamped with the bot's clock as it arrives: taps are judged by that
+    svc.arrivals = Arrivals(lambda: svc.clock(), tap_key)
     app = (
         ApplicationBuilder()
         .token(settings.token)
@@ -76,21 +87,17 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
         .defaults(Defaults(parse_mode=ParseMode.HTML,
                            link_preview_options=LinkPreviewOptions(is_disabled=True)))
         .rate_limiter(pacer)
-        .concurrent_updates(256)
-        # httpcore walks every pooled connection on each request: with 16 the bot answers a
-        # burst of taps 1.3-2x faster than with 128 (bench/README.md)
-        .request(HTTPXRequest(connection_pool_size=16, connect_timeout=5.0, read_timeout=10.0,
-                              write_timeout=10.0, pool_timeout=10.0))
-        .get_updates_request(HTTPXRequest(connection_pool_size=2, read_timeout=30.0))
+        .update_queue(ArrivalQueue(svc.arrivals))
+        .concurrent_updates(ArrivalProcessor(256, svc.arrivals))
+        .request(transports[0])
+        .get_updates_request(transports[1])
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
         .build()
     )
-    app.bot_data["services"] = Services(
-        settings=settings,
-        quizzes=quizzes if quizzes is not None else load_quizzes(settings),
-        clock=clock, rng=rng or random.Random())
+    app.bot_data["services"] = svc
     app.bot_data["pacer"] = pacer
+    app.bot_data["transports"] = transports
     register_handlers(app)
     return app
 
@@ -131,7 +138,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data["services"]
     svc.store = await Store.open(svc.settings.db_path)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
-    svc.groups = GroupQuizzes(app, svc.store, svc.clock,
+    svc.groups = GroupQuizzes(app, svc.store, svc.clock, svc.arrivals,
                               count_interval=svc.settings.count_interval)
     svc.practice = PracticeSessions(app.bot, svc.store, svc.quizzes, svc.clock)
     recaps = app.bot_data["recaps"] = Recaps(app, svc.store, svc.quizzes, svc.clock,
@@ -229,16 +236,30 @@ def _serve(settings: Settings) -> None:
             log.info("QUIZBOT_WEBHOOK_SECRET not given: a random secret is set for this run")
         else:
             log.info("webhook secret set")
-        log.info("serving the webhook on %s:%s", settings.listen_host, settings.listen_port)
-        app.run_webhook(listen=settings.listen_host, port=settings.listen_port,
-                        url_path=urlparse(settings.webhook_url).path.strip("/"),
-                        webhook_url=settings.webhook_url,
-                        secret_token=secret, allowed_updates=ALLOWED_UPDATES,
-                        drop_pending_updates=False, stop_signals=_signals())
-    else:
-        log.info("long polling")
-        app.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=_signals(),
-                        timeout=25, bootstrap_retries=-1)
+    try:
+        if settings.webhook_url:
+            log.info("serving the webhook on %s:%s", settings.listen_host, settings.listen_port)
+            app.run_webhook(listen=settings.listen_host, port=settings.listen_port,
+                            url_path=urlparse(settings.webhook_url).path.strip("/"),
+                            webhook_url=settings.webhook_url,
+                            secret_token=secret, allowed_updates=ALLOWED_UPDATES,
+                            drop_pending_updates=False, stop_signals=_signals(),
+                            close_loop=False)
+        else:
+            log.info("long polling")
+            app.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=_signals(),
+                            timeout=25, bootstrap_retries=-1, close_loop=False)
+    finally:
+        _close(app)
+
+
+def _close(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Close the HTTP sessions on the loop they ran on (PTB skips this when start-up failed,
+    e.g. on a rejected token), then the loop."""
+    loop = asyncio.get_event_loop()
+    for transport in app.bot_data["transports"]:
+        loop.run_until_complete(transport.shutdown())
+    loop.close()
 
 
 def _signals() -> Any:

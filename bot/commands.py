@@ -192,7 +192,7 @@ async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,
             if run.chat_id != chat.id:
                 return t(run.lang, "alert_invalid"), True
             name = render.short_name(user.first_name, user.last_name, user.username)
-            _, text = await svc.groups.tap(run, user, data.q_index, data.shown, name)
+            _, text = await svc.groups.tap(run, update, data.q_index, data.shown, name)
             return text, True
         if chat.type == Chat.PRIVATE:
             result = await svc.practice.tap(data.run_id, chat.id, user.id, message.message_id,

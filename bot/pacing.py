@@ -13,8 +13,9 @@ beyond the group limit, so this limiter keeps an exact sliding window per group 
   itself, and raises :class:`Skipped` otherwise.
 - Answers to callback queries and lookups (getChatAdministrators ...) are not throttled.
 - ``RetryAfter`` (429) is waited out and retried; so are network errors that happened before the
-  request could reach Telegram. Errors after which the request may have been carried out are
-  retried only for idempotent methods (edits, lookups), so a question is never posted twice.
+  request could reach Telegram (bot/transport.py raises those as ``NEVER_SENT``). Errors after
+  which the request may have been carried out are retried only for idempotent methods (edits,
+  lookups), so a question is never posted twice.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-import httpx
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 from telegram.ext import BaseRateLimiter
+
+from bot.transport import NEVER_SENT
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +42,6 @@ def optional(max_wait: float) -> dict[str, object]:
     """Send when the budget has room within ``max_wait`` seconds, else skip."""
     return {"optional": True, "max_wait": max_wait}
 _IDEMPOTENT_PREFIXES = ("edit", "get", "set", "delete")
-_SAFE_CAUSES = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
 class Skipped(Exception):
@@ -198,4 +199,4 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
 
 def _retry_is_safe(endpoint: str, exc: Exception) -> bool:
     """True if the request surely did not reach Telegram, or repeating it changes nothing."""
-    return isinstance(exc.__cause__, _SAFE_CAUSES) or endpoint.startswith(_IDEMPOTENT_PREFIXES)
+    return isinstance(exc, NEVER_SENT) or endpoint.startswith(_IDEMPOTENT_PREFIXES)

@@ -7,8 +7,9 @@ before the next one starts, so a restart picks up exactly where the run was:
 ``posting`` (the question may or may not be out) → ``open`` (message id and deadline stored)
 → ``closed`` (the reveal is due) → the next question's ``posting``, or the results.
 
-Taps never take the lock: the engine decides at once, the answer is stored (group commit), and
-only then is the student's alert sent.
+Taps never take the lock: the engine decides at once, by the time the tap *arrived*
+(bot/arrivals.py), the answer is stored (group commit), and only then is the student's alert
+sent. Closing a question first waits for the taps that arrived before it closed.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import User
+from telegram import Update
 from telegram.ext import Application, ContextTypes, Job
 
-from bot import outbox, render
+from bot import callbacks, outbox, render
+from bot.arrivals import Arrivals
 from bot.bank import Lang, Quiz
 from bot.engine import Answer, QuizEngine, Reveal, Verdict, make_plan
 from bot.i18n import t
@@ -62,6 +64,20 @@ class LiveRun:
         return f"count:{self.chat_id}:{self.thread_id}"
 
 
+#: the longest a close waits for taps that arrived in time (a safety net: they take
+#: milliseconds unless the bot is far behind)
+SETTLE_TIMEOUT = 10.0
+
+
+def tap_key(update: Update) -> int | None:
+    """The run a tap on an answer button is for; None for any other update."""
+    query = update.callback_query
+    if query is None:
+        return None
+    data = callbacks.parse(query.data)
+    return data.run_id if isinstance(data, callbacks.AnswerData) else None
+
+
 def _to_engine(a: StoredAnswer) -> Answer:
     return Answer(a.q_index, a.user_id, a.option, a.correct, a.points, a.answered_at)
 
@@ -70,10 +86,12 @@ class GroupQuizzes(AppBound):
     """Every running group quiz of the bot, one per (chat, topic)."""
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 clock: Callable[[], float], *, count_interval: float = 5.0) -> None:
+                 clock: Callable[[], float], arrivals: Arrivals, *,
+                 count_interval: float = 5.0) -> None:
         self._app = app
         self._store = store
         self._clock = clock
+        self._arrivals = arrivals
         self._count_interval = count_interval
         self._live: dict[tuple[int, int], LiveRun] = {}
         self._by_id: dict[int, LiveRun] = {}
@@ -211,6 +229,7 @@ class GroupQuizzes(AppBound):
         run = self._by_id.get(run_id)
         if run is None or not self._app.running:
             return False  # shutting down: the stored run closes this question after a restart
+        await self._take_arrived(run)
         async with run.lock:
             engine = run.engine
             if engine.phase != "open" or (expect is not None and engine.current != expect):
@@ -222,6 +241,19 @@ class GroupQuizzes(AppBound):
                                             posted_at=engine.posted_at, deadline=engine.deadline)
             await self._after_close(run, reveal)
             return True
+
+    async def _take_arrived(self, run: LiveRun) -> None:
+        """Before an open question closes: let the taps that arrived while it was open (by its
+        deadline, or now if it closes early) be judged first."""
+        engine = run.engine
+        if engine.phase != "open":
+            return
+        cutoff = self._clock()
+        if engine.deadline is not None:
+            cutoff = min(cutoff, engine.deadline)
+        if not await self._arrivals.settled(run.run_id, cutoff, SETTLE_TIMEOUT):
+            log.warning("run %s: closing question %s with taps still pending", run.run_id,
+                        engine.current + 1)
 
     async def _after_close(self, run: LiveRun, reveal: Reveal, *, go_on: bool = True) -> None:
         if not await self._reveal(run, reveal):
@@ -249,6 +281,7 @@ class GroupQuizzes(AppBound):
         run = self._by_id.get(run_id)
         if run is None:
             return False
+        await self._take_arrived(run)
         async with run.lock:
             self._cancel(run.job)
             engine = run.engine
@@ -326,10 +359,14 @@ class GroupQuizzes(AppBound):
 
     # --- taps -----------------------------------------------------------------------------------
 
-    async def tap(self, run: LiveRun, user: User, q_index: int, shown: int,
+    async def tap(self, run: LiveRun, update: Update, q_index: int, shown: int,
                   name: str) -> tuple[Verdict, str]:
-        """A student's tap: decide, store, then give the alert text."""
-        verdict = run.engine.answer(user.id, q_index, shown, self._clock())
+        """A student's tap: decide (by when it arrived), store, then give the alert text."""
+        query = update.callback_query
+        assert query is not None
+        user = query.from_user
+        verdict = run.engine.answer(user.id, q_index, shown, self._arrivals.at(update))
+        self._arrivals.settle(update)
         if verdict.status == "accepted" and verdict.answer is not None:
             answer = verdict.answer
             try:

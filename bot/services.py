@@ -15,6 +15,7 @@ from bot.i18n import parse_lang
 from bot.settings import Settings
 
 if TYPE_CHECKING:
+    from bot.arrivals import Arrivals
     from bot.moderators import Moderators
     from bot.practice import PracticeSessions
     from bot.quiz_group import GroupQuizzes
@@ -45,6 +46,7 @@ class Services:
     quizzes: dict[str, Quiz]
     clock: Callable[[], float] = time.time
     rng: random.Random = field(default_factory=random.Random)
+    arrivals: Arrivals = field(init=False)
     store: Store = field(init=False)
     moderators: Moderators = field(init=False)
     groups: GroupQuizzes = field(init=False)
