@@ -229,9 +229,11 @@ class GroupQuizzes(AppBound):
         run = self._by_id.get(run_id)
         if run is None or not self._app.running:
             return False  # shutting down: the stored run closes this question after a restart
+        engine = run.engine
+        if engine.phase != "open" or (expect is not None and engine.current != expect):
+            return False
         await self._take_arrived(run)
         async with run.lock:
-            engine = run.engine
             if engine.phase != "open" or (expect is not None and engine.current != expect):
                 return False
             self._cancel(run.job)
@@ -243,14 +245,13 @@ class GroupQuizzes(AppBound):
             return True
 
     async def _take_arrived(self, run: LiveRun) -> None:
-        """Before an open question closes: let the taps that arrived while it was open (by its
-        deadline, or now if it closes early) be judged first."""
+        """Before an open question closes: it ends now (or at its deadline, if that passed),
+        and the taps that arrived by then are judged first."""
         engine = run.engine
         if engine.phase != "open":
             return
-        cutoff = self._clock()
-        if engine.deadline is not None:
-            cutoff = min(cutoff, engine.deadline)
+        engine.end_at(self._clock())
+        cutoff = engine.deadline if engine.deadline is not None else self._clock()
         if not await self._arrivals.settled(run.run_id, cutoff, SETTLE_TIMEOUT):
             log.warning("run %s: closing question %s with taps still pending", run.run_id,
                         engine.current + 1)
