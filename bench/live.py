@@ -326,4 +326,5 @@ async def shutdown(sizes: Sizes, work: Workdir) -> dict[str, Any]:
            or " ERROR " in line or " CRITICAL " in line]
     return {"groups": len(chats), "taps": progress["tapped"], "exit_s": took,
             "exit_code": code, "clean_log": not bad, "bad_lines": bad[:10],
-            "stopped_cleanly": "INFO bot.app: stopped" in log}
+            "stopped_cleanly": "INFO bot.app: stopped" in log,
+            "log_tail": log.splitlines()[-40:]}

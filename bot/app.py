@@ -38,6 +38,7 @@ from bot.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals
 from bot.bank import LANGS, Lang, Quiz, load_folder
 from bot.engine import PlanMismatch
 from bot.i18n import t
+from bot.lifecycle import QuizApplication
 from bot.logs import setup_logging
 from bot.moderators import Moderators
 from bot.pacing import GroupPacer
@@ -82,6 +83,7 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
     svc.arrivals = Arrivals(lambda: svc.clock(), tap_key)
     app = (
         ApplicationBuilder()
+        .application_class(QuizApplication)
         .token(settings.token)
         .base_url(settings.api_url)
         .defaults(Defaults(parse_mode=ParseMode.HTML,

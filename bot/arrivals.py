@@ -28,6 +28,14 @@ class Arrivals:
         self._at: dict[int, float] = {}  # update id -> arrival, until processed
         self._pending: dict[Hashable, dict[int, float]] = {}  # key -> update id -> arrival
         self._waiters: dict[Hashable, list[asyncio.Event]] = {}
+        self.stopped = False
+
+    def stop(self) -> None:
+        """The bot is stopping: nothing waits for pending taps any more."""
+        self.stopped = True
+        for waiters in self._waiters.values():
+            for event in waiters:
+                event.set()
 
     def arrived(self, update: object) -> None:
         """Stamp an update that just reached the bot."""
@@ -76,7 +84,7 @@ class Arrivals:
         try:
             while any(at <= cutoff for at in self._pending.get(key, {}).values()):
                 left = give_up - loop.time()
-                if left <= 0:
+                if left <= 0 or self.stopped:
                     return False
                 event.clear()
                 with contextlib.suppress(TimeoutError):

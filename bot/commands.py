@@ -242,13 +242,15 @@ async def remember(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     store = services(context).store
     chat, user = update.effective_chat, update.effective_user
+    app = context.application
+    if not app.running:  # stopping: no new tasks; names are kept current from the next update
+        return
     if chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP):
-        context.application.create_task(store.remember_chat(chat.id, chat.title, chat.type),
-                                        name="remember-chat")
+        app.create_task(store.remember_chat(chat.id, chat.title, chat.type),
+                        name="remember-chat")
     if user is not None and not user.is_bot:
         name = render.short_name(user.first_name, user.last_name, user.username)
-        context.application.create_task(store.remember_user(user.id, name, user.username),
-                                        name="remember-user")
+        app.create_task(store.remember_user(user.id, name, user.username), name="remember-user")
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -48,6 +48,10 @@ class Skipped(Exception):
     """An optional request was not sent: the group's budget is kept for the quiz."""
 
 
+class Stopped(Exception):
+    """The bot is stopping: a request that would have to wait for its turn is not sent."""
+
+
 class SlidingWindow:
     """At most ``limit`` events in any ``window`` seconds, measured on ``clock``."""
 
@@ -105,6 +109,20 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         self._clock = clock
         self._groups: dict[int, SlidingWindow] = {}
         self._overall = SlidingWindow(overall_per_second, 1.0, clock)
+        self._stopping = asyncio.Event()
+
+    def stop(self) -> None:
+        """The bot is stopping: requests waiting for their turn (or to retry) give up with
+        :class:`Stopped` instead, so shutdown is not held up by a group's budget."""
+        self._stopping.set()
+
+    async def _sleep(self, seconds: float) -> None:
+        """Sleep, unless the bot is (or starts) stopping: then raise Stopped."""
+        if not self._stopping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), seconds)
+        if self._stopping.is_set():
+            raise Stopped
 
     async def initialize(self) -> None:
         """Nothing to open."""
@@ -150,7 +168,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             delay = window.wait_time()
             if delay > 0:
                 log.debug("pacing %s in chat %s for %.1fs", endpoint, chat_id, delay)
-                await asyncio.sleep(delay)
+                await self._sleep(delay)
             try:
                 result = await self._attempts(callback, args, kwargs, endpoint, self._overall)
                 return result
@@ -165,7 +183,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             delay = max(window.time_until(self.reserve + 1), 0.05)
             if self._clock() + delay > give_up:
                 raise Skipped(endpoint)
-            await asyncio.sleep(delay)
+            await self._sleep(delay)
 
     async def _attempts(self, callback: Callable[..., Coroutine[Any, Any, Any]], args: Any,
                         kwargs: dict[str, Any], endpoint: str,
@@ -175,7 +193,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                 async with overall.lock:
                     delay = overall.wait_time()
                     if delay > 0:
-                        await asyncio.sleep(delay)
+                        await self._sleep(delay)
                     overall.record()
             try:
                 return await callback(*args, **kwargs)
@@ -186,14 +204,14 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                 seconds = wait if isinstance(wait, int) else wait.total_seconds()
                 log.warning("Telegram asked to wait %ss before %s (attempt %d)",
                             seconds, endpoint, attempt + 1)
-                await asyncio.sleep(seconds + 0.05)
+                await self._sleep(seconds + 0.05)
             except BadRequest:
                 raise
             except (TimedOut, NetworkError) as exc:
                 if attempt == self.max_retries or not _retry_is_safe(endpoint, exc):
                     raise
                 log.warning("network error on %s, retrying: %s", endpoint, type(exc).__name__)
-                await asyncio.sleep(min(0.2 * 2**attempt, 2.0))
+                await self._sleep(min(0.2 * 2**attempt, 2.0))
         raise AssertionError("unreachable")
 
 

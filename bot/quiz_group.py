@@ -15,6 +15,7 @@ sent. Closing a question first waits for the taps that arrived before it closed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -49,6 +50,8 @@ class LiveRun:
     names: dict[int, str] = field(default_factory=dict)
     shown_count: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: set while no question is being posted: a tap on the one being posted waits for it
+    posted: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def key(self) -> tuple[int, int]:
@@ -66,7 +69,7 @@ class LiveRun:
 
 #: the longest a close waits for taps that arrived in time (a safety net: they take
 #: milliseconds unless the bot is far behind)
-SETTLE_TIMEOUT = 10.0
+SETTLE_TIMEOUT = 30.0
 
 
 def tap_key(update: Update) -> int | None:
@@ -187,6 +190,13 @@ class GroupQuizzes(AppBound):
     # --- posting and closing --------------------------------------------------------------------
 
     async def _post(self, run: LiveRun) -> None:
+        run.posted.clear()
+        try:
+            await self._post_question(run)
+        finally:
+            run.posted.set()
+
+    async def _post_question(self, run: LiveRun) -> None:
         engine = run.engine
         await self._store.save_progress(run.run_id, current=engine.current, phase="posting",
                                         message_id=None, posted_at=None, deadline=None)
@@ -196,6 +206,8 @@ class GroupQuizzes(AppBound):
             await self._moved(run, sent.new_chat_id)
             sent = await outbox.send(self._bot, run.chat_id, self._question_text(run, 0),
                                      thread_id=run.thread_id, markup=self._keyboard(run))
+        if sent.status == "stopped":  # stored as "posting": posted after the restart
+            return
         if sent.status in ("gone", "moved"):
             await self._end(run, "aborted")
             return
@@ -233,6 +245,8 @@ class GroupQuizzes(AppBound):
         if engine.phase != "open" or (expect is not None and engine.current != expect):
             return False
         await self._take_arrived(run)
+        if self._arrivals.stopped:
+            return False  # shutting down: as above
         async with run.lock:
             if engine.phase != "open" or (expect is not None and engine.current != expect):
                 return False
@@ -252,7 +266,8 @@ class GroupQuizzes(AppBound):
             return
         engine.end_at(self._clock())
         cutoff = engine.deadline if engine.deadline is not None else self._clock()
-        if not await self._arrivals.settled(run.run_id, cutoff, SETTLE_TIMEOUT):
+        if not await self._arrivals.settled(run.run_id, cutoff, SETTLE_TIMEOUT) and not (
+                self._arrivals.stopped):
             log.warning("run %s: closing question %s with taps still pending", run.run_id,
                         engine.current + 1)
 
@@ -316,6 +331,8 @@ class GroupQuizzes(AppBound):
             await self._moved(run, sent.new_chat_id)
             sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id,
                                      markup=markup)
+        if sent.status == "stopped":  # still running when stored: results after the restart
+            return
         await self._end(run, status if sent.status not in ("gone", "moved") else "aborted")
         if scores and self.on_finish is not None and self._app.running:
             # private recaps, from a task of their own: never under the run's lock
@@ -332,6 +349,8 @@ class GroupQuizzes(AppBound):
 
     async def _follow(self, run: LiveRun, outcome: outbox.Outcome) -> bool:
         """React to a failed send: end the run if the chat is gone. True to carry on."""
+        if outcome.status == "stopped":
+            return False
         if outcome.status == "moved" and outcome.new_chat_id is not None:
             await self._moved(run, outcome.new_chat_id)
             return True
@@ -366,6 +385,10 @@ class GroupQuizzes(AppBound):
         query = update.callback_query
         assert query is not None
         user = query.from_user
+        if run.engine.phase == "posting" and q_index == run.engine.current:
+            # the student saw it before the bot learnt it was out: judge it once it is open
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(run.posted.wait(), SETTLE_TIMEOUT)
         verdict = run.engine.answer(user.id, q_index, shown, self._arrivals.at(update))
         self._arrivals.settle(update)
         if verdict.status == "accepted" and verdict.answer is not None:
