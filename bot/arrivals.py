@@ -28,11 +28,13 @@ class Arrivals:
         self._at: dict[int, float] = {}  # update id -> arrival, until processed
         self._pending: dict[Hashable, dict[int, float]] = {}  # key -> update id -> arrival
         self._waiters: dict[Hashable, list[asyncio.Event]] = {}
+        self._room = asyncio.Event()
         self.stopped = False
 
     def stop(self) -> None:
         """The bot is stopping: nothing waits for pending taps any more."""
         self.stopped = True
+        self._room.set()
         for waiters in self._waiters.values():
             for event in waiters:
                 event.set()
@@ -68,6 +70,13 @@ class Arrivals:
         if isinstance(update, Update):
             self.settle(update)
             self._at.pop(update.update_id, None)
+            self._room.set()
+
+    async def room(self, limit: int) -> None:
+        """Wait until fewer than ``limit`` updates are in flight."""
+        while len(self._at) >= limit and not self.stopped:
+            self._room.clear()
+            await self._room.wait()
 
     def waiting(self, key: Hashable) -> bool:
         """Whether something waits in :meth:`settled` for ``key`` now."""
@@ -97,11 +106,22 @@ class Arrivals:
 
 
 class ArrivalQueue(asyncio.Queue[object]):
-    """The application's update queue, stamping each update as it is put in."""
+    """The application's update queue, stamping each update as it is put in.
 
-    def __init__(self, arrivals: Arrivals) -> None:
+    At most ``limit`` updates are in the bot at once (arrived, not yet processed): beyond that,
+    ``put`` waits, so polling pauses (the rest wait at Telegram, not in memory) and a webhook
+    request is answered only once there is room. A bot far behind keeps its memory bounded;
+    a bot keeping up never meets the limit.
+    """
+
+    def __init__(self, arrivals: Arrivals, limit: int = 1000) -> None:
         super().__init__()
-        self.arrivals = arrivals
+        self.arrivals, self.limit = arrivals, limit
+
+    async def put(self, item: object) -> None:
+        if isinstance(item, Update):
+            await self.arrivals.room(self.limit)
+        self.put_nowait(item)
 
     def put_nowait(self, item: object) -> None:
         self.arrivals.arrived(item)

@@ -120,3 +120,26 @@ async def test_closing_first_takes_the_taps_already_received(tg: FakeTelegram,
     finally:
         gate.open.set()
         await bot.stop()
+
+
+async def test_updates_in_flight_are_bounded() -> None:
+    """Past the limit, putting an update waits for one to be processed: a bot far behind
+    leaves the rest at Telegram instead of in its memory."""
+    from telegram import Update as U
+
+    from bot.arrivals import ArrivalQueue, Arrivals
+
+    clock = Clock()
+    arrivals = Arrivals(clock, lambda u: None)
+    queue = ArrivalQueue(arrivals, limit=2)
+    updates = [U(update_id=i) for i in range(3)]
+    await queue.put(updates[0])
+    clock.now += 1
+    await queue.put(updates[1])
+    third = asyncio.create_task(queue.put(updates[2]))
+    await asyncio.sleep(0)
+    assert not third.done() and queue.qsize() == 2
+    assert arrivals.at(updates[1]) == arrivals.at(updates[0]) + 1
+    arrivals.done(await queue.get())
+    await asyncio.wait_for(third, 5)
+    assert queue.qsize() == 2
