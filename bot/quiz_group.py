@@ -21,6 +21,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
 from telegram import Update
 from telegram.ext import Application, ContextTypes, Job
 
@@ -99,6 +100,9 @@ class GroupQuizzes(AppBound):
         self._live: dict[tuple[int, int], LiveRun] = {}
         self._by_id: dict[int, LiveRun] = {}
         self._pending_resume: list[LiveRun] = []
+        #: pending timers by name (close and count jobs): found without asking the scheduler,
+        #: which would list every job of every running quiz on each tap
+        self._timers: dict[str, Job[Any]] = {}
         #: called (as a background task) with the run id once a run's results are out
         self.on_finish: Callable[[int], Coroutine[Any, Any, None]] | None = None
 
@@ -225,12 +229,13 @@ class GroupQuizzes(AppBound):
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
         self._cancel(run.job)
-        self._jobs.run_once(self._close_job, when=max(delay, 0.0), name=run.job,
-                            data=run.run_id)
+        self._timers[run.job] = self._jobs.run_once(self._close_job, when=max(delay, 0.0),
+                                                    name=run.job, data=run.run_id)
 
     async def _close_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The question's time is up."""
         assert context.job is not None
+        self._fired(context.job)
         await self.close(context.job.data)  # type: ignore[arg-type]
 
     async def close(self, run_id: int, *, expect: int | None = None) -> bool:
@@ -369,7 +374,7 @@ class GroupQuizzes(AppBound):
         await self._store.migrate_chat(old_id, new_id)
         for run in [r for r in self._live.values() if r.chat_id == old_id]:
             self._live.pop(run.key)
-            had_timer = bool(self._jobs.get_jobs_by_name(run.job))
+            had_timer = run.job in self._timers
             self._cancel(run.job)  # timers are named by chat: re-arm under the new id
             self._cancel(run.count_job)
             run.chat_id = new_id
@@ -412,13 +417,15 @@ class GroupQuizzes(AppBound):
     # --- the "N answered" line ------------------------------------------------------------------
 
     def _schedule_count(self, run: LiveRun) -> None:
-        if not self._jobs.get_jobs_by_name(run.count_job):
-            self._jobs.run_once(self._count_job_cb, when=self._count_interval,
-                                name=run.count_job, data=run.run_id)
+        if run.count_job not in self._timers:
+            self._timers[run.count_job] = self._jobs.run_once(
+                self._count_job_cb, when=self._count_interval, name=run.count_job,
+                data=run.run_id)
 
     async def _count_job_cb(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Refresh a question's answer count if the group's budget has room."""
         assert context.job is not None
+        self._fired(context.job)
         run = self._by_id.get(context.job.data)  # type: ignore[call-overload]
         if run is None or run.message_id is None:
             return
@@ -456,7 +463,13 @@ class GroupQuizzes(AppBound):
         self._live[run.key] = run
         self._by_id[run.run_id] = run
 
+    def _fired(self, job: Job[Any]) -> None:
+        """A timer went off: it is no longer pending."""
+        if job.name is not None and self._timers.get(job.name) is job:
+            del self._timers[job.name]
+
     def _cancel(self, name: str) -> None:
-        job: Job[Any]
-        for job in self._jobs.get_jobs_by_name(name):
-            job.schedule_removal()
+        job = self._timers.pop(name, None)
+        if job is not None:
+            with contextlib.suppress(JobLookupError):  # it is going off right now
+                job.schedule_removal()
