@@ -40,7 +40,8 @@ def main() -> None:
     if variant != "defaults":
         builder = builder.concurrent_updates(256)
     if variant == "ceiling":
-        builder = builder.request(AiohttpRequest(16)).get_updates_request(AiohttpRequest(1))
+        pool = int(os.environ.get("BENCH_POOL", "16"))  # quizbot's pool size
+        builder = builder.request(AiohttpRequest(pool)).get_updates_request(AiohttpRequest(1))
     app = builder.build()
     app.add_handler(CallbackQueryHandler(answer))
     webhook = os.environ.get("QUIZBOT_WEBHOOK_URL")
