@@ -72,8 +72,10 @@ class BenchTelegram(FakeTelegram):
                 try:
                     async with session.post(self.webhook_url, json=item.data,
                                             headers=headers) as resp:
-                        await resp.read()
+                        body = await resp.read()
                         ok = 200 <= resp.status < 300
+                    if ok:
+                        await self.webhook_reply(resp.content_type, body)
                 except (OSError, TimeoutError, aiohttp.ClientError):
                     ok = False
                 if ok:

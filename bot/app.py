@@ -33,7 +33,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import commands, recap, review, stats
+from bot import commands, recap, review, stats, webhook
 from bot.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals
 from bot.bank import LANGS, Lang, Quiz, load_folder
 from bot.engine import PlanMismatch
@@ -241,12 +241,17 @@ def _serve(settings: Settings) -> None:
     try:
         if settings.webhook_url:
             log.info("serving the webhook on %s:%s", settings.listen_host, settings.listen_port)
-            app.run_webhook(listen=settings.listen_host, port=settings.listen_port,
-                            url_path=urlparse(settings.webhook_url).path.strip("/"),
-                            webhook_url=settings.webhook_url,
-                            secret_token=secret, allowed_updates=ALLOWED_UPDATES,
-                            drop_pending_updates=False, stop_signals=_signals(),
-                            close_loop=False)
+            assert secret is not None
+            svc: Services = app.bot_data["services"]
+            svc.webhook_replies = webhook.WebhookReplies()
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            loop.run_until_complete(webhook.serve(
+                app, svc.webhook_replies, listen=settings.listen_host,
+                port=settings.listen_port,
+                url_path=urlparse(settings.webhook_url).path.strip("/"),
+                webhook_url=settings.webhook_url, secret=secret,
+                allowed_updates=ALLOWED_UPDATES))
         else:
             log.info("long polling")
             app.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=_signals(),

@@ -171,9 +171,9 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         text, alert = await _button(update, context, svc)
     except Exception:
-        await answer_query(query, t(await language(update, svc), "apology"), True)
+        await answer_query(query, t(await language(update, svc), "apology"), True, svc)
         raise
-    await answer_query(query, text, alert)
+    await answer_query(query, text, alert, svc)
 
 
 async def _button(update: Update, context: ContextTypes.DEFAULT_TYPE,

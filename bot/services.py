@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from bot.practice import PracticeSessions
     from bot.quiz_group import GroupQuizzes
     from bot.storage import Store
+    from bot.webhook import WebhookReplies
 
 
 class AppBound:
@@ -52,6 +53,8 @@ class Services:
     groups: GroupQuizzes = field(init=False)
     practice: PracticeSessions = field(init=False)
     chat_languages: dict[int, Lang] = field(default_factory=dict)
+    #: in webhook mode: taps answered in the reply to their webhook request
+    webhook_replies: WebhookReplies | None = None
 
     async def chat_language(self, chat_id: int) -> Lang:
         """The language a chat chose (cached), else the configured default."""
