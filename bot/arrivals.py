@@ -27,6 +27,7 @@ class Arrivals:
         self._clock, self._key = clock, key
         self._at: dict[int, float] = {}  # update id -> arrival, until processed
         self._pending: dict[Hashable, dict[int, float]] = {}  # key -> update id -> arrival
+        self._keys: dict[int, Hashable] = {}  # update id -> key, for the pending ones
         self._waiters: dict[Hashable, list[asyncio.Event]] = {}
         self._room = asyncio.Event()
         self.stopped = False
@@ -48,6 +49,7 @@ class Arrivals:
         key = self._key(update)
         if key is not None:
             self._pending.setdefault(key, {})[update.update_id] = now
+            self._keys[update.update_id] = key
 
     def at(self, update: Update) -> float:
         """When ``update`` arrived (now, for an update that was never stamped)."""
@@ -56,7 +58,7 @@ class Arrivals:
 
     def settle(self, update: Update) -> None:
         """The update is judged: closing its question need not wait for it any more."""
-        key = self._key(update)
+        key = self._keys.pop(update.update_id, None)
         pending = self._pending.get(key) if key is not None else None
         if pending is None or pending.pop(update.update_id, None) is None:
             return

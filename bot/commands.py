@@ -245,12 +245,15 @@ async def remember(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = context.application
     if not app.running:  # stopping: no new tasks; names are kept current from the next update
         return
-    if chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP):
+    if (chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP)
+            and not store.knows_chat(chat.id, chat.title, chat.type)):
         app.create_task(store.remember_chat(chat.id, chat.title, chat.type),
                         name="remember-chat")
     if user is not None and not user.is_bot:
         name = render.short_name(user.first_name, user.last_name, user.username)
-        app.create_task(store.remember_user(user.id, name, user.username), name="remember-user")
+        if not store.knows_user(user.id, name, user.username):
+            app.create_task(store.remember_user(user.id, name, user.username),
+                            name="remember-user")
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

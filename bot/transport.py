@@ -49,9 +49,10 @@ class AiohttpRequest(BaseRequest):
 
     Timeouts keep PTB's meaning: ``connect_timeout`` for opening a connection,
     ``pool_timeout`` for waiting for a free one (together they bound the time before the
-    request is written), ``read_timeout`` between bytes of the answer, and the sum of all
-    four (``media_write_timeout`` instead of ``write_timeout`` for uploads) for the whole
-    call.
+    request is written), ``read_timeout`` between bytes of the answer. An upload is also
+    bounded as a whole by the sum of all four (with ``media_write_timeout`` for
+    ``write_timeout``); a small form goes into the socket buffer at once, and each timer
+    costs CPU on every call.
     """
 
     __slots__ = ("_connect", "_media_write", "_pool", "_pool_size", "_read", "_session",
@@ -66,7 +67,7 @@ class AiohttpRequest(BaseRequest):
         self._connect, self._pool = connect_timeout, pool_timeout
         self._media_write = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
-        self._timeouts: dict[tuple[float | None, ...], aiohttp.ClientTimeout] = {}
+        self._timeouts: dict[tuple[float | bool | None, ...], aiohttp.ClientTimeout] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -89,13 +90,15 @@ class AiohttpRequest(BaseRequest):
             await session.close()
 
     def _timeout(self, read: float | None, write: float | None, connect: float | None,
-                 pool: float | None) -> aiohttp.ClientTimeout:
-        key = (read, write, connect, pool)
+                 pool: float | None, files: bool) -> aiohttp.ClientTimeout:
+        key = (read, write, connect, pool, files)
         found = self._timeouts.get(key)
         if found is None:
             before_sending = None if connect is None or pool is None else connect + pool
             parts = (before_sending, read, write)
-            total = None if None in parts else sum(p for p in parts if p is not None)
+            total = None
+            if files and None not in parts:
+                total = sum(p for p in parts if p is not None)
             found = aiohttp.ClientTimeout(total=total, connect=before_sending,
                                           sock_connect=connect, sock_read=read)
             if len(self._timeouts) < 64:
@@ -120,7 +123,7 @@ class AiohttpRequest(BaseRequest):
         timeout = self._timeout(
             _given(read_timeout, self._read),
             _given(write_timeout, self._media_write if files else self._write),
-            _given(connect_timeout, self._connect), _given(pool_timeout, self._pool))
+            _given(connect_timeout, self._connect), _given(pool_timeout, self._pool), files)
         body: Any = None
         headers: dict[str, str] | None = None
         if request_data is not None:

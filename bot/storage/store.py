@@ -153,6 +153,14 @@ class Store(RunsMixin, StatsMixin, ReviewMixin):
 
     # -- chats -----------------------------------------------------------------------------
 
+    def knows_chat(self, chat_id: int, title: str | None, kind: str) -> bool:
+        """True if ``remember_chat`` with these values would change nothing (cached)."""
+        return self._chats.get(chat_id) == (title, kind)
+
+    def knows_user(self, user_id: int, name: str, username: str | None) -> bool:
+        """True if ``remember_user`` with these values would change nothing (cached)."""
+        return self._users.get(user_id) == (name, username)
+
     async def remember_chat(self, chat_id: int, title: str | None, kind: str) -> None:
         """Record a chat's title and kind (private, group, supergroup, channel)."""
         if self._chats.get(chat_id) == (title, kind):
