@@ -184,6 +184,13 @@ def class_of(chat_index: int, students: int) -> list[int]:
     return list(range(start, start + students))
 
 
+async def _classes(server: Server, chats: Sequence[int], students: int) -> None:
+    """Each chat a group with the creator and ``students`` students."""
+    await server.call("setup", {"groups": [
+        {"chat_id": c, "creator": CREATOR, "students": class_of(i, students)}
+        for i, c in enumerate(chats)]})
+
+
 async def many_groups(kind: str, sizes: Sizes, work: Workdir,
                       timeline: list[Any] | None = None,
                       text: str | None = None) -> dict[str, Any]:
@@ -196,9 +203,7 @@ async def many_groups(kind: str, sizes: Sizes, work: Workdir,
     chats = group_ids(sizes.groups)
     db = work.db(f"groups-{kind}")
     try:
-        await server.call("setup", {"groups": [
-            {"chat_id": c, "creator": CREATOR, "students": class_of(i, sizes.students)}
-            for i, c in enumerate(chats)]})
+        await _classes(server, chats, sizes.students)
         bot = await Bot.start(server, kind, db=db if kind == "bot" else None, env=work.env,
                               log=work.log(f"groups-{kind}"))
         sampler = RssSampler(bot.pid)
@@ -266,9 +271,7 @@ async def memory(sizes: Sizes, work: Workdir) -> dict[str, Any]:
     server = await Server.start(sizes.window, sizes.rtt)
     chats = group_ids(sizes.memory_groups, base=-1003000000000)
     try:
-        await server.call("setup", {"groups": [
-            {"chat_id": c, "creator": CREATOR, "students": class_of(i, sizes.students)}
-            for i, c in enumerate(chats)]})
+        await _classes(server, chats, sizes.students)
         bot = await Bot.start(server, "bot", db=work.db("memory"), env=work.env,
                               log=work.log("memory"))
         sampler = RssSampler(bot.pid)
@@ -301,9 +304,7 @@ async def shutdown(sizes: Sizes, work: Workdir) -> dict[str, Any]:
     server = await Server.start(sizes.window, sizes.rtt)
     chats = group_ids(sizes.shutdown_groups, base=-1005000000000)
     try:
-        await server.call("setup", {"groups": [
-            {"chat_id": c, "creator": CREATOR, "students": class_of(i, sizes.students)}
-            for i, c in enumerate(chats)]})
+        await _classes(server, chats, sizes.students)
         bot = await Bot.start(server, "bot", db=work.db("shutdown"),
                               env={**work.env, "QUIZBOT_LOG_LEVEL": "INFO"},
                               log=work.log("shutdown"))
