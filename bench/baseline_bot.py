@@ -40,7 +40,7 @@ def main() -> None:
     if variant != "defaults":
         builder = builder.concurrent_updates(256)
     if variant == "ceiling":
-        pool = int(os.environ.get("BENCH_POOL", "16"))  # quizbot's pool size
+        pool = int(os.environ.get("BENCH_POOL", "64"))  # quizbot's pool size
         builder = builder.request(AiohttpRequest(pool)).get_updates_request(AiohttpRequest(1))
     app = builder.build()
     app.add_handler(CallbackQueryHandler(answer))
