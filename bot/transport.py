@@ -81,7 +81,8 @@ class AiohttpRequest(BaseRequest):
                                              keepalive_timeout=30.0)
             self._session = aiohttp.ClientSession(
                 connector=connector, headers={"User-Agent": self.USER_AGENT},
-                skip_auto_headers=("Accept-Encoding",), raise_for_status=False)
+                skip_auto_headers=("Accept-Encoding",), raise_for_status=False,
+                cookie_jar=aiohttp.DummyCookieJar())  # the Bot API sets none
 
     async def shutdown(self) -> None:
         """Close the session and its connections."""
