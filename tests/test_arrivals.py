@@ -13,7 +13,15 @@ from typing import Any
 
 from fakebot import FakeTelegram, StoredMessage
 from harness import BotHarness
-from quizkit import button_data, correct_label, populate, run_of, start_quiz, until
+from quizkit import (
+    button_data,
+    correct_label,
+    open_question,
+    populate,
+    run_of,
+    start_quiz,
+    until,
+)
 from telegram import Update
 from telegram.ext import ContextTypes, TypeHandler
 
@@ -143,3 +151,23 @@ async def test_updates_in_flight_are_bounded() -> None:
     arrivals.done(await queue.get())
     await asyncio.wait_for(third, 5)
     assert queue.qsize() == 2
+
+
+async def test_a_tap_on_a_question_still_being_posted_waits_for_it(tg: FakeTelegram,
+                                                                    db_path: Path) -> None:
+    """Telegram shows question 2 before the bot hears back that it was posted: a tap in that
+    moment is judged once the question is open, not refused."""
+    cls = populate(tg, students=2)
+    async with BotHarness(tg, db_path) as bot:
+        await start_quiz(tg, cls)
+        slow = tg.fail("sendMessage", delay=1.0, delay_then_process=False,
+                       match=lambda p: "Question 2/" in str(p.get("text", "")))
+        tg.user_says(cls.chat_id, cls.creator, "/next")
+        q2 = await tg.wait_for(lambda: open_question(tg, cls.chat_id, 2))
+        tap = tg.tap(cls.chat_id, cls.students[0], q2.message_id,
+                     button_data(q2, correct_label(q2)))
+        reply = await tg.wait_answered(tap)
+        assert slow.hits == 1
+        assert (reply.text or "").startswith("✅ Right! +1000 points")
+        stored = await bot.services.store.answers(run_of(q2))
+        assert [(a.q_index, a.user_id) for a in stored] == [(1, cls.students[0].id)]
