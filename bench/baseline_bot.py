@@ -1,19 +1,29 @@
-"""The baseline: a bare PTB v22 Application whose only handler answers each callback query.
+"""The bare PTB bots quizbot is measured against: one handler that answers each callback query.
 
-Run as ``python -m bench.baseline_bot`` with the same environment as the bot
-(``TELEGRAM_BOT_TOKEN``, ``QUIZBOT_API_URL``). It polls exactly as quizbot does (same
-``concurrent_updates``, connection pool and long-polling timeout), so the difference between the
-two is what quizbot itself costs per update, not a different framework configuration.
+Run as ``python -m bench.baseline_bot`` with ``TELEGRAM_BOT_TOKEN``, ``QUIZBOT_API_URL`` and
+``BENCH_VARIANT``:
+
+* ``defaults``: PTB exactly as a user gets it: ``ApplicationBuilder().token(...).build()`` and
+  ``run_polling()`` with its defaults (httpx, one update at a time). The baseline.
+* ``httpx-concurrent``: the same with ``concurrent_updates(256)``, PTB's own switch for
+  handling updates concurrently (still httpx).
+* ``ceiling``: bare PTB with quizbot's transport (bot/transport.py) and concurrent updates:
+  the fastest a PTB bot answers on this machine, quizbot's own logic left out.
+
+With ``QUIZBOT_WEBHOOK_URL`` (and ``QUIZBOT_LISTEN``) it serves a webhook instead of polling.
 """
 
 from __future__ import annotations
 
 import os
-import signal
+from urllib.parse import urlparse
 
 from telegram import Update
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, ContextTypes
-from telegram.request import HTTPXRequest
+
+from bot.transport import AiohttpRequest
+
+VARIANTS = ("defaults", "httpx-concurrent", "ceiling")
 
 
 async def answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -22,20 +32,25 @@ async def answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def main() -> None:
-    pool = int(os.environ.get("BENCH_POOL", "128"))
-    app = (
-        ApplicationBuilder()
-        .token(os.environ["TELEGRAM_BOT_TOKEN"])
-        .base_url(os.environ["QUIZBOT_API_URL"])
-        .concurrent_updates(int(os.environ.get("BENCH_CONCURRENT_UPDATES", "256")))
-        .request(HTTPXRequest(connection_pool_size=pool, connect_timeout=5.0, read_timeout=10.0,
-                              write_timeout=10.0, pool_timeout=10.0))
-        .get_updates_request(HTTPXRequest(connection_pool_size=2, read_timeout=30.0))
-        .build()
-    )
+    variant = os.environ.get("BENCH_VARIANT", "defaults")
+    if variant not in VARIANTS:
+        raise SystemExit(f"BENCH_VARIANT must be one of {VARIANTS}")
+    builder = (ApplicationBuilder().token(os.environ["TELEGRAM_BOT_TOKEN"])
+               .base_url(os.environ["QUIZBOT_API_URL"]))
+    if variant != "defaults":
+        builder = builder.concurrent_updates(256)
+    if variant == "ceiling":
+        pool = int(os.environ.get("BENCH_POOL", "64"))  # quizbot's pool size
+        builder = builder.request(AiohttpRequest(pool)).get_updates_request(AiohttpRequest(1))
+    app = builder.build()
     app.add_handler(CallbackQueryHandler(answer))
-    app.run_polling(allowed_updates=["message", "callback_query"], timeout=25,
-                    stop_signals=(signal.SIGINT, signal.SIGTERM), bootstrap_retries=-1)
+    webhook = os.environ.get("QUIZBOT_WEBHOOK_URL")
+    if webhook:
+        host, _, port = os.environ["QUIZBOT_LISTEN"].rpartition(":")
+        app.run_webhook(listen=host, port=int(port), url_path=urlparse(webhook).path.strip("/"),
+                        webhook_url=webhook)
+    else:
+        app.run_polling()
 
 
 if __name__ == "__main__":

@@ -35,6 +35,9 @@ class Sizes:
     window: float = 60.0  # Telegram's sliding window for the 20 sends/edits per group
     rtt: float = 0.0  # simulated round trip to Telegram (0: loopback as is)
     rounds: int = 2  # burst rounds per target (bot and baseline alternate); medians reported
+    shutdown_groups: int = 100  # quizzes running when SIGTERM comes
+    shutdown_load_s: float = 8.0  # how long they run before it
+    stock_httpx: bool = True  # burst: also bare PTB with httpx and concurrent updates
     bank_questions: int | None = None  # smoke: serve the shipped quiz cut to this many questions
 
 
@@ -88,6 +91,11 @@ class Workdir:
         self._count += 1
         return self.path / f"{name}-{self._count}.sqlite3"
 
+    def log(self, name: str) -> Path:
+        """A fresh path for a bot's standard error."""
+        self._count += 1
+        return self.path / f"{name}-{self._count}.log"
+
     def cleanup(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
 
@@ -116,8 +124,10 @@ async def _post_static(server: Server, chats: Sequence[int],
 
 
 # --------------------------------------------------------------------------- scenario 1
-async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None) -> dict[str, Any]:
-    """One group, one open question, ``burst_taps`` students tapping within one second."""
+async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None, *,
+                webhook: bool = False) -> dict[str, Any]:
+    """One group, one open question, ``burst_taps`` students tapping within one second;
+    polled, or pushed to the bot's webhook."""
     server = await Server.start(sizes.window, sizes.rtt)
     students = list(range(100_000, 100_000 + sizes.burst_taps))
     warm = list(range(200_000, 200_000 + sizes.warmup_taps))
@@ -125,7 +135,8 @@ async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None)
     try:
         await server.call("setup", {"groups": [{"chat_id": BURST_CHAT, "creator": CREATOR,
                                                 "students": students + warm}]})
-        bot = await Bot.start(server, kind, db=db if kind == "bot" else None, env=work.env)
+        bot = await Bot.start(server, kind, db=db if kind == "bot" else None, env=work.env,
+                              webhook=webhook, log=work.log(f"burst-{kind}"))
         try:
             if kind == "bot":
                 question = (await _start_quizzes(server, [BURST_CHAT], 600, 30))[str(BURST_CHAT)]
@@ -173,6 +184,13 @@ def class_of(chat_index: int, students: int) -> list[int]:
     return list(range(start, start + students))
 
 
+async def _classes(server: Server, chats: Sequence[int], students: int) -> None:
+    """Each chat a group with the creator and ``students`` students."""
+    await server.call("setup", {"groups": [
+        {"chat_id": c, "creator": CREATOR, "students": class_of(i, students)}
+        for i, c in enumerate(chats)]})
+
+
 async def many_groups(kind: str, sizes: Sizes, work: Workdir,
                       timeline: list[Any] | None = None,
                       text: str | None = None) -> dict[str, Any]:
@@ -185,10 +203,9 @@ async def many_groups(kind: str, sizes: Sizes, work: Workdir,
     chats = group_ids(sizes.groups)
     db = work.db(f"groups-{kind}")
     try:
-        await server.call("setup", {"groups": [
-            {"chat_id": c, "creator": CREATOR, "students": class_of(i, sizes.students)}
-            for i, c in enumerate(chats)]})
-        bot = await Bot.start(server, kind, db=db if kind == "bot" else None, env=work.env)
+        await _classes(server, chats, sizes.students)
+        bot = await Bot.start(server, kind, db=db if kind == "bot" else None, env=work.env,
+                              log=work.log(f"groups-{kind}"))
         sampler = RssSampler(bot.pid)
         sampler.start()
         started = time.monotonic()
@@ -254,10 +271,9 @@ async def memory(sizes: Sizes, work: Workdir) -> dict[str, Any]:
     server = await Server.start(sizes.window, sizes.rtt)
     chats = group_ids(sizes.memory_groups, base=-1003000000000)
     try:
-        await server.call("setup", {"groups": [
-            {"chat_id": c, "creator": CREATOR, "students": class_of(i, sizes.students)}
-            for i, c in enumerate(chats)]})
-        bot = await Bot.start(server, "bot", db=work.db("memory"), env=work.env)
+        await _classes(server, chats, sizes.students)
+        bot = await Bot.start(server, "bot", db=work.db("memory"), env=work.env,
+                              log=work.log("memory"))
         sampler = RssSampler(bot.pid)
         try:
             await asyncio.sleep(1.0)
@@ -276,3 +292,40 @@ async def memory(sizes: Sizes, work: Workdir) -> dict[str, Any]:
     return {"idle_rss_mb": idle / 2**20, "peak_rss_mb": sampler.peak / 2**20,
             "groups": len(chats), "taps": progress["tapped"],
             "questions": progress["questions"]}
+
+
+# --------------------------------------------------------------------------- scenario 5
+BAD_LOG_LINES = ("Task was destroyed but it is pending", "no running event loop", "Traceback")
+
+
+async def shutdown(sizes: Sizes, work: Workdir) -> dict[str, Any]:
+    """SIGTERM while ``shutdown_groups`` quizzes run and their students tap: how long the bot
+    takes to exit, and whether its log is clean."""
+    server = await Server.start(sizes.window, sizes.rtt)
+    chats = group_ids(sizes.shutdown_groups, base=-1005000000000)
+    try:
+        await _classes(server, chats, sizes.students)
+        bot = await Bot.start(server, "bot", db=work.db("shutdown"),
+                              env={**work.env, "QUIZBOT_LOG_LEVEL": "INFO"},
+                              log=work.log("shutdown"))
+        try:
+            await server.call("autopilot", {"answer_window": [0.3, sizes.question_seconds - 1.5],
+                                            "seed": 5})
+            await _start_quizzes(server, chats, sizes.question_seconds, 120)
+            await asyncio.sleep(sizes.shutdown_load_s)
+            progress = await server.call("progress")
+            began = time.monotonic()
+            code = await bot.stop(timeout=30.0)
+            took = time.monotonic() - began
+        except BaseException:
+            await bot.stop(timeout=5.0)
+            raise
+    finally:
+        await server.stop()
+    log = bot.log.read_text(errors="replace")
+    bad = [line for line in log.splitlines() if any(b in line for b in BAD_LOG_LINES)
+           or " ERROR " in line or " CRITICAL " in line]
+    return {"groups": len(chats), "taps": progress["tapped"], "exit_s": took,
+            "exit_code": code, "clean_log": not bad, "bad_lines": bad[:10],
+            "stopped_cleanly": "INFO bot.app: stopped" in log,
+            "log_tail": log.splitlines()[-40:]}

@@ -6,7 +6,9 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import sys
+import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,12 +27,19 @@ class BenchError(RuntimeError):
 
 
 async def _spawn(args: list[str], env: Mapping[str, str] | None = None,
-                 stdout: int | None = None) -> asyncio.subprocess.Process:
+                 stdout: int | None = None, stderr: Any = None) -> asyncio.subprocess.Process:
     full = dict(os.environ)
     full.update(env or {})
     return await asyncio.create_subprocess_exec(
         sys.executable, *args, cwd=str(ROOT), env=full,
-        stdout=stdout, stderr=None, start_new_session=True)
+        stdout=stdout, stderr=stderr, start_new_session=True)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 async def _stop(proc: asyncio.subprocess.Process, timeout: float = 20.0) -> int:  # noqa: ASYNC109
@@ -145,15 +154,18 @@ class RssSampler:
 
 
 class Bot:
-    """quizbot (``python -m bot.cli run``) or the baseline, as a child process."""
+    """quizbot (``python -m bot.cli run``, kind "bot") or a bare PTB bot (kind: a variant of
+    bench/baseline_bot.py), as a child process, polling or (``webhook``) serving a webhook.
+    Its standard error goes to ``log``."""
 
-    def __init__(self, proc: asyncio.subprocess.Process, kind: str) -> None:
-        self.proc, self.kind = proc, kind
+    def __init__(self, proc: asyncio.subprocess.Process, kind: str, log: Path) -> None:
+        self.proc, self.kind, self.log = proc, kind, log
         self.profiler: asyncio.subprocess.Process | None = None
 
     @classmethod
     async def start(cls, server: Server, kind: str, *, db: Path | None = None,
-                    env: Mapping[str, str] | None = None) -> Bot:
+                    env: Mapping[str, str] | None = None, webhook: bool = False,
+                    log: Path | None = None) -> Bot:
         values = {
             "TELEGRAM_BOT_TOKEN": TOKEN,
             "QUIZBOT_API_URL": server.api_url,
@@ -163,10 +175,19 @@ class Bot:
         }
         if db is not None:
             values["QUIZBOT_DB"] = str(db)
+        if kind != "bot":
+            values["BENCH_VARIANT"] = kind
+        if webhook:
+            port = free_port()
+            values["QUIZBOT_WEBHOOK_URL"] = f"http://127.0.0.1:{port}/telegram"
+            values["QUIZBOT_LISTEN"] = f"127.0.0.1:{port}"
         values.update(env or {})
         module = ["-m", "bot.cli", "run"] if kind == "bot" else ["-m", "bench.baseline_bot"]
-        proc = await _spawn(module, values)
-        bot = cls(proc, kind)
+        if log is None:
+            log = Path(tempfile.mkdtemp(prefix="quizbot-bench-log-")) / f"{kind}.log"
+        with log.open("wb") as sink:
+            proc = await _spawn(module, values, stderr=sink)
+        bot = cls(proc, kind, log)
         profile_dir = os.environ.get("QUIZBOT_BENCH_PYSPY")
         if profile_dir:  # sample the process with py-spy, written when it exits
             out = Path(profile_dir) / f"{kind}-{proc.pid}.txt"
@@ -175,15 +196,17 @@ class Bot:
                 str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
                 "--format", "raw", "--rate", "200", "-o", str(out),
                 stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-        # ready once it long-polls: initialize, post_init and the first getUpdates are done
+        # ready once it long-polls (initialize, post_init and the first getUpdates are done),
+        # or once its webhook is set
         try:
-            await server.wait(lambda p: p["pollers"] > 0 or proc.returncode is not None, 60,
-                              f"{kind} to start polling")
+            await server.wait(lambda p: (p["webhook"] if webhook else p["pollers"] > 0)
+                              or proc.returncode is not None, 60, f"{kind} to start")
         except BaseException:
             await bot.stop()
             raise
         if proc.returncode is not None:
-            raise BenchError(f"{kind} exited with {proc.returncode} at start-up")
+            raise BenchError(f"{kind} exited with {proc.returncode} at start-up: "
+                             f"{log.read_text(errors='replace')[-2000:]}")
         return bot
 
     @property

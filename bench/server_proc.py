@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -29,6 +30,7 @@ from fakebot import ApiError, FakeTelegram  # noqa: E402
 JSON = dict[str, Any]
 ACCEPTED_PREFIXES = ("✅", "❌ Wrong")  # English alerts of a stored answer
 RESULTS_PREFIX = "🏁"  # the results message that ends a quiz
+WEBHOOK_CONNECTIONS = 40  # Telegram's default max_connections for a webhook
 
 
 class BenchTelegram(FakeTelegram):
@@ -50,6 +52,56 @@ class BenchTelegram(FakeTelegram):
         self.rtt = 0.0  # simulated network round trip of every call but getUpdates
 
     # ------------------------------------------------------------------ hooks
+    async def _webhook_loop(self) -> None:
+        """Push updates as Telegram does: up to ``WEBHOOK_CONNECTIONS`` requests at a time
+        (its default ``max_connections``), each update once, retried on failure."""
+        session = self._client()
+        inflight: set[int] = set()
+        slots = asyncio.Semaphore(WEBHOOK_CONNECTIONS)
+        tasks: set[asyncio.Task[None]] = set()
+
+        async def push(item: Any) -> None:
+            headers = {}
+            if self.webhook_secret is not None:
+                headers["X-Telegram-Bot-Api-Secret-Token"] = self.webhook_secret
+            assert self.webhook_url is not None
+            try:
+                query = item.data.get("callback_query")
+                if query is not None:
+                    self.offered.setdefault(query["id"], self.now())
+                try:
+                    async with session.post(self.webhook_url, json=item.data,
+                                            headers=headers) as resp:
+                        body = await resp.read()
+                        ok = 200 <= resp.status < 300
+                    if ok:
+                        await self.webhook_reply(resp.content_type, body)
+                except (OSError, TimeoutError, aiohttp.ClientError):
+                    ok = False
+                if ok:
+                    item.delivered = True
+                    if item in self.updates:
+                        self.updates.remove(item)
+                    self._changed()
+                else:
+                    await asyncio.sleep(self.webhook_retry_delay)
+            finally:
+                self._trigger_pollers()  # the loop looks again (a failed one is retried)
+                inflight.discard(item.update_id)
+                slots.release()
+
+        while self.webhook_url and not self._stopping:
+            waiting = [u for u in self.updates if u.update_id not in inflight]
+            if not waiting:
+                await self._wake.wait()
+                continue
+            for item in waiting:
+                await slots.acquire()
+                inflight.add(item.update_id)
+                task = asyncio.create_task(push(item))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+
     async def _get_updates(self, params: JSON) -> list[JSON]:
         batch = await super()._get_updates(params)
         now = self.now()
@@ -182,7 +234,8 @@ class BenchTelegram(FakeTelegram):
     def progress(self, body: JSON) -> JSON:
         answered = sum(1 for qid in self.tapped if self._answered_at(qid) is not None)
         return {"tapped": len(self.tapped), "answered": answered,
-                "pollers": self.pollers_waiting, "questions": self.questions_posted,
+                "pollers": self.pollers_waiting, "webhook": bool(self.webhook_url),
+                "questions": self.questions_posted,
                 "finished": len(self.finished),
                 "get_updates": sum(1 for c in self.calls[-50:] if c.method == "getUpdates"),
                 "calls": len(self.calls)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
@@ -22,9 +23,9 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
-from telegram.request import HTTPXRequest
 
-from bot import commands, recap_commands, reload_handlers, teacher
+from bot import commands, recap_commands, reload_handlers, teacher, webhook
+from bot.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals
 from bot.authoring import chat as authoring_chat
 from bot.authoring import upload
 from bot.authoring.catalog import AuthoredCatalog
@@ -32,18 +33,20 @@ from bot.authoring.service import Authoring
 from bot.bank import Problem, Quiz, load_folder
 from bot.catalog import Catalog
 from bot.engine import PlanMismatch
+from bot.lifecycle import QuizApplication
 from bot.limits import bank_limits
 from bot.logs import setup_logging
 from bot.moderators import Moderators
 from bot.pacing import GroupPacer
 from bot.practice import PracticeSessions
-from bot.quiz_group import GroupQuizzes
+from bot.quiz_group import GroupQuizzes, tap_key
 from bot.recap import Recaps
 from bot.registry import REGISTRY, Registry
 from bot.review import Reviews
 from bot.services import CONTEXT_TYPES, Context, Services
 from bot.settings import Settings, file_url
 from bot.storage import Store
+from bot.transport import AiohttpRequest
 
 log = logging.getLogger(__name__)
 
@@ -69,20 +72,27 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
                       registry: Registry = REGISTRY) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
     pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
+    # aiohttp, not PTB's default httpx: half the CPU per request (bench/README.md); 64
+    # connections, as a class's alerts go out together after each group commit
+    transports = (AiohttpRequest(64, connect_timeout=5.0, read_timeout=10.0, write_timeout=10.0,
+                                 pool_timeout=10.0),
+                  AiohttpRequest(1, read_timeout=30.0))
+    # every update is stamped with the bot's clock as it arrives: taps are judged by that (the
+    # clock is read from the services at each stamp, so a test may swap it)
+    arrivals = Arrivals(lambda: app.bot_data.clock(), tap_key)
     app = (
         ApplicationBuilder()
+        .application_class(QuizApplication)
         .token(settings.token)
         .base_url(settings.api_url)
         .base_file_url(file_url(settings.api_url))
         .defaults(Defaults(parse_mode=ParseMode.HTML,
                            link_preview_options=LinkPreviewOptions(is_disabled=True)))
         .rate_limiter(pacer)
-        .concurrent_updates(256)
-        # httpcore walks every pooled connection on each request: with 16 the bot answers a
-        # burst of taps 1.3-2x faster than with 128 (bench/README.md)
-        .request(HTTPXRequest(connection_pool_size=16, connect_timeout=5.0, read_timeout=10.0,
-                              write_timeout=10.0, pool_timeout=10.0))
-        .get_updates_request(HTTPXRequest(connection_pool_size=2, read_timeout=30.0))
+        .update_queue(ArrivalQueue(arrivals))
+        .concurrent_updates(ArrivalProcessor(256, arrivals))
+        .request(transports[0])
+        .get_updates_request(transports[1])
         .context_types(CONTEXT_TYPES)
         .post_init(lambda app: _post_init(app, registry))
         .post_shutdown(_post_shutdown)
@@ -91,6 +101,7 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
     svc: Services = app.bot_data
     svc.configure(settings, Catalog(quizzes if quizzes is not None else load_quizzes(settings)),
                   pacer, clock=clock, rng=rng or random.Random())
+    svc.arrivals, svc.transports = arrivals, transports
     svc.authored = AuthoredCatalog(svc.catalog, bank_limits())
     register_handlers(app, registry)
     return app
@@ -128,7 +139,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     await svc.authored.load(svc.store)
     svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
-    svc.groups = GroupQuizzes(app, svc.store, svc.clock,
+    svc.groups = GroupQuizzes(app, svc.store, svc.clock, svc.arrivals,
                               count_interval=svc.settings.count_interval)
     svc.practice = PracticeSessions(app.bot, svc.store, svc.catalog, svc.clock)
     svc.recaps = Recaps(app, svc.store, svc.catalog, svc.clock, svc.settings.language)
@@ -204,16 +215,36 @@ def _serve(settings: Settings, quizzes: dict[str, Quiz]) -> None:
             log.info("QUIZBOT_WEBHOOK_SECRET not given: a random secret is set for this run")
         else:
             log.info("webhook secret set")
-        log.info("serving the webhook on %s:%s", settings.listen_host, settings.listen_port)
-        app.run_webhook(listen=settings.listen_host, port=settings.listen_port,
-                        url_path=urlparse(settings.webhook_url).path.strip("/"),
-                        webhook_url=settings.webhook_url,
-                        secret_token=secret, allowed_updates=ALLOWED_UPDATES,
-                        drop_pending_updates=False, stop_signals=_signals())
-    else:
-        log.info("long polling")
-        app.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=_signals(),
-                        timeout=25, bootstrap_retries=-1)
+    try:
+        if settings.webhook_url:
+            log.info("serving the webhook on %s:%s", settings.listen_host, settings.listen_port)
+            assert secret is not None
+            svc: Services = app.bot_data
+            svc.webhook_replies = webhook.WebhookReplies()
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            loop.run_until_complete(webhook.serve(
+                app, svc.webhook_replies, listen=settings.listen_host,
+                port=settings.listen_port,
+                url_path=urlparse(settings.webhook_url).path.strip("/"),
+                webhook_url=settings.webhook_url, secret=secret,
+                allowed_updates=ALLOWED_UPDATES))
+        else:
+            log.info("long polling")
+            app.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=_signals(),
+                            timeout=25, bootstrap_retries=-1, close_loop=False)
+    finally:
+        _close(app)
+
+
+def _close(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Close the HTTP sessions on the loop they ran on (PTB skips this when start-up failed,
+    e.g. on a rejected token), then the loop."""
+    loop = asyncio.get_event_loop()
+    svc: Services = app.bot_data
+    for transport in svc.transports:
+        loop.run_until_complete(transport.shutdown())
+    loop.close()
 
 
 def _signals() -> Any:

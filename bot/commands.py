@@ -166,7 +166,7 @@ async def answer_button(update: Update, context: Context,
         if run.chat_id != chat.id:
             return t(run.lang, "alert_invalid"), True
         name = render.short_name(user.first_name, user.last_name, user.username)
-        _, text = await svc.groups.tap(run, user, data.q_index, data.shown, name)
+        _, text = await svc.groups.tap(run, update, data.q_index, data.shown, name)
         return text, True
     if chat.type == Chat.PRIVATE:
         result = await svc.practice.tap(data.run_id, chat.id, user.id,
@@ -207,14 +207,19 @@ async def remember(update: object, context: Context) -> None:
         return
     store = context.bot_data.store
     chat, user = update.effective_chat, update.effective_user
-    if chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP):
-        context.application.create_task(store.remember_chat(chat.id, chat.title, chat.type),
-                                        name="remember-chat")
+    app = context.application
+    if not app.running:  # stopping: no new tasks; names are kept current from the next update
+        return
+    if (chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP)
+            and not store.knows_chat(chat.id, chat.title, chat.type)):
+        app.create_task(store.remember_chat(chat.id, chat.title, chat.type),
+                        name="remember-chat")
     if user is not None and not user.is_bot:
         name = render.short_name(user.first_name, user.last_name, user.username)
-        context.application.create_task(
-            store.remember_user(user.id, name, user.username, parse_lang(user.language_code)),
-            name="remember-user")
+        lang = parse_lang(user.language_code)
+        if not store.knows_user(user.id, name, user.username, lang):
+            app.create_task(store.remember_user(user.id, name, user.username, lang),
+                            name="remember-user")
 
 
 async def migrated(update: Update, context: Context) -> None:

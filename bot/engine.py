@@ -225,6 +225,11 @@ class QuizEngine:
         self.posted_at = now
         self.deadline = now + self.seconds if self.seconds else None
 
+    def end_at(self, when: float) -> None:
+        """The open question closes early, at ``when``: taps from then on are too late."""
+        if self.deadline is None or when < self.deadline:
+            self.deadline = when
+
     def is_open(self, now: float) -> bool:
         return self.phase == "open" and (self.deadline is None or now <= self.deadline)
 

@@ -3,8 +3,9 @@
 Callers learn one of: sent (with the message id), ``gone`` (the bot was removed, the chat or
 topic no longer exists: the run should end), ``moved`` (the group became a supergroup, with the
 new id), ``unknown`` (a network failure after which the message may or may not exist, never
-retried for sends so nothing is posted twice) or ``skipped`` (an optional message the group's
-budget could not afford).
+retried for sends so nothing is posted twice), ``skipped`` (an optional message the group's
+budget could not afford) or ``stopped`` (not sent: the bot is stopping; a stored run picks up
+from there after the restart).
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from telegram.ext import ExtBot
 
 from bot import pacing
 from bot.markup import Safe
-from bot.pacing import OPTIONAL, Skipped
+from bot.pacing import OPTIONAL, Skipped, Stopped
 
 log = logging.getLogger(__name__)
 
-Status = Literal["ok", "gone", "moved", "unknown", "skipped", "failed", "missing"]
+Status = Literal["ok", "gone", "moved", "unknown", "skipped", "failed", "missing", "stopped"]
 
 _GONE = ("chat not found", "topic_closed", "topic_deleted", "message thread not found",
          "not enough rights", "have no rights", "chat_write_forbidden", "bot was kicked",
@@ -71,8 +72,8 @@ async def send(bot: ExtBot[Any], chat_id: int, text: Safe, *, thread_id: int = 0
                               if reply_to else None),
             rate_limit_args=pacing.optional(max_wait) if optional else None,
         )
-    except (TelegramError, Skipped) as exc:
-        outcome = _classify(exc) if isinstance(exc, TelegramError) else Outcome("skipped")
+    except (TelegramError, Skipped, Stopped) as exc:
+        outcome = _outcome(exc)
         _log(outcome, "send", chat_id, exc)
         return outcome
     return Outcome("ok", message.message_id)
@@ -85,15 +86,21 @@ async def edit(bot: ExtBot[Any], chat_id: int, message_id: int, text: Safe, *,
         await bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
                                     reply_markup=markup,
                                     rate_limit_args=OPTIONAL if optional else None)
-    except (TelegramError, Skipped) as exc:
-        outcome = _classify(exc) if isinstance(exc, TelegramError) else Outcome("skipped")
+    except (TelegramError, Skipped, Stopped) as exc:
+        outcome = _outcome(exc)
         _log(outcome, "edit", chat_id, exc)
         return outcome
     return Outcome("ok", message_id)
 
 
+def _outcome(exc: Exception) -> Outcome:
+    if isinstance(exc, TelegramError):
+        return _classify(exc)
+    return Outcome("stopped" if isinstance(exc, Stopped) else "skipped")
+
+
 def _log(outcome: Outcome, what: str, chat_id: int, exc: Exception) -> None:
-    if outcome.status in ("ok", "skipped"):
+    if outcome.status in ("ok", "skipped", "stopped"):
         return
     level = logging.WARNING if outcome.status != "failed" else logging.ERROR
     log.log(level, "%s in chat %s: %s (%s)", what, chat_id, outcome.status, exc)

@@ -13,8 +13,9 @@ beyond the group limit, so this limiter keeps an exact sliding window per group 
   itself, and raises :class:`Skipped` otherwise.
 - Answers to callback queries and lookups (getChatAdministrators ...) are not throttled.
 - ``RetryAfter`` (429) is waited out and retried; so are network errors that happened before the
-  request could reach Telegram. Errors after which the request may have been carried out are
-  retried only for idempotent methods (edits, lookups), so a question is never posted twice.
+  request could reach Telegram (bot/transport.py raises those as ``NEVER_SENT``). Errors after
+  which the request may have been carried out are retried only for idempotent methods (edits,
+  lookups), so a question is never posted twice.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-import httpx
 from telegram.constants import FloodLimit
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 from telegram.ext import BaseRateLimiter
+
+from bot.transport import NEVER_SENT
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +43,14 @@ def optional(max_wait: float) -> dict[str, object]:
     """Send when the budget has room within ``max_wait`` seconds, else skip."""
     return {"optional": True, "max_wait": max_wait}
 _IDEMPOTENT_PREFIXES = ("edit", "get", "set", "delete")
-_SAFE_CAUSES = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
 class Skipped(Exception):
     """An optional request was not sent: the group's budget is kept for the quiz."""
+
+
+class Stopped(Exception):
+    """The bot is stopping: a request that would have to wait for its turn is not sent."""
 
 
 class SlidingWindow:
@@ -106,6 +111,20 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         self._clock = clock
         self._groups: dict[int, SlidingWindow] = {}
         self._overall = SlidingWindow(overall_per_second, 1.0, clock)
+        self._stopping = asyncio.Event()
+
+    def stop(self) -> None:
+        """The bot is stopping: requests waiting for their turn (or to retry) give up with
+        :class:`Stopped` instead, so shutdown is not held up by a group's budget."""
+        self._stopping.set()
+
+    async def _sleep(self, seconds: float) -> None:
+        """Sleep, unless the bot is (or starts) stopping: then raise Stopped."""
+        if not self._stopping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), seconds)
+        if self._stopping.is_set():
+            raise Stopped
 
     async def initialize(self) -> None:
         """Nothing to open."""
@@ -151,7 +170,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             delay = window.wait_time()
             if delay > 0:
                 log.debug("pacing %s in chat %s for %.1fs", endpoint, chat_id, delay)
-                await asyncio.sleep(delay)
+                await self._sleep(delay)
             try:
                 result = await self._attempts(callback, args, kwargs, endpoint, self._overall)
                 return result
@@ -166,7 +185,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             delay = max(window.time_until(self.reserve + 1), 0.05)
             if self._clock() + delay > give_up:
                 raise Skipped(endpoint)
-            await asyncio.sleep(delay)
+            await self._sleep(delay)
 
     async def _attempts(self, callback: Callable[..., Coroutine[Any, Any, Any]], args: Any,
                         kwargs: dict[str, Any], endpoint: str,
@@ -176,7 +195,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                 async with overall.lock:
                     delay = overall.wait_time()
                     if delay > 0:
-                        await asyncio.sleep(delay)
+                        await self._sleep(delay)
                     overall.record()
             try:
                 return await callback(*args, **kwargs)
@@ -187,17 +206,17 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                 seconds = wait if isinstance(wait, int) else wait.total_seconds()
                 log.warning("Telegram asked to wait %ss before %s (attempt %d)",
                             seconds, endpoint, attempt + 1)
-                await asyncio.sleep(seconds + 0.05)
+                await self._sleep(seconds + 0.05)
             except BadRequest:
                 raise
             except (TimedOut, NetworkError) as exc:
                 if attempt == self.max_retries or not _retry_is_safe(endpoint, exc):
                     raise
                 log.warning("network error on %s, retrying: %s", endpoint, type(exc).__name__)
-                await asyncio.sleep(min(0.2 * 2**attempt, 2.0))
+                await self._sleep(min(0.2 * 2**attempt, 2.0))
         raise AssertionError("unreachable")
 
 
 def _retry_is_safe(endpoint: str, exc: Exception) -> bool:
     """True if the request surely did not reach Telegram, or repeating it changes nothing."""
-    return isinstance(exc.__cause__, _SAFE_CAUSES) or endpoint.startswith(_IDEMPOTENT_PREFIXES)
+    return isinstance(exc, NEVER_SENT) or endpoint.startswith(_IDEMPOTENT_PREFIXES)

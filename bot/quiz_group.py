@@ -7,23 +7,27 @@ before the next one starts, so a restart picks up exactly where the run was:
 ``posting`` (the question may or may not be out) → ``open`` (message id and deadline stored)
 → ``closed`` (the reveal is due) → the next question's ``posting``, or the results.
 
-Taps never take the lock: the engine decides at once, the answer is stored (group commit), and
-only then is the student's alert sent.
+Taps never take the lock: the engine decides at once, by the time the tap *arrived*
+(bot/arrivals.py), the answer is stored (group commit), and only then is the student's alert
+sent. Closing a question first waits for the taps that arrived before it closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import User
+from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
+from telegram import Update
 from telegram.ext import Application, ContextTypes, Job
 
-from bot import outbox, render
+from bot import callbacks, outbox, render
 from bot.appbound import AppBound
+from bot.arrivals import Arrivals
 from bot.bank import Lang, Quiz
 from bot.engine import Answer, QuizEngine, Reveal, Verdict, make_plan
 from bot.i18n import t_plain
@@ -48,6 +52,8 @@ class LiveRun:
     names: dict[int, str] = field(default_factory=dict)
     shown_count: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: set while no question is being posted: a tap on the one being posted waits for it
+    posted: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def key(self) -> tuple[int, int]:
@@ -63,6 +69,20 @@ class LiveRun:
         return f"count:{self.chat_id}:{self.thread_id}"
 
 
+#: the longest a close waits for taps that arrived in time (a safety net: they take
+#: milliseconds unless the bot is far behind)
+SETTLE_TIMEOUT = 30.0
+
+
+def tap_key(update: Update) -> int | None:
+    """The run a tap on an answer button is for; None for any other update."""
+    query = update.callback_query
+    if query is None:
+        return None
+    data = callbacks.parse(query.data)
+    return data.run_id if isinstance(data, callbacks.AnswerData) else None
+
+
 def _to_engine(a: StoredAnswer) -> Answer:
     return Answer(a.q_index, a.user_id, a.option, a.correct, a.points, a.answered_at)
 
@@ -71,14 +91,19 @@ class GroupQuizzes(AppBound):
     """Every running group quiz of the bot, one per (chat, topic)."""
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 clock: Callable[[], float], *, count_interval: float = 5.0) -> None:
+                 clock: Callable[[], float], arrivals: Arrivals, *,
+                 count_interval: float = 5.0) -> None:
         self._app = app
         self._store = store
         self._clock = clock
+        self._arrivals = arrivals
         self._count_interval = count_interval
         self._live: dict[tuple[int, int], LiveRun] = {}
         self._by_id: dict[int, LiveRun] = {}
         self._pending_resume: list[LiveRun] = []
+        #: pending timers by name (close and count jobs): found without asking the scheduler,
+        #: which would list every job of every running quiz on each tap
+        self._timers: dict[str, Job[Any]] = {}
         #: called (as a background task) with the run id once a run's results are out
         self.on_finish: Callable[[int], Coroutine[Any, Any, None]] | None = None
 
@@ -172,6 +197,13 @@ class GroupQuizzes(AppBound):
     # --- posting and closing --------------------------------------------------------------------
 
     async def _post(self, run: LiveRun) -> None:
+        run.posted.clear()
+        try:
+            await self._post_question(run)
+        finally:
+            run.posted.set()
+
+    async def _post_question(self, run: LiveRun) -> None:
         engine = run.engine
         await self._store.save_progress(run.run_id, current=engine.current, phase="posting",
                                         message_id=None, posted_at=None, deadline=None)
@@ -181,6 +213,8 @@ class GroupQuizzes(AppBound):
             await self._moved(run, sent.new_chat_id)
             sent = await outbox.send(self._bot, run.chat_id, self._question_text(run, 0),
                                      thread_id=run.thread_id, markup=self._keyboard(run))
+        if sent.status == "stopped":  # stored as "posting": posted after the restart
+            return
         if sent.status in ("gone", "moved"):
             await self._end(run, "aborted")
             return
@@ -198,12 +232,13 @@ class GroupQuizzes(AppBound):
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
         self._cancel(run.job)
-        self._jobs.run_once(self._close_job, when=max(delay, 0.0), name=run.job,
-                            data=run.run_id)
+        self._timers[run.job] = self._jobs.run_once(self._close_job, when=max(delay, 0.0),
+                                                    name=run.job, data=run.run_id)
 
     async def _close_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The question's time is up."""
         assert context.job is not None
+        self._fired(context.job)
         await self.close(context.job.data)  # type: ignore[arg-type]
 
     async def close(self, run_id: int, *, expect: int | None = None) -> bool:
@@ -214,8 +249,13 @@ class GroupQuizzes(AppBound):
         run = self._by_id.get(run_id)
         if run is None or not self._app.running:
             return False  # shutting down: the stored run closes this question after a restart
+        engine = run.engine
+        if engine.phase != "open" or (expect is not None and engine.current != expect):
+            return False
+        await self._take_arrived(run)
+        if self._arrivals.stopped:
+            return False  # shutting down: as above
         async with run.lock:
-            engine = run.engine
             if engine.phase != "open" or (expect is not None and engine.current != expect):
                 return False
             self._cancel(run.job)
@@ -225,6 +265,19 @@ class GroupQuizzes(AppBound):
                                             posted_at=engine.posted_at, deadline=engine.deadline)
             await self._after_close(run, reveal)
             return True
+
+    async def _take_arrived(self, run: LiveRun) -> None:
+        """Before an open question closes: it ends now (or at its deadline, if that passed),
+        and the taps that arrived by then are judged first."""
+        engine = run.engine
+        if engine.phase != "open":
+            return
+        engine.end_at(self._clock())
+        cutoff = engine.deadline if engine.deadline is not None else self._clock()
+        if not await self._arrivals.settled(run.run_id, cutoff, SETTLE_TIMEOUT) and not (
+                self._arrivals.stopped):
+            log.warning("run %s: closing question %s with taps still pending", run.run_id,
+                        engine.current + 1)
 
     async def _after_close(self, run: LiveRun, reveal: Reveal, *, go_on: bool = True) -> None:
         if not await self._reveal(run, reveal):
@@ -252,6 +305,7 @@ class GroupQuizzes(AppBound):
         run = self._by_id.get(run_id)
         if run is None:
             return False
+        await self._take_arrived(run)
         async with run.lock:
             self._cancel(run.job)
             engine = run.engine
@@ -286,6 +340,8 @@ class GroupQuizzes(AppBound):
             await self._moved(run, sent.new_chat_id)
             sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id,
                                      markup=markup)
+        if sent.status == "stopped":  # still running when stored: results after the restart
+            return
         await self._end(run, status if sent.status not in ("gone", "moved") else "aborted")
         if scores and self.on_finish is not None and self._app.running:
             # private recaps, from a task of their own: never under the run's lock
@@ -302,6 +358,8 @@ class GroupQuizzes(AppBound):
 
     async def _follow(self, run: LiveRun, outcome: outbox.Outcome) -> bool:
         """React to a failed send: end the run if the chat is gone. True to carry on."""
+        if outcome.status == "stopped":
+            return False
         if outcome.status == "moved" and outcome.new_chat_id is not None:
             await self._moved(run, outcome.new_chat_id)
             return True
@@ -320,7 +378,7 @@ class GroupQuizzes(AppBound):
         await self._store.migrate_chat(old_id, new_id)
         for run in [r for r in self._live.values() if r.chat_id == old_id]:
             self._live.pop(run.key)
-            had_timer = bool(self._jobs.get_jobs_by_name(run.job))
+            had_timer = run.job in self._timers
             self._cancel(run.job)  # timers are named by chat: re-arm under the new id
             self._cancel(run.count_job)
             run.chat_id = new_id
@@ -330,10 +388,18 @@ class GroupQuizzes(AppBound):
 
     # --- taps -----------------------------------------------------------------------------------
 
-    async def tap(self, run: LiveRun, user: User, q_index: int, shown: int,
+    async def tap(self, run: LiveRun, update: Update, q_index: int, shown: int,
                   name: str) -> tuple[Verdict, str]:
-        """A student's tap: decide, store, then give the alert text."""
-        verdict = run.engine.answer(user.id, q_index, shown, self._clock())
+        """A student's tap: decide (by when it arrived), store, then give the alert text."""
+        query = update.callback_query
+        assert query is not None
+        user = query.from_user
+        if run.engine.phase == "posting" and q_index == run.engine.current:
+            # the student saw it before the bot learnt it was out: judge it once it is open
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(run.posted.wait(), SETTLE_TIMEOUT)
+        verdict = run.engine.answer(user.id, q_index, shown, self._arrivals.at(update))
+        self._arrivals.settle(update)
         if verdict.status == "accepted" and verdict.answer is not None:
             answer = verdict.answer
             try:
@@ -355,13 +421,15 @@ class GroupQuizzes(AppBound):
     # --- the "N answered" line ------------------------------------------------------------------
 
     def _schedule_count(self, run: LiveRun) -> None:
-        if not self._jobs.get_jobs_by_name(run.count_job):
-            self._jobs.run_once(self._count_job_cb, when=self._count_interval,
-                                name=run.count_job, data=run.run_id)
+        if run.count_job not in self._timers:
+            self._timers[run.count_job] = self._jobs.run_once(
+                self._count_job_cb, when=self._count_interval, name=run.count_job,
+                data=run.run_id)
 
     async def _count_job_cb(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Refresh a question's answer count if the group's budget has room."""
         assert context.job is not None
+        self._fired(context.job)
         run = self._by_id.get(context.job.data)  # type: ignore[call-overload]
         if run is None or run.message_id is None:
             return
@@ -399,7 +467,13 @@ class GroupQuizzes(AppBound):
         self._live[run.key] = run
         self._by_id[run.run_id] = run
 
+    def _fired(self, job: Job[Any]) -> None:
+        """A timer went off: it is no longer pending."""
+        if job.name is not None and self._timers.get(job.name) is job:
+            del self._timers[job.name]
+
     def _cancel(self, name: str) -> None:
-        job: Job[Any]
-        for job in self._jobs.get_jobs_by_name(name):
-            job.schedule_removal()
+        job = self._timers.pop(name, None)
+        if job is not None:
+            with contextlib.suppress(JobLookupError):  # it is going off right now
+                job.schedule_removal()

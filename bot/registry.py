@@ -124,13 +124,13 @@ class Registry:
         query = update.callback_query
         if query is None:
             return
+        svc = context.bot_data
         try:
             text, alert = await self._route(update, context)
         except Exception:
-            await answer_query(query, t(await language(update, context.bot_data), "apology"),
-                               True)
+            await answer_query(query, t(await language(update, svc), "apology"), True, svc)
             raise
-        await answer_query(query, text, alert)
+        await answer_query(query, text, alert, svc)
 
     async def _route(self, update: Update, context: Context) -> Notice:
         query = update.callback_query

@@ -128,8 +128,13 @@ async def private_here(update: Update, context: Context) -> Lang | None:
     return await permitted(update, context, "everyone", "private")
 
 
-async def answer_query(query: CallbackQuery, text: str | None, alert: bool) -> None:
-    """Answer a callback query; a late or failed answer is logged, never raised."""
+async def answer_query(query: CallbackQuery, text: str | None, alert: bool,
+                       svc: Services | None = None) -> None:
+    """Answer a callback query (in the reply to its webhook request if that still waits); a
+    late or failed answer is logged, never raised."""
+    replies = svc.webhook_replies if svc is not None else None
+    if replies is not None and replies.offer(query.id, text, alert and bool(text)):
+        return
     try:
         await query.answer(text or None, show_alert=alert and bool(text))
     except BadRequest as exc:  # "query is too old": the student waited too long; nothing to do

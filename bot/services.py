@@ -19,6 +19,7 @@ from typing import Any
 
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
+from bot.arrivals import Arrivals
 from bot.authoring.catalog import AuthoredCatalog
 from bot.authoring.service import Authoring
 from bot.bank import Lang
@@ -34,6 +35,8 @@ from bot.recap import Recaps
 from bot.review import Reviews
 from bot.settings import Settings
 from bot.storage import Store
+from bot.transport import AiohttpRequest
+from bot.webhook import WebhookReplies
 
 
 @dataclass(slots=True, eq=False)
@@ -45,6 +48,10 @@ class Services:
     pacer: GroupPacer = field(init=False)
     clock: Callable[[], float] = time.time
     rng: random.Random = field(default_factory=random.Random)
+    #: when each update arrived (bot.arrivals): taps are judged by it
+    arrivals: Arrivals = field(init=False)
+    #: the HTTP transports (requests, getUpdates), closed by ``app._close``
+    transports: tuple[AiohttpRequest, AiohttpRequest] = field(init=False)
     # opened in post_init
     store: Store = field(init=False)
     moderators: Moderators = field(init=False)
@@ -62,6 +69,8 @@ class Services:
     chat_languages: dict[int, Lang] = field(default_factory=dict)
     #: (chat, user) -> when that user last got an optional reply in that group
     cooldowns: dict[tuple[int, int], float] = field(default_factory=dict)
+    #: in webhook mode: taps answered in the reply to their webhook request
+    webhook_replies: WebhookReplies | None = None
 
     def configure(self, settings: Settings, catalog: Catalog, pacer: GroupPacer, *,
                   clock: Callable[[], float], rng: random.Random) -> None:

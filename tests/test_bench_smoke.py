@@ -33,15 +33,15 @@ def test_bench_smoke(tmp_path: Path) -> None:
     r = json.loads(out.read_text())
     assert r["smoke"] is True
 
-    for scenario in ("burst", "groups"):
-        for kind in ("bot", "baseline"):
-            figures = r[scenario][kind]
-            for key in ("per_second", "p50_ms", "p95_ms", "p99_ms", "cpu_ms_per_tap"):
-                assert _number(figures[key]), (scenario, kind, key, figures[key])
-            assert figures["answered"] == figures["taps"] > 0, (scenario, kind)
-    assert r["burst"]["bot"]["all_stored"]
+    runs = [("burst", kind) for kind in ("bot", "baseline", "ceiling", "bot_webhook")]
+    for scenario, kind in [*runs, ("groups", "bot"), ("groups", "baseline")]:
+        figures = r[scenario][kind]
+        for key in ("per_second", "p50_ms", "p95_ms", "p99_ms", "cpu_ms_per_tap"):
+            assert _number(figures[key]), (scenario, kind, key, figures[key])
+        assert figures["answered"] == figures["taps"] > 0, (scenario, kind)
+    assert r["burst"]["bot"]["all_stored"] and r["burst"]["bot_webhook"]["all_stored"]
     groups = r["groups"]["bot"]
-    assert groups["all_answered"] and groups["all_stored"]
+    assert groups["all_answered"] and groups["all_stored"] and groups["late"] == 0
     assert groups["within_limit"] and 0 < groups["max_per_window"] <= 20
     assert groups["stored"] > 0
 
@@ -56,5 +56,9 @@ def test_bench_smoke(tmp_path: Path) -> None:
     memory = r["memory"]
     assert memory["idle_rss_mb"] > 0 and memory["peak_rss_mb"] >= memory["idle_rss_mb"] * 0.5
     assert memory["questions"] > 0
+
+    shutdown = r["shutdown"]
+    assert shutdown["exit_code"] in (0, -15) and shutdown["stopped_cleanly"], shutdown
+    assert shutdown["clean_log"], shutdown["bad_lines"]
 
     assert set(r["targets"]) and all(isinstance(v, bool) for v in r["targets"].values())

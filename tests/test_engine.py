@@ -160,3 +160,20 @@ def test_engine_is_pure() -> None:
                 for alias in (node.names if isinstance(node, ast.Import) else
                               [type("A", (), {"name": node.module or ""})()])}
     assert not imported & {"telegram", "aiosqlite", "sqlite3", "time", "asyncio"}
+
+
+def test_taps_are_judged_at_the_time_given() -> None:
+    """The time passed in is when the tap arrived, however late it is judged."""
+    e = engine(seconds=30)
+    e.open(T0)
+    right = right_shown(e)
+    late = e.answer(2, 0, right, T0 + 31)  # arrived after the deadline
+    assert late.status == "closed"
+    early = e.answer(1, 0, right, T0 + 6)  # arrived in time, judged after the one above
+    assert early.status == "accepted" and early.answer is not None
+    assert early.answer.points == points_for(6, 30) and early.answer.at == T0 + 6
+    e.end_at(T0 + 10)  # closed early (/next at T0 + 10): later taps are too late
+    e.end_at(T0 + 20)  # never pushed back
+    assert e.deadline == T0 + 10
+    assert e.answer(3, 0, right, T0 + 10).status == "accepted"
+    assert e.answer(4, 0, right, T0 + 10.5).status == "closed"

@@ -127,8 +127,9 @@ async def test_debug_logs_never_show_the_token(tg: FakeTelegram, tmp_path: Path)
     lines = logs.splitlines()
     assert len(lines) > 50
     assert [line for line in lines if not LOG_LINE.match(line)] == []  # one line per event
-    # httpx logged every request URL, the token in it replaced.
-    assert re.search(r" httpx: HTTP Request: POST http://\S+/bot<token>/sendMessage ", logs)
+    # The transport logged every request URL, the token in it replaced.
+    assert re.search(r" bot.transport: HTTP Request: POST http://\S+/bot<token>/sendMessage 200",
+                     logs)
     assert " DEBUG telegram.ext.ExtBot: Calling Bot API endpoint `sendMessage`" in logs
     assert "aiosqlite" not in logs  # every statement, twice: kept out even at DEBUG
     assert "INFO bot.app: database closed" in logs

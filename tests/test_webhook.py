@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 import signal
 import socket
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 from fakebot import FakeTelegram, User
+from quizkit import button_data, correct_label, populate, start_quiz
 from shipkit import TOKEN, QuizbotProcess, healthcheck, quizbot_env
 
 SECRET = "webhook-secret-for-tests_42"
@@ -129,3 +131,29 @@ async def test_plain_http_webhook_elsewhere_is_refused(tmp_path: Path) -> None:
         await bot.close()
     assert bot.stderr.strip() == ("quizbot: QUIZBOT_WEBHOOK_URL must be an https:// URL, "
                                   "got 'http://bot.example.org/telegram'")
+
+
+async def test_a_tap_is_answered_in_the_webhook_reply(tg: FakeTelegram, tmp_path: Path) -> None:
+    """The alert goes back in the HTTP answer to Telegram's request (one request less per
+    tap), once the answer is stored."""
+    env, url = webhook_env(tg, tmp_path, QUIZBOT_WEBHOOK_SECRET=SECRET)
+    cls = populate(tg, students=3)
+    bot = await QuizbotProcess(env, tmp_path).start()
+    try:
+        await tg.wait_for(lambda: tg.webhook_url == url, timeout=30, what="setWebhook")
+        q1 = await start_quiz(tg, cls)
+        right = button_data(q1, correct_label(q1))
+        queries = [tg.tap(cls.chat_id, s, q1.message_id, right) for s in cls.students]
+        answers = [await tg.wait_answered(q, timeout=20) for q in queries]
+        assert all((a.text or "").startswith("✅ Right!") and a.show_alert for a in answers)
+        calls = tg.calls_to("answerCallbackQuery")
+        assert len(calls) == 3 and all(c.in_webhook_reply and c.status == 200 for c in calls)
+        assert await bot.stop(signal.SIGTERM, timeout=10) == 0
+    finally:
+        await bot.close()
+    conn = sqlite3.connect(env["QUIZBOT_DB"])
+    try:
+        stored = conn.execute("SELECT COUNT(*) FROM answers WHERE correct = 1").fetchone()[0]
+    finally:
+        conn.close()
+    assert stored == 3

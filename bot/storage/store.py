@@ -159,6 +159,17 @@ class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, Au
 
     # -- chats -----------------------------------------------------------------------------
 
+    def knows_chat(self, chat_id: int, title: str | None, kind: str) -> bool:
+        """True if ``remember_chat`` with these values would change nothing (cached)."""
+        return self._chats.get(chat_id) == (title, kind)
+
+    def knows_user(self, user_id: int, name: str, username: str | None,
+                   language: Lang | None = None) -> bool:
+        """True if ``remember_user`` with these values would change nothing (cached)."""
+        known = self._users.get(user_id)
+        return (known is not None and known[:2] == (name, username)
+                and language in (None, known[2]))
+
     async def remember_chat(self, chat_id: int, title: str | None, kind: str) -> None:
         """Record a chat's title and kind (private, group, supergroup, channel)."""
         if self._chats.get(chat_id) == (title, kind):
@@ -276,8 +287,7 @@ class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, Au
 
         Group-committed together with answers, so a burst of first-time users is cheap.
         """
-        known = self._users.get(user_id)
-        if known is not None and known[:2] == (name, username) and language in (None, known[2]):
+        if self.knows_user(user_id, name, username, language):
             return
         await self._enqueue(_UserJob(user_id, name, username, language, self._new_future()))
 

@@ -213,6 +213,7 @@ class Call:
     result: Any = None
     description: str | None = None
     files: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # name, size
+    in_webhook_reply: bool = False  # made in the bot's answer to a webhook request
 
 
 @dataclass

@@ -301,6 +301,27 @@ class FakeTelegram(World):
             await resp.read()
             return resp.status
 
+    async def webhook_reply(self, content_type: str, body: bytes) -> None:
+        """Carry out the method a bot may put in its answer to a webhook request, as Telegram
+        does (its result is not reported back; a malformed one is ignored)."""
+        if content_type != "application/json" or not body:
+            return
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            return
+        if not isinstance(payload, dict) or not isinstance(payload.get("method"), str):
+            return
+        params = {k: v for k, v in payload.items() if k != "method"}
+        call = Call(at=self.now(), method=str(payload["method"]), params=params, status=0,
+                    token=self.required_token or "", in_webhook_reply=True)
+        method = self._canonical(call.method)
+        if method is None or method in _SERVER_METHODS:
+            self._respond(call, ApiError(404, "Not Found"))
+            return
+        call.method = method
+        self._respond(call, await self._execute(method, params, {}))
+
     # ------------------------------------------------------------ HTTP
     async def _read_params(self, request: web.Request) -> tuple[JSON, Files]:
         params: JSON = {k: _decode_form_value(k, v) for k, v in request.query.items()}
@@ -544,8 +565,10 @@ class FakeTelegram(World):
             error: str | None = None
             try:
                 async with session.post(self.webhook_url, json=item.data, headers=headers) as resp:
-                    await resp.read()
+                    body = await resp.read()
                     status = resp.status
+                if 200 <= status < 300:
+                    await self.webhook_reply(resp.content_type, body)
             except (aiohttp.ClientError, OSError, TimeoutError) as exc:
                 status, error = 0, f"Connection error: {exc!r}"
             self.webhook_deliveries.append(

@@ -1,0 +1,39 @@
+"""Stopping while quizzes run: nothing holds shutdown up, nothing is left running, and the
+stored runs pick up after the restart."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakebot import FakeTelegram
+from harness import BotHarness
+from quizkit import assert_quiet, open_question, populate, start_quiz
+
+
+def is_question(number: int) -> Any:
+    return lambda params: f"Question {number}/" in str(params.get("text", ""))
+
+
+async def test_stop_does_not_wait_for_the_group_budget(
+        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    bot = await BotHarness(tg, db_path).start()
+    try:
+        await start_quiz(tg, cls)
+        # Telegram says "wait a minute" when question 2 is posted; then the bot is stopped.
+        tg.fail("sendMessage", retry_after=60, match=is_question(2))
+        tg.user_says(chat, cls.creator, "/next")
+        await tg.wait_for(lambda: [c for c in tg.calls_to("sendMessage") if c.status == 429])
+    finally:
+        await asyncio.wait_for(bot.stop(), 20)  # far less than the minute it was told to wait
+    assert open_question(tg, chat, 2) is None
+    # after the restart, the stored run posts question 2, once
+    async with BotHarness(tg, db_path):
+        await tg.wait_for(lambda: open_question(tg, chat, 2), timeout=10)
+    posts = [c for c in tg.calls_to("sendMessage") if is_question(2)(c.params)]
+    assert [c.status for c in posts] == [429, 200]
+    assert_quiet(caplog)
