@@ -6,7 +6,15 @@ from pathlib import Path
 
 from fakebot import BOT_USERNAME, FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import ZERO, button_data, correct_label, explained, open_question, populate
+from quizkit import (
+    ZERO,
+    button_data,
+    correct_label,
+    explained,
+    open_question,
+    populate,
+    until,
+)
 
 from bot.recap import Recaps
 
@@ -146,6 +154,22 @@ async def test_recap_on_off_and_private_only(tg: FakeTelegram, db_path: Path) ->
         assert student.recaps
         tg.user_says(cls.chat_id, cls.creator, "/recap off")
         await tg.wait_for(lambda: tg.find_message(cls.chat_id, "private chat with me"))
+
+
+async def test_a_changed_telegram_language_is_stored(tg: FakeTelegram, db_path: Path) -> None:
+    """A known user's updates cost no write (``remember``'s fast path), except when their
+    Telegram language changed: the new one is stored."""
+    cls = populate(tg, students=1)
+    s0 = cls.students[0]  # Telegram in English
+    async with BotHarness(tg, db_path) as bot:
+        store = bot.services.store
+        await start_privately(tg, s0)
+        await until(lambda: store.knows_user(s0.id, s0.first_name, s0.username, "en"))
+        assert await store.user_language(s0.id) == "en"
+        s0.language_code = "bn"  # switched Telegram to Bengali
+        await start_privately(tg, s0)
+        await until(lambda: store.knows_user(s0.id, s0.first_name, s0.username, "bn"))
+        assert await store.user_language(s0.id) == "bn"
 
 
 async def test_a_users_telegram_language_survives_a_restart(tg: FakeTelegram,
