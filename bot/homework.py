@@ -153,6 +153,8 @@ class Homeworks(AppBound):
                 await self._store.migrate_chat(hw.chat_id, sent.new_chat_id)
                 sent = await outbox.send(self._bot, sent.new_chat_id, text,
                                          thread_id=hw.thread_id)
+            if sent.status == "stopped":  # not sent, the bot is stopping: posted after the restart
+                return
             if sent.status == "unknown":
                 log.warning("homework %s: results may not have been posted", homework_id)
         await self._store.homework_results_posted(homework_id)

@@ -125,6 +125,8 @@ class Attempts(AppBound):
         if sent.status == "gone":  # the student blocked the bot: the attempt ends here
             await self._end(a, "stopped")
             return
+        if sent.status == "stopped":  # stored as "posting": posted after the restart
+            return
         engine.open(self._clock())
         a.message_id = sent.message_id
         await self._store.save_progress(a.run_id, current=engine.current, phase="open",

@@ -37,3 +37,32 @@ async def test_stop_does_not_wait_for_the_group_budget(
     posts = [c for c in tg.calls_to("sendMessage") if is_question(2)(c.params)]
     assert [c.status for c in posts] == [429, 200]
     assert_quiet(caplog)
+
+
+async def test_homework_results_held_up_at_stop_go_out_after_the_restart(
+        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    cls = populate(tg, students=1)
+    chat = cls.chat_id
+
+    def is_results(params: Any) -> bool:
+        return "Homework results" in str(params.get("text", ""))
+
+    bot = await BotHarness(tg, db_path).start()
+    try:
+        tg.user_says(chat, cls.creator, "/homework zero 90m")
+        await tg.wait_for(lambda: tg.find_message(chat, "Homework: ZeRO"))
+        # Telegram says "wait a minute" when the results are posted; then the bot is stopped
+        tg.fail("sendMessage", retry_after=60, match=is_results)
+        tg.user_says(chat, cls.creator, "/homework stop")
+        await tg.wait_for(lambda: [c for c in tg.calls_to("sendMessage") if c.status == 429])
+    finally:
+        await asyncio.wait_for(bot.stop(), 20)
+    assert tg.find_message(chat, "Homework results") is None
+    # not marked as posted: the restart posts them, once
+    async with BotHarness(tg, db_path):
+        results = await tg.wait_for(lambda: tg.find_message(chat, "Homework results"),
+                                    timeout=10)
+        assert "(ended early by a moderator)" in results.text
+    posts = [c for c in tg.calls_to("sendMessage") if is_results(c.params)]
+    assert [c.status for c in posts] == [429, 200]
+    assert_quiet(caplog)
