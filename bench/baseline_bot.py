@@ -35,8 +35,11 @@ def main() -> None:
     variant = os.environ.get("BENCH_VARIANT", "defaults")
     if variant not in VARIANTS:
         raise SystemExit(f"BENCH_VARIANT must be one of {VARIANTS}")
-    builder = (ApplicationBuilder().token(os.environ["TELEGRAM_BOT_TOKEN"])
-               .base_url(os.environ["QUIZBOT_API_URL"]))
+    builder = (
+        ApplicationBuilder()
+        .token(os.environ["TELEGRAM_BOT_TOKEN"])
+        .base_url(os.environ["QUIZBOT_API_URL"])
+    )
     if variant != "defaults":
         builder = builder.concurrent_updates(256)
     if variant == "ceiling":
@@ -47,8 +50,12 @@ def main() -> None:
     webhook = os.environ.get("QUIZBOT_WEBHOOK_URL")
     if webhook:
         host, _, port = os.environ["QUIZBOT_LISTEN"].rpartition(":")
-        app.run_webhook(listen=host, port=int(port), url_path=urlparse(webhook).path.strip("/"),
-                        webhook_url=webhook)
+        app.run_webhook(
+            listen=host,
+            port=int(port),
+            url_path=urlparse(webhook).path.strip("/"),
+            webhook_url=webhook,
+        )
     else:
         app.run_polling()
 

@@ -39,8 +39,10 @@ class HistorySizes:
 
     @property
     def key(self) -> str:
-        return (f"history-a{self.answers}-g{self.groups}-s{self.students}-q{self.quizzes}"
-                f"-r{self.seed}-v{SCHEMA_VERSION}.{GENERATOR_VERSION}")
+        return (
+            f"history-a{self.answers}-g{self.groups}-s{self.students}-q{self.quizzes}"
+            f"-r{self.seed}-v{SCHEMA_VERSION}.{GENERATOR_VERSION}"
+        )
 
 
 @dataclass
@@ -96,20 +98,29 @@ def _fill(conn: sqlite3.Connection, sizes: HistorySizes, rng: random.Random) -> 
     students = list(range(10_000_000, 10_000_000 + sizes.students))
     conn.executemany(
         "INSERT INTO users (user_id, name, username, updated_at) VALUES (?, ?, ?, ?)",
-        [(u, f"Student {u - 10_000_000}", f"s{u}" if u % 3 else None, START) for u in students])
+        [(u, f"Student {u - 10_000_000}", f"s{u}" if u % 3 else None, START) for u in students],
+    )
     quizzes = _quizzes(rng, sizes.quizzes)
     groups: list[_Group] = []
     for i in range(sizes.groups):
         size = min(len(students), max(5, round(rng.lognormvariate(math.log(25), 0.8))))
         reset = START + rng.uniform(0.2, 0.9) * YEAR if rng.random() < 0.2 else None
-        groups.append(_Group(-1004000000000 - i, rng.sample(students, size),
-                             rng.paretovariate(1.2), reset))
+        groups.append(
+            _Group(-1004000000000 - i, rng.sample(students, size), rng.paretovariate(1.2), reset)
+        )
     for g in groups:
         season = 2 if g.reset_at is not None else 1
-        conn.execute("INSERT INTO chats (chat_id, title, kind, language, season,"
-                     " season_started_at) VALUES (?, ?, 'supergroup', ?, ?, ?)",
-                     (g.chat_id, f"Study group {-g.chat_id % 10_000}", rng.choice(["bn", "en"]),
-                      season, g.reset_at or START))
+        conn.execute(
+            "INSERT INTO chats (chat_id, title, kind, language, season,"
+            " season_started_at) VALUES (?, ?, 'supergroup', ?, ?, ?)",
+            (
+                g.chat_id,
+                f"Study group {-g.chat_id % 10_000}",
+                rng.choice(["bn", "en"]),
+                season,
+                g.reset_at or START,
+            ),
+        )
         conn.execute("INSERT INTO seasons VALUES (?, 1, ?)", (g.chat_id, START))
         if g.reset_at is not None:
             conn.execute("INSERT INTO seasons VALUES (?, 2, ?)", (g.chat_id, g.reset_at))
@@ -156,10 +167,29 @@ def _fill(conn: sqlite3.Connection, sizes: HistorySizes, rng: random.Random) -> 
             players = [m for m in group.members if rng.random() < share] or group.members[:1]
         status = "stopped" if rng.random() < 0.05 else "finished"
         asked = len(qids) if status == "finished" else rng.randint(1, len(qids))
-        run_rows.append((run_id, chat_id, 0, mode, quiz_id, rng.choice(["bn", "en"]), seconds,
-                         season, _plan(qids, rng), len(qids), asked - 1, "closed", None, None,
-                         None, status, None if group is None else 1, started,
-                         started + asked * (seconds + 3)))
+        run_rows.append(
+            (
+                run_id,
+                chat_id,
+                0,
+                mode,
+                quiz_id,
+                rng.choice(["bn", "en"]),
+                seconds,
+                season,
+                _plan(qids, rng),
+                len(qids),
+                asked - 1,
+                "closed",
+                None,
+                None,
+                None,
+                status,
+                None if group is None else 1,
+                started,
+                started + asked * (seconds + 3),
+            )
+        )
         for q in range(asked):
             posted = started + q * (seconds + 3)
             for user in players:
@@ -171,23 +201,30 @@ def _fill(conn: sqlite3.Connection, sizes: HistorySizes, rng: random.Random) -> 
                 correct = option == 0 if rng.random() < 0.6 else rng.random() < 0.25
                 took = rng.uniform(0.5, seconds)
                 points = round(1000 - 500 * took / seconds) if correct and mode == "group" else 0
-                answer_rows.append((run_id, q, qids[q], user, option, int(correct), points,
-                                    posted + took))
+                answer_rows.append(
+                    (run_id, q, qids[q], user, option, int(correct), points, posted + took)
+                )
                 written += 1
         if len(answer_rows) > 50_000:
             _flush(conn, run_rows, answer_rows)
     _flush(conn, run_rows, answer_rows)
 
 
-def _flush(conn: sqlite3.Connection, runs: list[tuple[Any, ...]],
-           answers: list[tuple[Any, ...]]) -> None:
+def _flush(
+    conn: sqlite3.Connection, runs: list[tuple[Any, ...]], answers: list[tuple[Any, ...]]
+) -> None:
     conn.executemany(
         "INSERT INTO runs (run_id, chat_id, thread_id, mode, quiz_id, language, seconds, season,"
         " plan, question_count, current, phase, message_id, posted_at, deadline, status,"
         " started_by, started_at, finished_at) VALUES"
-        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", runs)
-    conn.executemany("INSERT INTO answers (run_id, q_index, question_id, user_id, option,"
-                     " correct, points, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", answers)
+        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        runs,
+    )
+    conn.executemany(
+        "INSERT INTO answers (run_id, q_index, question_id, user_id, option,"
+        " correct, points, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        answers,
+    )
     runs.clear()
     answers.clear()
 
@@ -232,17 +269,20 @@ async def measure(sizes: HistorySizes, workdir: Path) -> dict[str, Any]:
     try:
         group_rows = conn.execute(
             "SELECT r.chat_id, COUNT(*) FROM runs AS r JOIN answers AS a ON a.run_id = r.run_id"
-            " WHERE r.mode = 'group' GROUP BY r.chat_id ORDER BY 2 DESC").fetchall()
+            " WHERE r.mode = 'group' GROUP BY r.chat_id ORDER BY 2 DESC"
+        ).fetchall()
         total = conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
         runs = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
         quiz_ids = [r[0] for r in conn.execute("SELECT DISTINCT quiz_id FROM runs ORDER BY 1")]
         members: dict[int, list[int]] = {}
         for chat_id, user_id in conn.execute(
-                "SELECT DISTINCT r.chat_id, a.user_id FROM runs AS r JOIN answers AS a"
-                " ON a.run_id = r.run_id WHERE r.mode = 'group'"):
+            "SELECT DISTINCT r.chat_id, a.user_id FROM runs AS r JOIN answers AS a"
+            " ON a.run_id = r.run_id WHERE r.mode = 'group'"
+        ):
             members.setdefault(chat_id, []).append(user_id)
-        busiest_user = conn.execute("SELECT user_id FROM answers GROUP BY user_id"
-                                    " ORDER BY COUNT(*) DESC LIMIT 1").fetchone()[0]
+        busiest_user = conn.execute(
+            "SELECT user_id FROM answers GROUP BY user_id ORDER BY COUNT(*) DESC LIMIT 1"
+        ).fetchone()[0]
     finally:
         conn.close()
     rng = random.Random(sizes.seed)
@@ -252,22 +292,30 @@ async def measure(sizes: HistorySizes, workdir: Path) -> dict[str, Any]:
     chats = [largest, *sample[: max(1, sizes.calls - 1)]]
     users = [rng.choice(members[c]) for c in chats]
 
-    figures: dict[str, Any] = {"answers": total, "runs": runs, "groups": len(group_rows),
-                               "largest_group_answers": group_rows[0][1],
-                               "build_s": build_s, "db_mb": _size_on_disk(source) / 2**20}
+    figures: dict[str, Any] = {
+        "answers": total,
+        "runs": runs,
+        "groups": len(group_rows),
+        "largest_group_answers": group_rows[0][1],
+        "build_s": build_s,
+        "db_mb": _size_on_disk(source) / 2**20,
+    }
     store = await Store.open(db)
     try:
         n = sizes.calls
         pairs = list(zip(chats, users, strict=True))
         cases: dict[str, list[Callable[[], Awaitable[Any]]]] = {
-            "/leaderboard": [partial(store.leaderboard, c, limit=10, user_id=u)
-                             for c, u in _cycle(pairs, n)],
+            "/leaderboard": [
+                partial(store.leaderboard, c, limit=10, user_id=u) for c, u in _cycle(pairs, n)
+            ],
             "/leaderboard QUIZ": [
                 partial(store.leaderboard, c, quiz_id=q, limit=10, user_id=u)
-                for (c, u), q in zip(_cycle(pairs, n), _cycle(quiz_ids, n), strict=True)],
+                for (c, u), q in zip(_cycle(pairs, n), _cycle(quiz_ids, n), strict=True)
+            ],
             "/me (group)": [partial(store.group_stats, c, u) for c, u in _cycle(pairs, n)],
-            "/me (private)": [partial(store.user_overview, u)
-                              for u in _cycle([busiest_user, *users], n)],
+            "/me (private)": [
+                partial(store.user_overview, u) for u in _cycle([busiest_user, *users], n)
+            ],
             "/export": [partial(store.export_csv, c) for c in _cycle(chats, max(5, n // 4))],
         }
         commands: dict[str, Any] = {}
@@ -275,9 +323,13 @@ async def measure(sizes: HistorySizes, workdir: Path) -> dict[str, Any]:
             await calls[0]()  # warm: the bot's page cache is warm too
             times = [t for call in calls for t in await _time(call)]
             worst = await _time(calls[0], 5)  # calls[0] is the largest group / busiest user
-            commands[name] = {"calls": len(times), "p50_ms": percentile(times, 50),
-                              "p95_ms": percentile(times, 95), "max_ms": max(times),
-                              "largest_p50_ms": percentile(worst, 50)}
+            commands[name] = {
+                "calls": len(times),
+                "p50_ms": percentile(times, 50),
+                "p95_ms": percentile(times, 95),
+                "max_ms": max(times),
+                "largest_p50_ms": percentile(worst, 50),
+            }
         csv_text = await store.export_csv(largest)
         figures["largest_export_kb"] = len(csv_text.encode()) / 1024
     finally:

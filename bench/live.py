@@ -64,8 +64,10 @@ def stored_answers(db: Path) -> dict[int, int]:
     """Rows in ``answers`` per chat, read after the bot stopped."""
     conn = sqlite3.connect(db)
     try:
-        rows = conn.execute("SELECT r.chat_id, COUNT(*) FROM answers AS a JOIN runs AS r"
-                            " ON r.run_id = a.run_id GROUP BY r.chat_id").fetchall()
+        rows = conn.execute(
+            "SELECT r.chat_id, COUNT(*) FROM answers AS a JOIN runs AS r"
+            " ON r.run_id = a.run_id GROUP BY r.chat_id"
+        ).fetchall()
     finally:
         conn.close()
     return {int(c): int(n) for c, n in rows}
@@ -100,8 +102,12 @@ class Workdir:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
-async def _start_quizzes(server: Server, chats: Sequence[int], seconds: int,
-                         timeout: float) -> dict[str, Any]:  # noqa: ASYNC109
+async def _start_quizzes(
+    server: Server,
+    chats: Sequence[int],
+    seconds: int,
+    timeout: float,  # noqa: ASYNC109
+) -> dict[str, Any]:
     await server.call("say", {"messages": [[c, CREATOR, f"/quiz zero {seconds}"] for c in chats]})
     deadline = time.monotonic() + timeout
     while True:
@@ -113,19 +119,22 @@ async def _start_quizzes(server: Server, chats: Sequence[int], seconds: int,
         await asyncio.sleep(0.1)
 
 
-async def _post_static(server: Server, chats: Sequence[int],
-                       text: str | None) -> dict[str, Any]:
+async def _post_static(server: Server, chats: Sequence[int], text: str | None) -> dict[str, Any]:
     """For the baseline: a message with four answer-like buttons in each chat."""
     buttons = [[label, f"a:1:0:{i}"] for i, label in enumerate("ABCD")]
-    posted = await server.call("post_static", {"chats": list(chats), "text": text or FILLER_TEXT,
-                                               "buttons": buttons})
-    return {chat: {"message_id": mid, "buttons": [d for _, d in buttons], "text": text}
-            for chat, mid in posted["message_ids"].items()}
+    posted = await server.call(
+        "post_static", {"chats": list(chats), "text": text or FILLER_TEXT, "buttons": buttons}
+    )
+    return {
+        chat: {"message_id": mid, "buttons": [d for _, d in buttons], "text": text}
+        for chat, mid in posted["message_ids"].items()
+    }
 
 
 # --------------------------------------------------------------------------- scenario 1
-async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None, *,
-                webhook: bool = False) -> dict[str, Any]:
+async def burst(
+    kind: str, sizes: Sizes, work: Workdir, text: str | None = None, *, webhook: bool = False
+) -> dict[str, Any]:
     """One group, one open question, ``burst_taps`` students tapping within one second;
     polled, or pushed to the bot's webhook."""
     server = await Server.start(sizes.window, sizes.rtt)
@@ -133,10 +142,18 @@ async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None,
     warm = list(range(200_000, 200_000 + sizes.warmup_taps))
     db = work.db(f"burst-{kind}")
     try:
-        await server.call("setup", {"groups": [{"chat_id": BURST_CHAT, "creator": CREATOR,
-                                                "students": students + warm}]})
-        bot = await Bot.start(server, kind, db=db if kind == "bot" else None, env=work.env,
-                              webhook=webhook, log=work.log(f"burst-{kind}"))
+        await server.call(
+            "setup",
+            {"groups": [{"chat_id": BURST_CHAT, "creator": CREATOR, "students": students + warm}]},
+        )
+        bot = await Bot.start(
+            server,
+            kind,
+            db=db if kind == "bot" else None,
+            env=work.env,
+            webhook=webhook,
+            log=work.log(f"burst-{kind}"),
+        )
         try:
             if kind == "bot":
                 question = (await _start_quizzes(server, [BURST_CHAT], 600, 30))[str(BURST_CHAT)]
@@ -169,8 +186,9 @@ async def burst(kind: str, sizes: Sizes, work: Workdir, text: str | None = None,
     if kind == "bot":
         accepted = sum(1 for t in report["taps"] if t["accepted"])
         stored = stored_answers(db).get(BURST_CHAT, 0)
-        figures.update(accepted=accepted, stored=stored, all_stored=stored == accepted == len(
-            report["taps"]))
+        figures.update(
+            accepted=accepted, stored=stored, all_stored=stored == accepted == len(report["taps"])
+        )
     return figures
 
 
@@ -186,14 +204,24 @@ def class_of(chat_index: int, students: int) -> list[int]:
 
 async def _classes(server: Server, chats: Sequence[int], students: int) -> None:
     """Each chat a group with the creator and ``students`` students."""
-    await server.call("setup", {"groups": [
-        {"chat_id": c, "creator": CREATOR, "students": class_of(i, students)}
-        for i, c in enumerate(chats)]})
+    await server.call(
+        "setup",
+        {
+            "groups": [
+                {"chat_id": c, "creator": CREATOR, "students": class_of(i, students)}
+                for i, c in enumerate(chats)
+            ]
+        },
+    )
 
 
-async def many_groups(kind: str, sizes: Sizes, work: Workdir,
-                      timeline: list[Any] | None = None,
-                      text: str | None = None) -> dict[str, Any]:
+async def many_groups(
+    kind: str,
+    sizes: Sizes,
+    work: Workdir,
+    timeline: list[Any] | None = None,
+    text: str | None = None,
+) -> dict[str, Any]:
     """``groups`` groups of ``students`` each, all running a quiz with short timers at once.
 
     The bot's run records when each student tapped; the baseline replays that timeline onto
@@ -204,16 +232,22 @@ async def many_groups(kind: str, sizes: Sizes, work: Workdir,
     db = work.db(f"groups-{kind}")
     try:
         await _classes(server, chats, sizes.students)
-        bot = await Bot.start(server, kind, db=db if kind == "bot" else None, env=work.env,
-                              log=work.log(f"groups-{kind}"))
+        bot = await Bot.start(
+            server,
+            kind,
+            db=db if kind == "bot" else None,
+            env=work.env,
+            log=work.log(f"groups-{kind}"),
+        )
         sampler = RssSampler(bot.pid)
         sampler.start()
         started = time.monotonic()
         try:
             cpu0 = bot.cpu_seconds()
             if kind == "bot":
-                await server.call("autopilot", {"answer_window": [0.3, sizes.question_seconds
-                                                                  - 1.5], "seed": 6})
+                await server.call(
+                    "autopilot", {"answer_window": [0.3, sizes.question_seconds - 1.5], "seed": 6}
+                )
                 question = await _start_quizzes(server, chats, sizes.question_seconds, 60)
                 await asyncio.sleep(sizes.groups_seconds)
                 await server.call("autopilot_off")
@@ -222,13 +256,20 @@ async def many_groups(kind: str, sizes: Sizes, work: Workdir,
             else:
                 assert timeline is not None
                 posted = await _post_static(server, chats, text)
-                await server.call("replay", {"timeline": timeline, "targets": {
-                    c: [q["message_id"], q["buttons"]] for c, q in posted.items()}})
-                await server.wait(lambda p: p["tapped"] >= len(timeline), 600,
-                                  "the replayed taps", interval=0.5)
+                await server.call(
+                    "replay",
+                    {
+                        "timeline": timeline,
+                        "targets": {c: [q["message_id"], q["buttons"]] for c, q in posted.items()},
+                    },
+                )
+                await server.wait(
+                    lambda p: p["tapped"] >= len(timeline), 600, "the replayed taps", interval=0.5
+                )
             drained = time.monotonic()
-            await server.wait(lambda p: p["answered"] >= p["tapped"], 300,
-                              "every tap answered", interval=0.2)
+            await server.wait(
+                lambda p: p["answered"] >= p["tapped"], 300, "every tap answered", interval=0.2
+            )
             drain = time.monotonic() - drained
             cpu = bot.cpu_seconds() - cpu0
         finally:
@@ -272,15 +313,17 @@ async def memory(sizes: Sizes, work: Workdir) -> dict[str, Any]:
     chats = group_ids(sizes.memory_groups, base=-1003000000000)
     try:
         await _classes(server, chats, sizes.students)
-        bot = await Bot.start(server, "bot", db=work.db("memory"), env=work.env,
-                              log=work.log("memory"))
+        bot = await Bot.start(
+            server, "bot", db=work.db("memory"), env=work.env, log=work.log("memory")
+        )
         sampler = RssSampler(bot.pid)
         try:
             await asyncio.sleep(1.0)
             idle = sampler.current()
             sampler.start()
-            await server.call("autopilot", {"answer_window": [0.3, sizes.question_seconds - 1.5],
-                                            "seed": 4})
+            await server.call(
+                "autopilot", {"answer_window": [0.3, sizes.question_seconds - 1.5], "seed": 4}
+            )
             await _start_quizzes(server, chats, sizes.question_seconds, 120)
             await asyncio.sleep(sizes.memory_seconds)
             progress = await server.call("progress")
@@ -289,9 +332,13 @@ async def memory(sizes: Sizes, work: Workdir) -> dict[str, Any]:
             await bot.stop(timeout=5.0)  # a kill is fine: only memory is measured here
     finally:
         await server.stop()
-    return {"idle_rss_mb": idle / 2**20, "peak_rss_mb": sampler.peak / 2**20,
-            "groups": len(chats), "taps": progress["tapped"],
-            "questions": progress["questions"]}
+    return {
+        "idle_rss_mb": idle / 2**20,
+        "peak_rss_mb": sampler.peak / 2**20,
+        "groups": len(chats),
+        "taps": progress["tapped"],
+        "questions": progress["questions"],
+    }
 
 
 # --------------------------------------------------------------------------- scenario 5
@@ -305,12 +352,17 @@ async def shutdown(sizes: Sizes, work: Workdir) -> dict[str, Any]:
     chats = group_ids(sizes.shutdown_groups, base=-1005000000000)
     try:
         await _classes(server, chats, sizes.students)
-        bot = await Bot.start(server, "bot", db=work.db("shutdown"),
-                              env={**work.env, "QUIZBOT_LOG_LEVEL": "INFO"},
-                              log=work.log("shutdown"))
+        bot = await Bot.start(
+            server,
+            "bot",
+            db=work.db("shutdown"),
+            env={**work.env, "QUIZBOT_LOG_LEVEL": "INFO"},
+            log=work.log("shutdown"),
+        )
         try:
-            await server.call("autopilot", {"answer_window": [0.3, sizes.question_seconds - 1.5],
-                                            "seed": 5})
+            await server.call(
+                "autopilot", {"answer_window": [0.3, sizes.question_seconds - 1.5], "seed": 5}
+            )
             await _start_quizzes(server, chats, sizes.question_seconds, 120)
             await asyncio.sleep(sizes.shutdown_load_s)
             progress = await server.call("progress")
@@ -323,9 +375,18 @@ async def shutdown(sizes: Sizes, work: Workdir) -> dict[str, Any]:
     finally:
         await server.stop()
     log = bot.log.read_text(errors="replace")
-    bad = [line for line in log.splitlines() if any(b in line for b in BAD_LOG_LINES)
-           or " ERROR " in line or " CRITICAL " in line]
-    return {"groups": len(chats), "taps": progress["tapped"], "exit_s": took,
-            "exit_code": code, "clean_log": not bad, "bad_lines": bad[:10],
-            "stopped_cleanly": "INFO bot.app: stopped" in log,
-            "log_tail": log.splitlines()[-40:]}
+    bad = [
+        line
+        for line in log.splitlines()
+        if any(b in line for b in BAD_LOG_LINES) or " ERROR " in line or " CRITICAL " in line
+    ]
+    return {
+        "groups": len(chats),
+        "taps": progress["tapped"],
+        "exit_s": took,
+        "exit_code": code,
+        "clean_log": not bad,
+        "bad_lines": bad[:10],
+        "stopped_cleanly": "INFO bot.app: stopped" in log,
+        "log_tail": log.splitlines()[-40:],
+    }

@@ -26,13 +26,23 @@ class BenchError(RuntimeError):
     """A scenario could not run (a process died, a wait timed out)."""
 
 
-async def _spawn(args: list[str], env: Mapping[str, str] | None = None,
-                 stdout: int | None = None, stderr: Any = None) -> asyncio.subprocess.Process:
+async def _spawn(
+    args: list[str],
+    env: Mapping[str, str] | None = None,
+    stdout: int | None = None,
+    stderr: Any = None,
+) -> asyncio.subprocess.Process:
     full = dict(os.environ)
     full.update(env or {})
     return await asyncio.create_subprocess_exec(
-        sys.executable, *args, cwd=str(ROOT), env=full,
-        stdout=stdout, stderr=stderr, start_new_session=True)
+        sys.executable,
+        *args,
+        cwd=str(ROOT),
+        env=full,
+        stdout=stdout,
+        stderr=stderr,
+        start_new_session=True,
+    )
 
 
 def free_port() -> int:
@@ -78,8 +88,9 @@ class Server:
 
     @classmethod
     async def start(cls, window: float = 60.0, rtt: float = 0.0) -> Server:
-        proc = await _spawn(["-m", "bench.server_proc", str(window), str(rtt)],
-                            stdout=asyncio.subprocess.PIPE)
+        proc = await _spawn(
+            ["-m", "bench.server_proc", str(window), str(rtt)], stdout=asyncio.subprocess.PIPE
+        )
         assert proc.stdout is not None
         line = await asyncio.wait_for(proc.stdout.readline(), 30)
         parts = line.decode().split()
@@ -94,8 +105,13 @@ class Server:
             resp.raise_for_status()
             return await resp.json()
 
-    async def wait(self, predicate: Any, timeout: float, what: str,  # noqa: ASYNC109
-                   interval: float = 0.05) -> Any:
+    async def wait(
+        self,
+        predicate: Any,
+        timeout: float,  # noqa: ASYNC109
+        what: str,
+        interval: float = 0.05,
+    ) -> Any:
         deadline = time.monotonic() + timeout
         while True:
             progress = await self.call("progress")
@@ -163,9 +179,16 @@ class Bot:
         self.profiler: asyncio.subprocess.Process | None = None
 
     @classmethod
-    async def start(cls, server: Server, kind: str, *, db: Path | None = None,
-                    env: Mapping[str, str] | None = None, webhook: bool = False,
-                    log: Path | None = None) -> Bot:
+    async def start(
+        cls,
+        server: Server,
+        kind: str,
+        *,
+        db: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        webhook: bool = False,
+        log: Path | None = None,
+    ) -> Bot:
         values = {
             "TELEGRAM_BOT_TOKEN": TOKEN,
             "QUIZBOT_API_URL": server.api_url,
@@ -193,20 +216,37 @@ class Bot:
             out = Path(profile_dir) / f"{kind}-{proc.pid}.txt"
             os.makedirs(profile_dir, exist_ok=True)
             bot.profiler = await asyncio.create_subprocess_exec(
-                str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
-                "--format", "raw", "--rate", "200", "-o", str(out),
-                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+                str(Path(sys.executable).parent / "py-spy"),
+                "record",
+                "--pid",
+                str(proc.pid),
+                "--format",
+                "raw",
+                "--rate",
+                "200",
+                "-o",
+                str(out),
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+            )
         # ready once it long-polls (initialize, post_init and the first getUpdates are done),
         # or once its webhook is set
         try:
-            await server.wait(lambda p: (p["webhook"] if webhook else p["pollers"] > 0)
-                              or proc.returncode is not None, 60, f"{kind} to start")
+            await server.wait(
+                lambda p: (
+                    (p["webhook"] if webhook else p["pollers"] > 0) or proc.returncode is not None
+                ),
+                60,
+                f"{kind} to start",
+            )
         except BaseException:
             await bot.stop()
             raise
         if proc.returncode is not None:
-            raise BenchError(f"{kind} exited with {proc.returncode} at start-up: "
-                             f"{log.read_text(errors='replace')[-2000:]}")
+            raise BenchError(
+                f"{kind} exited with {proc.returncode} at start-up: "
+                f"{log.read_text(errors='replace')[-2000:]}"
+            )
         return bot
 
     @property

@@ -23,10 +23,21 @@ from bench.stats import ratio
 RESULTS = Path(__file__).absolute().parent / "results"
 
 FULL = live.Sizes()
-SMOKE = live.Sizes(burst_taps=20, warmup_taps=4, groups=3, students=5, question_seconds=5,
-                   memory_groups=5, memory_seconds=1.0, rounds=1, bank_questions=2,
-                   groups_seconds=2.0, shutdown_groups=5, shutdown_load_s=1.0,
-                   stock_httpx=False)
+SMOKE = live.Sizes(
+    burst_taps=20,
+    warmup_taps=4,
+    groups=3,
+    students=5,
+    question_seconds=5,
+    memory_groups=5,
+    memory_seconds=1.0,
+    rounds=1,
+    bank_questions=2,
+    groups_seconds=2.0,
+    shutdown_groups=5,
+    shutdown_load_s=1.0,
+    stock_httpx=False,
+)
 FULL_HISTORY = history.HistorySizes()
 SMOKE_HISTORY = history.HistorySizes(answers=2_000, groups=5, students=100, quizzes=3, calls=5)
 
@@ -69,10 +80,15 @@ def _median(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-async def run_all(sizes: live.Sizes, hsizes: history.HistorySizes,
-                  only: set[str] | None) -> dict[str, Any]:
-    results: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg(),
-                               "sizes": {**sizes.__dict__}, "history_sizes": {**hsizes.__dict__}}
+async def run_all(
+    sizes: live.Sizes, hsizes: history.HistorySizes, only: set[str] | None
+) -> dict[str, Any]:
+    results: dict[str, Any] = {
+        "machine": machine(),
+        "load_before": os.getloadavg(),
+        "sizes": {**sizes.__dict__},
+        "history_sizes": {**hsizes.__dict__},
+    }
     work = live.Workdir(sizes)
     began = time.monotonic()
     try:
@@ -137,19 +153,22 @@ def judge(r: dict[str, Any]) -> dict[str, bool]:
     if "burst" in r:
         burst = r["burst"]
         bot, base, top = burst["bot"], burst["baseline"], burst["ceiling"]
-        out["burst throughput ≥ 2.5 × bare PTB (defaults)"] = ratio(
-            bot["per_second"], base["per_second"]) >= 2.5
-        out["burst throughput ≥ 0.85 × bare PTB + aiohttp (ceiling)"] = ratio(
-            bot["per_second"], top["per_second"]) >= 0.85
-        out["burst p99 ≤ 0.25 × bare PTB (defaults)"] = ratio(bot["p99_ms"],
-                                                             base["p99_ms"]) <= 0.25
+        out["burst throughput ≥ 2.5 × bare PTB (defaults)"] = (
+            ratio(bot["per_second"], base["per_second"]) >= 2.5
+        )
+        out["burst throughput ≥ 0.85 × bare PTB + aiohttp (ceiling)"] = (
+            ratio(bot["per_second"], top["per_second"]) >= 0.85
+        )
+        out["burst p99 ≤ 0.25 × bare PTB (defaults)"] = ratio(bot["p99_ms"], base["p99_ms"]) <= 0.25
         out["burst: every answer stored before its alert"] = bool(
-            bot["all_stored"] and burst["bot_webhook"]["all_stored"])
+            bot["all_stored"] and burst["bot_webhook"]["all_stored"]
+        )
     if "groups" in r:
         bot = r["groups"]["bot"]
         out["groups: ≤ 20 sends+edits per group per 60 s"] = bool(bot["within_limit"])
-        out["groups: every tap answered and stored"] = bool(bot["all_answered"]
-                                                            and bot["all_stored"])
+        out["groups: every tap answered and stored"] = bool(
+            bot["all_answered"] and bot["all_stored"]
+        )
         out["groups: 0 taps in time refused"] = bot["late"] == 0
         out["groups: p99 < 1 s"] = bot["p99_ms"] < 1000
     if "history" in r:
@@ -163,9 +182,12 @@ def judge(r: dict[str, Any]) -> dict[str, bool]:
     if "shutdown" in r:
         down = r["shutdown"]
         out["SIGTERM with 100 quizzes: exit < 5 s"] = down["exit_s"] < 5 and down["exit_code"] in (
-            0, -15)
-        out["SIGTERM with 100 quizzes: clean log"] = bool(down["clean_log"]
-                                                          and down["stopped_cleanly"])
+            0,
+            -15,
+        )
+        out["SIGTERM with 100 quizzes: clean log"] = bool(
+            down["clean_log"] and down["stopped_cleanly"]
+        )
     return out
 
 
@@ -184,53 +206,115 @@ def table(r: dict[str, Any]) -> str:
     m = r["machine"]
     load = " / ".join(f"{x:.2f}" for x in r["load_before"])
     load2 = " / ".join(f"{x:.2f}" for x in r["load_after"])
-    lines = [f"quizbot bench — {m['date']} — {m['cores']} cores ({m['cpu']}), "
-             f"{m['memory_gb']} GB RAM, Python {m['python']}, PTB {m['ptb']}, "
-             f"SQLite {m['sqlite']}; load average (1/5/15 min) before {load}, after {load2}; "
-             f"elapsed {r['elapsed_s']:.0f} s", ""]
+    lines = [
+        f"quizbot bench — {m['date']} — {m['cores']} cores ({m['cpu']}), "
+        f"{m['memory_gb']} GB RAM, Python {m['python']}, PTB {m['ptb']}, "
+        f"SQLite {m['sqlite']}; load average (1/5/15 min) before {load}, after {load2}; "
+        f"elapsed {r['elapsed_s']:.0f} s",
+        "",
+    ]
     if "burst" in r:
         lines += _burst_table(r)
     rows: list[tuple[str, str, str, str]] = []
 
     def live_rows(name: str, bot: dict[str, Any], base: dict[str, Any]) -> None:
-        rows.append((f"{name}: taps answered / s", _f(bot["per_second"]),
-                     _f(base["per_second"]), _f(ratio(bot["per_second"], base["per_second"]), 2)))
+        rows.append(
+            (
+                f"{name}: taps answered / s",
+                _f(bot["per_second"]),
+                _f(base["per_second"]),
+                _f(ratio(bot["per_second"], base["per_second"]), 2),
+            )
+        )
         for p in ("p50", "p95", "p99"):
             key = f"{p}_ms"
-            rows.append((f"{name}: latency {p} (ms)", _f(bot[key]), _f(base[key]),
-                         _f(ratio(bot[key], base[key]), 2)))
-        rows.append((f"{name}: CPU per tap (ms)", _f(bot["cpu_ms_per_tap"], 2),
-                     _f(base["cpu_ms_per_tap"], 2),
-                     _f(ratio(bot["cpu_ms_per_tap"], base["cpu_ms_per_tap"]), 2)))
+            rows.append(
+                (
+                    f"{name}: latency {p} (ms)",
+                    _f(bot[key]),
+                    _f(base[key]),
+                    _f(ratio(bot[key], base[key]), 2),
+                )
+            )
+        rows.append(
+            (
+                f"{name}: CPU per tap (ms)",
+                _f(bot["cpu_ms_per_tap"], 2),
+                _f(base["cpu_ms_per_tap"], 2),
+                _f(ratio(bot["cpu_ms_per_tap"], base["cpu_ms_per_tap"]), 2),
+            )
+        )
 
     if "groups" in r:
         bot, base = r["groups"]["bot"], r["groups"]["baseline"]
         s = r["sizes"]
         name = f"2. {s['groups']} groups × {s['students']}"
         live_rows(name, bot, base)
-        rows.append((f"{name}: taps / answered / stored", f"{_f(bot['taps'])} / "
-                     f"{_f(bot['answered'])} / {_f(bot['stored'])}", "", ""))
+        rows.append(
+            (
+                f"{name}: taps / answered / stored",
+                f"{_f(bot['taps'])} / {_f(bot['answered'])} / {_f(bot['stored'])}",
+                "",
+                "",
+            )
+        )
         rows.append((f"{name}: taps refused as late", _f(bot["late"]), "", ""))
-        rows.append((f"{name}: most sends+edits in one group in 60 s", _f(bot["max_per_window"]),
-                     "", "limit 20"))
-        rows.append((f"{name}: duration (s) / peak RSS (MB)", f"{_f(bot['duration_s'])} / "
-                     f"{_f(bot['peak_rss_mb'])}", "", ""))
+        rows.append(
+            (
+                f"{name}: most sends+edits in one group in 60 s",
+                _f(bot["max_per_window"]),
+                "",
+                "limit 20",
+            )
+        )
+        rows.append(
+            (
+                f"{name}: duration (s) / peak RSS (MB)",
+                f"{_f(bot['duration_s'])} / {_f(bot['peak_rss_mb'])}",
+                "",
+                "",
+            )
+        )
     if "history" in r:
         h = r["history"]
-        rows.append((f"3. history: {_f(h['answers'])} answers, {_f(h['runs'])} runs, "
-                     f"{_f(h['groups'])} groups", f"{_f(h['db_mb'], 1)} MB on disk", "", ""))
+        rows.append(
+            (
+                f"3. history: {_f(h['answers'])} answers, {_f(h['runs'])} runs, "
+                f"{_f(h['groups'])} groups",
+                f"{_f(h['db_mb'], 1)} MB on disk",
+                "",
+                "",
+            )
+        )
         for name, c in h["commands"].items():
-            rows.append((f"3. {name} p50 / p95 / largest (ms)",
-                         f"{_f(c['p50_ms'], 1)} / {_f(c['p95_ms'], 1)} / "
-                         f"{_f(c['largest_p50_ms'], 1)}", "", ""))
+            rows.append(
+                (
+                    f"3. {name} p50 / p95 / largest (ms)",
+                    f"{_f(c['p50_ms'], 1)} / {_f(c['p95_ms'], 1)} / {_f(c['largest_p50_ms'], 1)}",
+                    "",
+                    "",
+                )
+            )
     if "memory" in r:
         mem = r["memory"]
-        rows.append((f"4. memory: RSS idle / peak with {mem['groups']} quizzes (MB)",
-                     f"{_f(mem['idle_rss_mb'])} / {_f(mem['peak_rss_mb'])}", "", ""))
+        rows.append(
+            (
+                f"4. memory: RSS idle / peak with {mem['groups']} quizzes (MB)",
+                f"{_f(mem['idle_rss_mb'])} / {_f(mem['peak_rss_mb'])}",
+                "",
+                "",
+            )
+        )
     if "shutdown" in r:
         down = r["shutdown"]
-        rows.append((f"5. SIGTERM with {down['groups']} quizzes: exit (s) / log clean",
-                     f"{_f(down['exit_s'], 2)} / {_f(down['clean_log'])}", "", ""))
+        rows.append(
+            (
+                f"5. SIGTERM with {down['groups']} quizzes: exit (s) / log clean",
+                f"{_f(down['exit_s'], 2)} / {_f(down['clean_log'])}",
+                "",
+                "",
+            )
+        )
     if rows:
         lines += _markdown(("figure", "quizbot", "bare PTB (defaults)", "ratio"), rows)
     lines.append("")
@@ -243,56 +327,101 @@ def table(r: dict[str, Any]) -> str:
 def _burst_table(r: dict[str, Any]) -> list[str]:
     burst = r["burst"]
     size = r["sizes"]["burst_taps"]
-    columns = [("bare PTB (defaults)", "baseline"), ("bare PTB + aiohttp (ceiling)", "ceiling"),
-               ("quizbot", "bot"), ("quizbot, webhook", "bot_webhook"),
-               ("bare PTB, httpx, concurrent", "httpx_concurrent")]
+    columns = [
+        ("bare PTB (defaults)", "baseline"),
+        ("bare PTB + aiohttp (ceiling)", "ceiling"),
+        ("quizbot", "bot"),
+        ("quizbot, webhook", "bot_webhook"),
+        ("bare PTB, httpx, concurrent", "httpx_concurrent"),
+    ]
     columns = [(title, key) for title, key in columns if key in burst]
     base = burst["baseline"]
     rows: list[tuple[str, ...]] = []
-    for label, key, digits in (("taps answered / s", "per_second", 0),
-                               ("latency p50 (ms)", "p50_ms", 0),
-                               ("latency p95 (ms)", "p95_ms", 0),
-                               ("latency p99 (ms)", "p99_ms", 0),
-                               ("CPU per tap, bot process (ms)", "cpu_ms_per_tap", 2)):
+    for label, key, digits in (
+        ("taps answered / s", "per_second", 0),
+        ("latency p50 (ms)", "p50_ms", 0),
+        ("latency p95 (ms)", "p95_ms", 0),
+        ("latency p99 (ms)", "p99_ms", 0),
+        ("CPU per tap, bot process (ms)", "cpu_ms_per_tap", 2),
+    ):
         rows.append((label, *(_f(burst[k][key], digits) for _, k in columns)))
         if key in ("per_second", "p99_ms"):
-            rows.append((f"{label.split(' (')[0]}: × bare PTB (defaults)",
-                         *(_f(ratio(burst[k][key], base[key]), 2) for _, k in columns)))
+            rows.append(
+                (
+                    f"{label.split(' (')[0]}: × bare PTB (defaults)",
+                    *(_f(ratio(burst[k][key], base[key]), 2) for _, k in columns),
+                )
+            )
     bot = burst["bot"]
-    rows.append(("answers stored / accepted", *(
-        f"{_f(burst[k]['stored'])} / {_f(burst[k]['accepted'])}" if "stored" in burst[k] else ""
-        for _, k in columns)))
-    title = f"1. burst: {size} taps in 1 s on one open question (medians of " \
-            f"{r['sizes']['rounds']} rounds)"
+    rows.append(
+        (
+            "answers stored / accepted",
+            *(
+                f"{_f(burst[k]['stored'])} / {_f(burst[k]['accepted'])}"
+                if "stored" in burst[k]
+                else ""
+                for _, k in columns
+            ),
+        )
+    )
+    title = (
+        f"1. burst: {size} taps in 1 s on one open question (medians of "
+        f"{r['sizes']['rounds']} rounds)"
+    )
     ceiling = ratio(bot["per_second"], burst["ceiling"]["per_second"])
-    return [title, "", *_markdown(("", *(t for t, _ in columns)), rows),
-            "", f"quizbot's throughput is {_f(ceiling, 2)} × the ceiling's.", ""]
+    return [
+        title,
+        "",
+        *_markdown(("", *(t for t, _ in columns)), rows),
+        "",
+        f"quizbot's throughput is {_f(ceiling, 2)} × the ceiling's.",
+        "",
+    ]
 
 
 def _markdown(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
     n = len(head)
     widths = [max(len(x[i]) for x in [head, *rows]) for i in range(n)]
-    fmt = "| " + " | ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in
-                            enumerate(widths)) + " |"
+    fmt = (
+        "| " + " | ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in enumerate(widths)) + " |"
+    )
     out = [fmt.format(*head)]
-    out.append("|" + "|".join(("-" * (w + 1) + ":") if i else ("-" * (w + 2))
-                              for i, w in enumerate(widths)) + "|")
+    out.append(
+        "|"
+        + "|".join(("-" * (w + 1) + ":") if i else ("-" * (w + 2)) for i, w in enumerate(widths))
+        + "|"
+    )
     out += [fmt.format(*row) for row in rows]
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes (CI): checks the "
-                        "benchmark runs and produces every figure, judges nothing")
-    parser.add_argument("--only", action="append", choices=["burst", "groups", "history",
-                                                            "memory", "shutdown"],
-                        help="run only this scenario (repeatable)")
-    parser.add_argument("--rtt", type=float, default=0.0, help="simulated round trip to "
-                        "Telegram in seconds for every call but getUpdates (default 0)")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="tiny sizes (CI): checks the benchmark runs and produces every figure, judges nothing",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=["burst", "groups", "history", "memory", "shutdown"],
+        help="run only this scenario (repeatable)",
+    )
+    parser.add_argument(
+        "--rtt",
+        type=float,
+        default=0.0,
+        help="simulated round trip to "
+        "Telegram in seconds for every call but getUpdates (default 0)",
+    )
     parser.add_argument("--rounds", type=int, help="burst rounds (default 2)")
-    parser.add_argument("--json", type=Path, default=RESULTS / "latest.json",
-                        help="where to write the figures (default bench/results/latest.json)")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=RESULTS / "latest.json",
+        help="where to write the figures (default bench/results/latest.json)",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     sizes = SMOKE if args.smoke else FULL

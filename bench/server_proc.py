@@ -70,8 +70,9 @@ class BenchTelegram(FakeTelegram):
                 if query is not None:
                     self.offered.setdefault(query["id"], self.now())
                 try:
-                    async with session.post(self.webhook_url, json=item.data,
-                                            headers=headers) as resp:
+                    async with session.post(
+                        self.webhook_url, json=item.data, headers=headers
+                    ) as resp:
                         body = await resp.read()
                         ok = 200 <= resp.status < 300
                     if ok:
@@ -117,8 +118,11 @@ class BenchTelegram(FakeTelegram):
         outcome = await super()._execute(method, params, files)
         if self.rtt and method != "getUpdates":
             await asyncio.sleep(self.rtt / 2)  # the response travelling back
-        if (self.autopilot is not None and method == "sendMessage"
-                and not isinstance(outcome, ApiError)):
+        if (
+            self.autopilot is not None
+            and method == "sendMessage"
+            and not isinstance(outcome, ApiError)
+        ):
             self._on_bot_message(outcome)
         return outcome
 
@@ -157,10 +161,17 @@ class BenchTelegram(FakeTelegram):
         for group in body["groups"]:
             chat_id = int(group["chat_id"])
             creator = self.add_user(int(group["creator"]), "Teacher", username=None)
-            members = [self.add_user(int(uid), f"Student {uid}", f"S{uid % 97}",
-                                     username=f"s{uid}") for uid in group["students"]]
-            self.add_group(chat_id, group.get("title", f"Group {chat_id}"), creator=creator,
-                           members=members, supergroup=True)
+            members = [
+                self.add_user(int(uid), f"Student {uid}", f"S{uid % 97}", username=f"s{uid}")
+                for uid in group["students"]
+            ]
+            self.add_group(
+                chat_id,
+                group.get("title", f"Group {chat_id}"),
+                creator=creator,
+                members=members,
+                supergroup=True,
+            )
             self.students[chat_id] = [int(uid) for uid in group["students"]]
         return {"ok": True}
 
@@ -174,22 +185,33 @@ class BenchTelegram(FakeTelegram):
         found: JSON = {}
         for chat_id in body["chats"]:
             for message in reversed(self.messages(int(chat_id))):
-                buttons = [d for row in message.buttons for _, d in row
-                           if d is not None and d.startswith("a:")]
+                buttons = [
+                    d
+                    for row in message.buttons
+                    for _, d in row
+                    if d is not None and d.startswith("a:")
+                ]
                 if buttons:
-                    found[str(chat_id)] = {"message_id": message.message_id, "buttons": buttons,
-                                           "text": message.text}
+                    found[str(chat_id)] = {
+                        "message_id": message.message_id,
+                        "buttons": buttons,
+                        "text": message.text,
+                    }
                     break
         return {"open": found}
 
     def post_static(self, body: JSON) -> JSON:
         """Bot messages with answer-like buttons, posted without the bot (for the baseline)."""
-        markup = {"inline_keyboard": [[{"text": label, "callback_data": data}]
-                                      for label, data in body["buttons"]]}
+        markup = {
+            "inline_keyboard": [
+                [{"text": label, "callback_data": data}] for label, data in body["buttons"]
+            ]
+        }
         posted = {}
         for chat_id in body["chats"]:
-            message = self.api.send_message({"chat_id": int(chat_id), "text": body["text"],
-                                             "reply_markup": markup}, {})
+            message = self.api.send_message(
+                {"chat_id": int(chat_id), "text": body["text"], "reply_markup": markup}, {}
+            )
             posted[str(chat_id)] = message["message_id"]
         return {"message_ids": posted}
 
@@ -201,7 +223,7 @@ class BenchTelegram(FakeTelegram):
         loop = asyncio.get_running_loop()
         size = -(-len(taps) // batches)
         for i in range(batches):
-            chunk = taps[i * size:(i + 1) * size]
+            chunk = taps[i * size : (i + 1) * size]
             if chunk:
                 loop.call_later(spread * i / batches, self._tap_many, chunk)
         return {"ok": True, "taps": len(taps)}
@@ -227,18 +249,28 @@ class BenchTelegram(FakeTelegram):
         targets: dict[str, Any] = body["targets"]  # chat -> [message_id, [data...]]
         for offset, chat_id, user_id, option in body["timeline"]:
             mid, datas = targets[str(chat_id)]
-            loop.call_later(float(offset), self._tap, int(chat_id), int(user_id), int(mid),
-                            datas[int(option) % len(datas)])
+            loop.call_later(
+                float(offset),
+                self._tap,
+                int(chat_id),
+                int(user_id),
+                int(mid),
+                datas[int(option) % len(datas)],
+            )
         return {"ok": True}
 
     def progress(self, body: JSON) -> JSON:
         answered = sum(1 for qid in self.tapped if self._answered_at(qid) is not None)
-        return {"tapped": len(self.tapped), "answered": answered,
-                "pollers": self.pollers_waiting, "webhook": bool(self.webhook_url),
-                "questions": self.questions_posted,
-                "finished": len(self.finished),
-                "get_updates": sum(1 for c in self.calls[-50:] if c.method == "getUpdates"),
-                "calls": len(self.calls)}
+        return {
+            "tapped": len(self.tapped),
+            "answered": answered,
+            "pollers": self.pollers_waiting,
+            "webhook": bool(self.webhook_url),
+            "questions": self.questions_posted,
+            "finished": len(self.finished),
+            "get_updates": sum(1 for c in self.calls[-50:] if c.method == "getUpdates"),
+            "calls": len(self.calls),
+        }
 
     def _answered_at(self, qid: str) -> float | None:
         query = self.queries.get(qid)
@@ -251,17 +283,28 @@ class BenchTelegram(FakeTelegram):
             query = self.queries[qid]
             answer = query.answer
             text = answer.text if answer is not None else None
-            taps.append({
-                "chat": self.tap_chat[qid], "user": query.user_id, "tapped": tapped,
-                "offered": self.offered.get(qid),
-                "answered": answer.at if answer is not None else None,
-                "accepted": bool(text and text.startswith(ACCEPTED_PREFIXES)),
-            })
-        windows = {str(chat_id): self.max_in_window(chat_id, float(body.get("window", 60.0)))
-                   for chat_id in self.students}
+            taps.append(
+                {
+                    "chat": self.tap_chat[qid],
+                    "user": query.user_id,
+                    "tapped": tapped,
+                    "offered": self.offered.get(qid),
+                    "answered": answer.at if answer is not None else None,
+                    "accepted": bool(text and text.startswith(ACCEPTED_PREFIXES)),
+                }
+            )
+        windows = {
+            str(chat_id): self.max_in_window(chat_id, float(body.get("window", 60.0)))
+            for chat_id in self.students
+        }
         traffic = {str(chat_id): len(self.group_traffic(chat_id)) for chat_id in self.students}
-        return {"taps": taps, "max_in_window": windows, "traffic": traffic,
-                "timeline": self.timeline, "questions": self.questions_posted}
+        return {
+            "taps": taps,
+            "max_in_window": windows,
+            "traffic": traffic,
+            "timeline": self.timeline,
+            "questions": self.questions_posted,
+        }
 
 
 async def serve() -> None:
@@ -271,10 +314,16 @@ async def serve() -> None:
     await tg.start()
     done = asyncio.Event()
     ops: dict[str, Callable[[JSON], JSON]] = {
-        "setup": tg.setup, "say": tg.say, "open_question": tg.open_question,
-        "post_static": tg.post_static, "burst": tg.burst, "autopilot": tg.start_autopilot,
+        "setup": tg.setup,
+        "say": tg.say,
+        "open_question": tg.open_question,
+        "post_static": tg.post_static,
+        "burst": tg.burst,
+        "autopilot": tg.start_autopilot,
         "autopilot_off": tg.stop_autopilot,
-        "replay": tg.replay, "progress": tg.progress, "report": tg.report,
+        "replay": tg.replay,
+        "progress": tg.progress,
+        "report": tg.report,
     }
 
     async def control(request: web.Request) -> web.Response:

@@ -81,13 +81,19 @@ def analyse(question_ids: Sequence[str], responses: Iterable[Response]) -> Analy
         if r.correct:
             marks.add(r.question_id)
     sittings = sorted(right)
-    items = tuple(_item(i + 1, qid, by_question[qid], sittings, right)
-                  for i, qid in enumerate(question_ids))
+    items = tuple(
+        _item(i + 1, qid, by_question[qid], sittings, right) for i, qid in enumerate(question_ids)
+    )
     return Analysis(len(sittings), items)
 
 
-def _item(number: int, qid: str, answers: list[Response], sittings: list[tuple[int, int]],
-          right: dict[tuple[int, int], set[str]]) -> ItemStats:
+def _item(
+    number: int,
+    qid: str,
+    answers: list[Response],
+    sittings: list[tuple[int, int]],
+    right: dict[tuple[int, int], set[str]],
+) -> ItemStats:
     answered = len(answers)
     n_right = sum(1 for a in answers if a.correct)
     share = n_right / answered if answered else None
@@ -107,12 +113,14 @@ def _item(number: int, qid: str, answers: list[Response], sittings: list[tuple[i
         flag = "too_hard"
     elif share is not None and share >= EASY:
         flag = "too_easy"
-    return ItemStats(number, qid, answered, n_right, share, d, wrong_option, wrong_share,
-                     median, flag)
+    return ItemStats(
+        number, qid, answered, n_right, share, d, wrong_option, wrong_share, median, flag
+    )
 
 
-def _discrimination(qid: str, sittings: list[tuple[int, int]],
-                    right: dict[tuple[int, int], set[str]]) -> float | None:
+def _discrimination(
+    qid: str, sittings: list[tuple[int, int]], right: dict[tuple[int, int], set[str]]
+) -> float | None:
     if len(sittings) < 2:
         return None
     # rest score: right answers to the other questions; stable order for equal scores

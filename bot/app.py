@@ -66,17 +66,24 @@ def _log_banks(quizzes: Mapping[str, Quiz], problems: Sequence[Problem]) -> None
     log.info("serving %d quiz(zes): %s", len(quizzes), ", ".join(sorted(quizzes)) or "none")
 
 
-def build_application(settings: Settings, *, clock: Callable[[], float] = time.time,
-                      rng: random.Random | None = None,
-                      quizzes: Mapping[str, Quiz] | None = None,
-                      registry: Registry = REGISTRY) -> Application[Any, Any, Any, Any, Any, Any]:
+def build_application(
+    settings: Settings,
+    *,
+    clock: Callable[[], float] = time.time,
+    rng: random.Random | None = None,
+    quizzes: Mapping[str, Quiz] | None = None,
+    registry: Registry = REGISTRY,
+) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
     pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
     # aiohttp, not PTB's default httpx: half the CPU per request (bench/README.md); 64
     # connections, as a class's alerts go out together after each group commit
-    transports = (AiohttpRequest(64, connect_timeout=5.0, read_timeout=10.0, write_timeout=10.0,
-                                 pool_timeout=10.0),
-                  AiohttpRequest(1, read_timeout=30.0))
+    transports = (
+        AiohttpRequest(
+            64, connect_timeout=5.0, read_timeout=10.0, write_timeout=10.0, pool_timeout=10.0
+        ),
+        AiohttpRequest(1, read_timeout=30.0),
+    )
     # every update is stamped with the bot's clock as it arrives: taps are judged by that (the
     # clock is read from the services at each stamp, so a test may swap it)
     arrivals = Arrivals(lambda: app.bot_data.clock(), tap_key)
@@ -86,8 +93,11 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
         .token(settings.token)
         .base_url(settings.api_url)
         .base_file_url(file_url(settings.api_url))
-        .defaults(Defaults(parse_mode=ParseMode.HTML,
-                           link_preview_options=LinkPreviewOptions(is_disabled=True)))
+        .defaults(
+            Defaults(
+                parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
+            )
+        )
         .rate_limiter(pacer)
         .update_queue(ArrivalQueue(arrivals))
         .concurrent_updates(ArrivalProcessor(256, arrivals))
@@ -99,32 +109,40 @@ def build_application(settings: Settings, *, clock: Callable[[], float] = time.t
         .build()
     )
     svc: Services = app.bot_data
-    svc.configure(settings, Catalog(quizzes if quizzes is not None else load_quizzes(settings)),
-                  pacer, clock=clock, rng=rng or random.Random())
+    svc.configure(
+        settings,
+        Catalog(quizzes if quizzes is not None else load_quizzes(settings)),
+        pacer,
+        clock=clock,
+        rng=rng or random.Random(),
+    )
     svc.arrivals, svc.transports = arrivals, transports
     svc.authored = AuthoredCatalog(svc.catalog, bank_limits())
     register_handlers(app, registry)
     return app
 
 
-def register_handlers(app: Application[Any, Any, Any, Any, Any, Any],
-                      registry: Registry = REGISTRY) -> None:
+def register_handlers(
+    app: Application[Any, Any, Any, Any, Any, Any], registry: Registry = REGISTRY
+) -> None:
     """Every handler of the bot: the command table's (commands and buttons, bot/registry.py),
     then the updates that are not commands."""
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
     app.add_handlers(registry.handlers())
-    app.add_handlers([
-        # in-chat authoring (bot/authoring): what a user sends privately that is not a command,
-        # after the commands (a /done is a command, not a draft's text): a quiz poll for the
-        # draft, a file of questions, a title or Aiken text
-        MessageHandler(private & filters.POLL, authoring_chat.poll_sent),
-        MessageHandler(private & filters.Document.ALL, upload.document_sent),
-        MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring_chat.text_sent),
-        # chat events
-        MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
-        ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
-        ChatMemberHandler(commands.admins_changed, ChatMemberHandler.CHAT_MEMBER),
-    ])
+    app.add_handlers(
+        [
+            # in-chat authoring (bot/authoring): what a user sends privately that is not a command,
+            # after the commands (a /done is a command, not a draft's text): a quiz poll for the
+            # draft, a file of questions, a title or Aiken text
+            MessageHandler(private & filters.POLL, authoring_chat.poll_sent),
+            MessageHandler(private & filters.Document.ALL, upload.document_sent),
+            MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring_chat.text_sent),
+            # chat events
+            MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
+            ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
+            ChatMemberHandler(commands.admins_changed, ChatMemberHandler.CHAT_MEMBER),
+        ]
+    )
     # before any feature sees an update (groups run in order, one handler each):
     # names and titles kept current; then who writes privately (recaps may go to them directly)
     app.add_handler(TypeHandler(Update, commands.remember), group=-2)
@@ -139,13 +157,15 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     await svc.authored.load(svc.store)
     svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
-    svc.groups = GroupQuizzes(app, svc.store, svc.clock, svc.arrivals,
-                              count_interval=svc.settings.count_interval)
+    svc.groups = GroupQuizzes(
+        app, svc.store, svc.clock, svc.arrivals, count_interval=svc.settings.count_interval
+    )
     svc.practice = PracticeSessions(app.bot, svc.store, svc.catalog, svc.clock)
     svc.recaps = Recaps(app, svc.store, svc.catalog, svc.clock, svc.settings.language)
     svc.groups.on_finish = svc.recaps.run_finished
-    svc.reviews = Reviews(app, svc.store, svc.catalog, svc.clock, svc.rng, svc.recaps,
-                          svc.settings.language)
+    svc.reviews = Reviews(
+        app, svc.store, svc.catalog, svc.clock, svc.rng, svc.recaps, svc.settings.language
+    )
     await svc.reviews.restore()
     await teacher.setup(app, svc)  # homework: restored before polling, like quizzes
     await registry.set_menus(app.bot, svc.settings.language)
@@ -223,16 +243,27 @@ def _serve(settings: Settings, quizzes: dict[str, Quiz]) -> None:
             svc.webhook_replies = webhook.WebhookReplies()
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
-            loop.run_until_complete(webhook.serve(
-                app, svc.webhook_replies, listen=settings.listen_host,
-                port=settings.listen_port,
-                url_path=urlparse(settings.webhook_url).path.strip("/"),
-                webhook_url=settings.webhook_url, secret=secret,
-                allowed_updates=ALLOWED_UPDATES))
+            loop.run_until_complete(
+                webhook.serve(
+                    app,
+                    svc.webhook_replies,
+                    listen=settings.listen_host,
+                    port=settings.listen_port,
+                    url_path=urlparse(settings.webhook_url).path.strip("/"),
+                    webhook_url=settings.webhook_url,
+                    secret=secret,
+                    allowed_updates=ALLOWED_UPDATES,
+                )
+            )
         else:
             log.info("long polling")
-            app.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=_signals(),
-                            timeout=25, bootstrap_retries=-1, close_loop=False)
+            app.run_polling(
+                allowed_updates=ALLOWED_UPDATES,
+                stop_signals=_signals(),
+                timeout=25,
+                bootstrap_retries=-1,
+                close_loop=False,
+            )
     finally:
         _close(app)
 

@@ -22,8 +22,9 @@ from telegram.ext import SimpleUpdateProcessor
 class Arrivals:
     """Arrival times of the updates in flight, and the pending taps per key."""
 
-    def __init__(self, clock: Callable[[], float],
-                 key: Callable[[Update], Hashable | None]) -> None:
+    def __init__(
+        self, clock: Callable[[], float], key: Callable[[Update], Hashable | None]
+    ) -> None:
         self._clock, self._key = clock, key
         self._at: dict[int, float] = {}  # update id -> arrival, until processed
         self._pending: dict[Hashable, dict[int, float]] = {}  # key -> update id -> arrival

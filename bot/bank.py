@@ -25,6 +25,7 @@ def as_lang(value: str | None) -> Lang | None:
     """Exactly 'bn' or 'en' as a Lang; anything else None."""
     return "bn" if value == "bn" else "en" if value == "en" else None
 
+
 QUIZ_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 QUESTION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,47}$")
 MAX_FILE_BYTES = 512 * 1024
@@ -97,7 +98,7 @@ class Quiz:
 
     @property
     def kind(self) -> str:
-        """"bilingual", or the one language the bank is written in ("bn only", "en only")."""
+        """ "bilingual", or the one language the bank is written in ("bn only", "en only")."""
         return "bilingual" if self.bilingual else f"{self.language} only"
 
 
@@ -198,8 +199,11 @@ class _Reader:
     def text(self, node: yaml.Node, where: str, limit: int | None = None) -> Text | None:
         if not self.bilingual:  # one-language bank: plain text, the same in every chat
             if isinstance(node, yaml.MappingNode):
-                self.fail(node, where, "must be plain text: this bank is in one language "
-                                       "(its title is plain text)")
+                self.fail(
+                    node,
+                    where,
+                    "must be plain text: this bank is in one language (its title is plain text)",
+                )
                 return None
             value = self.string(node, where)
             if value is None:
@@ -208,8 +212,11 @@ class _Reader:
                 self.fail(node, where, f"{len(value)} characters, at most {limit} allowed")
             return Text(bn=value, en=value)
         if isinstance(node, yaml.ScalarNode) and node.tag != "tag:yaml.org,2002:null":
-            self.fail(node, where, "must have both bn and en: this bank is bilingual (its title "
-                                   "has bn and en)")
+            self.fail(
+                node,
+                where,
+                "must have both bn and en: this bank is bilingual (its title has bn and en)",
+            )
             return None
         fields = self.mapping(node, where, set(LANGS), required=LANGS)
         if fields is None:
@@ -220,8 +227,11 @@ class _Reader:
                 value = self.string(fields[lang], f"{where}.{lang}")
                 if value is not None:
                     if limit is not None and len(value) > limit:
-                        self.fail(fields[lang], f"{where}.{lang}",
-                                  f"{len(value)} characters, at most {limit} allowed")
+                        self.fail(
+                            fields[lang],
+                            f"{where}.{lang}",
+                            f"{len(value)} characters, at most {limit} allowed",
+                        )
                     values[lang] = value
         if len(values) != len(LANGS):
             return None
@@ -281,8 +291,9 @@ def load_quiz(path: Path, limits: Limits | None = None) -> Quiz:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise BankError([Problem(file, None, "", f"file is {size} bytes, at most "
-                                                     f"{MAX_FILE_BYTES} allowed")])
+            raise BankError(
+                [Problem(file, None, "", f"file is {size} bytes, at most {MAX_FILE_BYTES} allowed")]
+            )
         raw = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise BankError([Problem(file, None, "", "file is not UTF-8 text")]) from None
@@ -295,8 +306,12 @@ def parse_quiz(raw: str, file: str, quiz_id: str, limits: Limits | None = None) 
     """Validate a bank given as text (``file`` only names it in problems); raise BankError."""
     reader = _Reader(file)
     if not QUIZ_ID.match(quiz_id):
-        reader.fail(None, "", "file name must be a quiz id: lowercase letters, digits, - and _, "
-                              "at most 32 characters")
+        reader.fail(
+            None,
+            "",
+            "file name must be a quiz id: lowercase letters, digits, - and _, "
+            "at most 32 characters",
+        )
     if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
         raise BankError([Problem(file, None, "", f"bank is over {MAX_FILE_BYTES} bytes")])
     try:
@@ -316,8 +331,9 @@ def parse_quiz(raw: str, file: str, quiz_id: str, limits: Limits | None = None) 
     return quiz
 
 
-def _read_quiz(reader: _Reader, root: yaml.Node, quiz_id: str, file: str,
-               limits: Limits) -> Quiz | None:
+def _read_quiz(
+    reader: _Reader, root: yaml.Node, quiz_id: str, file: str, limits: Limits
+) -> Quiz | None:
     top = reader.mapping(root, "", _TOP_KEYS, required=("title", "language", "questions"))
     if top is None:
         return None
@@ -338,8 +354,9 @@ def _read_quiz(reader: _Reader, root: yaml.Node, quiz_id: str, file: str,
         settings = reader.mapping(top["settings"], "settings", _SETTINGS_KEYS)
         if settings:
             if "seconds" in settings:
-                seconds = reader.integer(settings["seconds"], "settings.seconds",
-                                         MIN_SECONDS, MAX_SECONDS)
+                seconds = reader.integer(
+                    settings["seconds"], "settings.seconds", MIN_SECONDS, MAX_SECONDS
+                )
             if "shuffle" in settings:
                 shuffle = bool(reader.boolean(settings["shuffle"], "settings.shuffle"))
             if "pick" in settings:
@@ -349,13 +366,24 @@ def _read_quiz(reader: _Reader, root: yaml.Node, quiz_id: str, file: str,
     if "questions" in top:
         questions = _read_questions(reader, top["questions"], limits)
     if pick is not None and questions and pick > len(questions):
-        reader.fail(pick_node, "settings.pick",
-                    f"{pick} is more than the {len(questions)} questions of the bank")
+        reader.fail(
+            pick_node,
+            "settings.pick",
+            f"{pick} is more than the {len(questions)} questions of the bank",
+        )
     if title is None or language is None or reader.problems:
         return None
-    return Quiz(id=quiz_id, title=title, language=language, questions=tuple(questions),
-                seconds=seconds, shuffle=shuffle, source=file, bilingual=reader.bilingual,
-                pick=pick)
+    return Quiz(
+        id=quiz_id,
+        title=title,
+        language=language,
+        questions=tuple(questions),
+        seconds=seconds,
+        shuffle=shuffle,
+        source=file,
+        bilingual=reader.bilingual,
+        pick=pick,
+    )
 
 
 def _read_questions(reader: _Reader, node: yaml.Node, limits: Limits) -> list[Question]:
@@ -374,31 +402,42 @@ def _read_questions(reader: _Reader, node: yaml.Node, limits: Limits) -> list[Qu
         if question is None:
             continue
         if question.id in ids:
-            reader.fail(q_node, f"question {number} (id {question.id})",
-                        f"id: duplicate of question {ids[question.id]}")
+            reader.fail(
+                q_node,
+                f"question {number} (id {question.id})",
+                f"id: duplicate of question {ids[question.id]}",
+            )
             continue
         ids[question.id] = number
         out.append(question)
     return out
 
 
-def _read_question(reader: _Reader, node: yaml.Node, number: int,
-                   limits: Limits) -> Question | None:
+def _read_question(
+    reader: _Reader, node: yaml.Node, number: int, limits: Limits
+) -> Question | None:
     where = f"question {number}"
     if isinstance(node, yaml.MappingNode):  # name the id in every problem, even the first
         for key_node, value_node in node.value:
-            if (isinstance(key_node, yaml.ScalarNode) and key_node.value == "id"
-                    and isinstance(value_node, yaml.ScalarNode)
-                    and QUESTION_ID.match(str(value_node.value))):
+            if (
+                isinstance(key_node, yaml.ScalarNode)
+                and key_node.value == "id"
+                and isinstance(value_node, yaml.ScalarNode)
+                and QUESTION_ID.match(str(value_node.value))
+            ):
                 where = f"question {number} (id {value_node.value})"
-    fields = reader.mapping(node, where, _QUESTION_KEYS,
-                            required=("id", "question", "options", "correct"))
+    fields = reader.mapping(
+        node, where, _QUESTION_KEYS, required=("id", "question", "options", "correct")
+    )
     if fields is None:
         return None
     qid = reader.string(fields["id"], f"{where}: id") if "id" in fields else None
     if qid is not None and not QUESTION_ID.match(qid):
-        reader.fail(fields["id"], f"{where}: id",
-                    f"{qid!r}: use letters, digits, '.', '-', '_' (at most 48)")
+        reader.fail(
+            fields["id"],
+            f"{where}: id",
+            f"{qid!r}: use letters, digits, '.', '-', '_' (at most 48)",
+        )
         qid = None
     text = reader.text(fields["question"], f"{where}: question") if "question" in fields else None
     options = _read_options(reader, fields.get("options"), where)
@@ -406,22 +445,37 @@ def _read_question(reader: _Reader, node: yaml.Node, number: int,
     if "correct" in fields and options:
         value = reader.integer(fields["correct"], f"{where}: correct", 1, len(options))
         correct = None if value is None else value - 1
-    explanation = (reader.text(fields["explanation"], f"{where}: explanation")
-                   if "explanation" in fields else None)
-    note = (reader.text(fields["note"], f"{where}: note", MAX_NOTE_CHARS)
-            if "note" in fields else None)
+    explanation = (
+        reader.text(fields["explanation"], f"{where}: explanation")
+        if "explanation" in fields
+        else None
+    )
+    note = (
+        reader.text(fields["note"], f"{where}: note", MAX_NOTE_CHARS) if "note" in fields else None
+    )
     tag = reader.string(fields["tag"], f"{where}: tag") if "tag" in fields else None
     if tag is not None and len(tag) > MAX_TAG_CHARS:
-        reader.fail(fields["tag"], f"{where}: tag",
-                    f"{len(tag)} characters, at most {MAX_TAG_CHARS} allowed")
+        reader.fail(
+            fields["tag"],
+            f"{where}: tag",
+            f"{len(tag)} characters, at most {MAX_TAG_CHARS} allowed",
+        )
     if None in (qid, text, options, correct) or (explanation is None and "explanation" in fields):
         return None
     assert qid is not None
     assert text is not None
     assert options
     assert correct is not None
-    question = Question(id=qid, number=number, text=text, options=tuple(options),
-                        correct=correct, explanation=explanation, note=note, tag=tag)
+    question = Question(
+        id=qid,
+        number=number,
+        text=text,
+        options=tuple(options),
+        correct=correct,
+        explanation=explanation,
+        note=note,
+        tag=tag,
+    )
     _check_lengths(reader, fields, question, where, limits)
     return question
 
@@ -436,8 +490,9 @@ def _read_options(reader: _Reader, node: yaml.Node | None, where: str) -> list[T
         return None
     count = len(node.value)
     if not MIN_OPTIONS <= count <= MAX_OPTIONS:
-        reader.fail(node, f"{where}: options",
-                    f"{count} options, need {MIN_OPTIONS} to {MAX_OPTIONS}")
+        reader.fail(
+            node, f"{where}: options", f"{count} options, need {MIN_OPTIONS} to {MAX_OPTIONS}"
+        )
         return None
     options: list[Text] = []
     ok = True
@@ -449,41 +504,55 @@ def _read_options(reader: _Reader, node: yaml.Node | None, where: str) -> list[T
         for lang in LANGS:
             seen = [o(lang).casefold() for o in options]
             if text(lang).casefold() in seen:
-                reader.fail(opt_node, f"{where}: options[{index}].{lang}",
-                            f"duplicate of option {seen.index(text(lang).casefold()) + 1}")
+                reader.fail(
+                    opt_node,
+                    f"{where}: options[{index}].{lang}",
+                    f"duplicate of option {seen.index(text(lang).casefold()) + 1}",
+                )
                 ok = False
         options.append(text)
     return options if ok else None
 
 
-def _check_lengths(reader: _Reader, fields: dict[str, yaml.Node], q: Question, where: str,
-                   limits: Limits) -> None:
+def _check_lengths(
+    reader: _Reader, fields: dict[str, yaml.Node], q: Question, where: str, limits: Limits
+) -> None:
     """Sizes as sent, in each language the bank is served in (a one-language bank's texts
     go to chats of both languages: the longer frame counts, reported once)."""
     message_done = alert_done = False
     for lang in LANGS:
         field = f".{lang}" if reader.bilingual else ""
         if limits.question_overhead is not None and not message_done:
-            size = (limits.question_overhead[lang] + len(q.text(lang))
-                    + sum(len(o(lang)) for o in q.options))
+            size = (
+                limits.question_overhead[lang]
+                + len(q.text(lang))
+                + sum(len(o(lang)) for o in q.options)
+            )
             if size > limits.question_message:
-                reader.fail(fields["question"], f"{where}: question{field}",
-                            f"the question message would be {size} characters, "
-                            f"Telegram allows {limits.question_message}")
+                reader.fail(
+                    fields["question"],
+                    f"{where}: question{field}",
+                    f"the question message would be {size} characters, "
+                    f"Telegram allows {limits.question_message}",
+                )
                 message_done = not reader.bilingual
         if q.explanation is None or alert_done:
             continue
         prefix = limits.alert_prefix[lang] if limits.alert_prefix is not None else 0
         size = prefix + len(q.explanation(lang))
         if size > limits.alert:
-            reader.fail(fields["explanation"], f"{where}: explanation{field}",
-                        f"{len(q.explanation(lang))} characters; with the verdict and points "
-                        f"({prefix}) the alert would be {size}, Telegram allows {limits.alert}")
+            reader.fail(
+                fields["explanation"],
+                f"{where}: explanation{field}",
+                f"{len(q.explanation(lang))} characters; with the verdict and points "
+                f"({prefix}) the alert would be {size}, Telegram allows {limits.alert}",
+            )
             alert_done = not reader.bilingual
 
 
-def load_folder(paths: Iterable[Path], limits: Limits | None = None
-                ) -> tuple[dict[str, Quiz], list[Problem]]:
+def load_folder(
+    paths: Iterable[Path], limits: Limits | None = None
+) -> tuple[dict[str, Quiz], list[Problem]]:
     """Load every ``*.yaml``/``*.yml`` bank in the given files or folders.
 
     Returns the valid quizzes by id and the problems of the others: one broken file never
@@ -510,8 +579,9 @@ def _bank_files(paths: Iterable[Path], problems: list[Problem]) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files.extend(sorted(p for p in path.iterdir()
-                                if p.suffix in (".yaml", ".yml") and p.is_file()))
+            files.extend(
+                sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+            )
         elif path.is_file():
             files.append(path)
         else:

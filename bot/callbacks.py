@@ -123,9 +123,19 @@ class CardReportData:
     card_id: int
 
 
-CallbackData = (AnswerData | StartData | ResetData | ReviewData | TimezoneData | UndoData
-                | DeleteData | HomeworkAnswerData | HomeworkStopData | ReportData
-                | CardReportData)
+CallbackData = (
+    AnswerData
+    | StartData
+    | ResetData
+    | ReviewData
+    | TimezoneData
+    | UndoData
+    | DeleteData
+    | HomeworkAnswerData
+    | HomeworkStopData
+    | ReportData
+    | CardReportData
+)
 _REASON_LETTER = {v: k for k, v in REASON_CODES.items()}
 
 
@@ -174,8 +184,12 @@ def parse(raw: str | None) -> CallbackData | None:
     if m := _REVIEW.fullmatch(raw):
         order = tuple(int(ch) for ch in m[2])
         card, shown, step, right = int(m[1]), int(m[3]), int(m[4]), int(m[5])
-        if (sorted(order) != list(range(len(order))) or shown >= len(order) or right > step
-                or card >= _MAX_ID):
+        if (
+            sorted(order) != list(range(len(order)))
+            or shown >= len(order)
+            or right > step
+            or card >= _MAX_ID
+        ):
             return None
         return ReviewData(card, order, shown, step, right)
     if m := _UNDO.fullmatch(raw):
@@ -222,4 +236,3 @@ def start_filter_pattern(prefix: str, rest: str) -> str:
 
 
 RECAP_START = start_filter_pattern(RECAP_PREFIX, "[1-9][0-9]{0,15}")
-

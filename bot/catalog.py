@@ -90,15 +90,15 @@ class Catalog(Mapping[str, Quiz]):
                 self._remember(old)
         self._folder = dict(quizzes)
 
-    def add(self, quiz: Quiz, *, chats: Collection[int] | None = None,
-            origin: str = "added") -> None:
+    def add(
+        self, quiz: Quiz, *, chats: Collection[int] | None = None, origin: str = "added"
+    ) -> None:
         """Serve ``quiz`` (replacing an added quiz of the same id), listed in every chat or
         only in ``chats``."""
         old = self._added.get(quiz.id)
         if old is not None and old.quiz != quiz:
             self._remember(old.quiz)
-        self._added[quiz.id] = Entry(quiz, frozenset(chats) if chats is not None else None,
-                                     origin)
+        self._added[quiz.id] = Entry(quiz, frozenset(chats) if chats is not None else None, origin)
 
     def remove(self, quiz_id: str) -> None:
         """Stop serving the added quiz ``quiz_id`` (a folder bank is not affected)."""

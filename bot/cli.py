@@ -28,38 +28,71 @@ def _environment() -> dict[str, str]:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="quizbot",
-        description="A Telegram bot that runs multiple-choice quizzes in study groups.")
+        description="A Telegram bot that runs multiple-choice quizzes in study groups.",
+    )
     parser.add_argument("--version", action="version", version=f"quizbot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    sub.add_parser("run", help="run the bot (long polling, or a webhook with "
-                               "QUIZBOT_WEBHOOK_URL); settings from the environment")
+    sub.add_parser(
+        "run",
+        help="run the bot (long polling, or a webhook with "
+        "QUIZBOT_WEBHOOK_URL); settings from the environment",
+    )
     validate = sub.add_parser("validate", help="check question banks; exit 1 on any problem")
-    validate.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                          help="files or folders (default: the configured questions folder)")
+    validate.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="files or folders (default: the configured questions folder)",
+    )
     play = sub.add_parser("play", help="play a quiz in the terminal (answers from stdin)")
     play.add_argument("quiz", metavar="QUIZ", help="quiz id, e.g. zero")
-    play.add_argument("--lang", choices=LANGS, default=None,
-                      help="language (default: the quiz's own)")
+    play.add_argument(
+        "--lang", choices=LANGS, default=None, help="language (default: the quiz's own)"
+    )
     play.add_argument("--seed", type=int, default=None, help="shuffle seed, for repeatable runs")
-    imp = sub.add_parser("import", help="turn GIFT, Aiken, Moodle XML, CSV or Open Trivia DB "
-                                        "files into question banks; exit 1 if something was "
-                                        "skipped, 2 if nothing could be imported")
+    imp = sub.add_parser(
+        "import",
+        help="turn GIFT, Aiken, Moodle XML, CSV or Open Trivia DB "
+        "files into question banks; exit 1 if something was "
+        "skipped, 2 if nothing could be imported",
+    )
     imp.add_argument("files", nargs="+", type=Path, metavar="FILE", help="files to import")
-    imp.add_argument("--out", type=Path, default=None, metavar="DIR",
-                     help="where to write the banks (default: the configured questions folder)")
-    imp.add_argument("--id", default=None, metavar="NAME",
-                     help="quiz id (with one FILE; default: from the file name)")
-    imp.add_argument("--lang", choices=LANGS, default=None,
-                     help="the questions' language (default: guessed from the text)")
+    imp.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where to write the banks (default: the configured questions folder)",
+    )
+    imp.add_argument(
+        "--id",
+        default=None,
+        metavar="NAME",
+        help="quiz id (with one FILE; default: from the file name)",
+    )
+    imp.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=None,
+        help="the questions' language (default: guessed from the text)",
+    )
     imp.add_argument("--title", default=None, help="the quiz's title (default: from the file)")
     imp.add_argument("--force", action="store_true", help="replace an existing bank file")
     backup = sub.add_parser("backup", help="write a consistent copy of the live database")
     backup.add_argument("path", type=Path, metavar="PATH", help="where to write the copy")
-    export = sub.add_parser("export-quiz", help="write a quiz (a folder bank, or one written in "
-                                                "Telegram) as a YAML bank file")
+    export = sub.add_parser(
+        "export-quiz",
+        help="write a quiz (a folder bank, or one written in Telegram) as a YAML bank file",
+    )
     export.add_argument("quiz", metavar="NAME", help="its name, or a stored quiz's id u.N")
-    export.add_argument("--out", type=Path, default=None, metavar="PATH",
-                        help="file to write (default: NAME.yaml here; - for stdout)")
+    export.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="file to write (default: NAME.yaml here; - for stdout)",
+    )
     return parser
 
 
@@ -85,8 +118,14 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     if args.command == "import":
         from bot.importing import import_files
 
-        return import_files(args.files, out=args.out or settings.questions, quiz_id=args.id,
-                            lang=args.lang, title=args.title, force=args.force)
+        return import_files(
+            args.files,
+            out=args.out or settings.questions,
+            quiz_id=args.id,
+            lang=args.lang,
+            title=args.title,
+            force=args.force,
+        )
     return _backup(settings.db_path, args.path)
 
 
@@ -98,8 +137,10 @@ def _validate(paths: list[Path]) -> int:
         print(problem)
     for quiz in quizzes.values():
         pick = f", {quiz.pick} drawn per run" if quiz.pick else ""
-        print(f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions{pick}, "
-              f"{quiz.kind})", file=sys.stderr)
+        print(
+            f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions{pick}, {quiz.kind})",
+            file=sys.stderr,
+        )
     return 1 if problems else 0
 
 
@@ -120,8 +161,7 @@ def _play(folder: Path, quiz_id: str, lang: str | None, seed: int | None) -> int
         line = sys.stdin.readline()
         return line if line else None
 
-    play(quiz, parse_lang(lang) or quiz.language, read, sys.stdout, random.Random(seed),
-         time.time)
+    play(quiz, parse_lang(lang) or quiz.language, read, sys.stdout, random.Random(seed), time.time)
     return 0
 
 
@@ -152,10 +192,16 @@ def _run(env: Mapping[str, str]) -> int:
     folder = settings.questions
     quizzes, problems = load_folder([folder], bank_limits())
     if not quizzes:
-        reason = ("does not exist" if not folder.exists() else
-                  f"has no valid quiz (run `quizbot validate {folder}`)")
-        print(f"quizbot: the questions folder {folder} {reason}; set QUIZBOT_QUESTIONS to a "
-              f"folder of question banks", file=sys.stderr)
+        reason = (
+            "does not exist"
+            if not folder.exists()
+            else f"has no valid quiz (run `quizbot validate {folder}`)"
+        )
+        print(
+            f"quizbot: the questions folder {folder} {reason}; set QUIZBOT_QUESTIONS to a "
+            f"folder of question banks",
+            file=sys.stderr,
+        )
         return 2
     return run(settings, quizzes, problems)
 

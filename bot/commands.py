@@ -22,7 +22,6 @@ from bot.services import Context
 log = logging.getLogger(__name__)
 
 
-
 async def start(update: Update, context: Context) -> None:
     """Greet and explain, in the user's language."""
     await reply(update, context, t(await language(update, context.bot_data), "start"))
@@ -46,9 +45,13 @@ async def quiz(update: Update, context: Context) -> None:
         names = {q.id: n for n, q in visible.items() if not AUTHORED_ID.match(n)}
         head = "practice_pick" if private else "quiz_list"
         # a student's list is an optional reply under the cooldown: spamming /quiz costs them
-        await reply(update, context, render.quiz_list(quizzes, lang, head, names),
-                    important=mod,
-                    markup=render.start_keyboard(quizzes, lang) if quizzes else None)
+        await reply(
+            update,
+            context,
+            render.quiz_list(quizzes, lang, head, names),
+            important=mod,
+            markup=render.start_keyboard(quizzes, lang) if quizzes else None,
+        )
         return
     if not mod:
         await reply(update, context, t(lang, "not_moderator"))
@@ -56,21 +59,32 @@ async def quiz(update: Update, context: Context) -> None:
     request = parse_quiz_args(args, visible)
     if request.name is None:
         shown = sorted(n for n in visible if not AUTHORED_ID.match(n))
-        await reply(update, context, t(lang, "quiz_unknown", names=render.quiz_names(shown)),
-                    important=True)
+        await reply(
+            update, context, t(lang, "quiz_unknown", names=render.quiz_names(shown)), important=True
+        )
         return
     if request.usage:
-        await reply(update, context, t(lang, "quiz_usage", low=MIN_SECONDS, high=MAX_SECONDS),
-                    important=True)
+        await reply(
+            update,
+            context,
+            t(lang, "quiz_usage", low=MIN_SECONDS, high=MAX_SECONDS),
+            important=True,
+        )
         return
     chosen = visible[request.name]
     seconds = request.seconds or chosen.seconds or svc.settings.question_seconds
     if private:
         await svc.practice.start(chat.id, chosen, lang, svc.rng)
         return
-    started = await svc.groups.start(chat.id, thread_of(message), chosen,
-                                     seconds=seconds, lang=lang,
-                                     started_by=update.effective_user.id, rng=svc.rng)
+    started = await svc.groups.start(
+        chat.id,
+        thread_of(message),
+        chosen,
+        seconds=seconds,
+        lang=lang,
+        started_by=update.effective_user.id,
+        rng=svc.rng,
+    )
     if not started:
         await reply(update, context, t(lang, "quiz_running"), important=True)
 
@@ -154,8 +168,7 @@ async def set_language(update: Update, context: Context) -> None:
     await reply(update, context, t(chosen, "lang_set"), important=True)
 
 
-async def answer_button(update: Update, context: Context,
-                        data: callbacks.AnswerData) -> Notice:
+async def answer_button(update: Update, context: Context, data: callbacks.AnswerData) -> Notice:
     """An answer button: a group quiz's tap, or a practice tap in a private chat."""
     svc = context.bot_data
     query = update.callback_query
@@ -169,8 +182,9 @@ async def answer_button(update: Update, context: Context,
         _, text = await svc.groups.tap(run, update, data.q_index, data.shown, name)
         return text, True
     if chat.type == Chat.PRIVATE:
-        result = await svc.practice.tap(data.run_id, chat.id, user.id,
-                                        query.message.message_id, data.q_index, data.shown)
+        result = await svc.practice.tap(
+            data.run_id, chat.id, user.id, query.message.message_id, data.q_index, data.shown
+        )
         if result is not None:
             return result, False
     return t(await language(update, svc), "alert_over"), True
@@ -184,8 +198,11 @@ async def start_button(update: Update, context: Context, data: callbacks.StartDa
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = await language(update, svc)
-    quiz_ = (svc.authored.may_start(data.quiz_id, query.from_user.id)
-             if AUTHORED_ID.match(data.quiz_id) else svc.catalog.get(data.quiz_id))
+    quiz_ = (
+        svc.authored.may_start(data.quiz_id, query.from_user.id)
+        if AUTHORED_ID.match(data.quiz_id)
+        else svc.catalog.get(data.quiz_id)
+    )
     if quiz_ is None:
         return t(lang, "alert_invalid"), True
     if chat.type == Chat.PRIVATE:
@@ -194,9 +211,15 @@ async def start_button(update: Update, context: Context, data: callbacks.StartDa
     if not await svc.moderators.may_moderate(chat, query.from_user.id):
         return t(lang, "alert_mod_only"), True
     thread = thread_of(query.message) if isinstance(query.message, Message) else 0
-    started = await svc.groups.start(chat.id, thread, quiz_,
-                                     seconds=quiz_.seconds or svc.settings.question_seconds,
-                                     lang=lang, started_by=query.from_user.id, rng=svc.rng)
+    started = await svc.groups.start(
+        chat.id,
+        thread,
+        quiz_,
+        seconds=quiz_.seconds or svc.settings.question_seconds,
+        lang=lang,
+        started_by=query.from_user.id,
+        rng=svc.rng,
+    )
     return (None, False) if started else (t(lang, "quiz_running"), True)
 
 
@@ -210,16 +233,19 @@ async def remember(update: object, context: Context) -> None:
     app = context.application
     if not app.running:  # stopping: no new tasks; names are kept current from the next update
         return
-    if (chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP)
-            and not store.knows_chat(chat.id, chat.title, chat.type)):
-        app.create_task(store.remember_chat(chat.id, chat.title, chat.type),
-                        name="remember-chat")
+    if (
+        chat is not None
+        and chat.type in (Chat.GROUP, Chat.SUPERGROUP)
+        and not store.knows_chat(chat.id, chat.title, chat.type)
+    ):
+        app.create_task(store.remember_chat(chat.id, chat.title, chat.type), name="remember-chat")
     if user is not None and not user.is_bot:
         name = render.short_name(user.first_name, user.last_name, user.username)
         lang = parse_lang(user.language_code)
         if not store.knows_user(user.id, name, user.username, lang):
-            app.create_task(store.remember_user(user.id, name, user.username, lang),
-                            name="remember-user")
+            app.create_task(
+                store.remember_user(user.id, name, user.username, lang), name="remember-user"
+            )
 
 
 async def migrated(update: Update, context: Context) -> None:
@@ -264,9 +290,13 @@ async def error_handler(update: object, context: Context) -> None:
     try:
         svc = context.bot_data
         lang = await language(update, svc)
-        await outbox.send(context.bot, chat.id, t(lang, "apology"),
-                          thread_id=thread_of(update.effective_message),
-                          optional=chat.type != Chat.PRIVATE)
+        await outbox.send(
+            context.bot,
+            chat.id,
+            t(lang, "apology"),
+            thread_id=thread_of(update.effective_message),
+            optional=chat.type != Chat.PRIVATE,
+        )
     except Exception:  # the apology itself failed; the error is logged already
         log.warning("could not send an apology to chat %s", chat.id)
 
@@ -277,23 +307,38 @@ def _describe(update: object) -> str:
     chat = update.effective_chat
     user = update.effective_user
     kind = "callback" if update.callback_query else "message" if update.message else "other"
-    return (f"#{update.update_id} ({kind}, chat {chat.id if chat else None}, "
-            f"user {user.id if user else None})")
+    return (
+        f"#{update.update_id} ({kind}, chat {chat.id if chat else None}, "
+        f"user {user.id if user else None})"
+    )
 
 
 # --- table entries (joined in bot.registry) ---------------------------------------------------
 
 COMMANDS = (
-    Command("quiz", quiz, help="help_quiz", menu="cmd_quiz", mod_help="help_quiz_mod",
-            mod_menu="cmd_quiz_mod"),
-    Command("next", next_question, who="moderator", where="group", help="help_next",
-            menu="cmd_next"),
+    Command(
+        "quiz",
+        quiz,
+        help="help_quiz",
+        menu="cmd_quiz",
+        mod_help="help_quiz_mod",
+        mod_menu="cmd_quiz_mod",
+    ),
+    Command(
+        "next", next_question, who="moderator", where="group", help="help_next", menu="cmd_next"
+    ),
     Command("stop", stop, who="moderator", where="group", help="help_stop", menu="cmd_stop"),
 )
 #: listed after every feature's commands in /help and the menus
 GENERAL_COMMANDS = (
-    Command("lang", set_language, help="help_lang", menu="cmd_lang", mod_help="help_lang_mod",
-            mod_menu="cmd_lang"),
+    Command(
+        "lang",
+        set_language,
+        help="help_lang",
+        menu="cmd_lang",
+        mod_help="help_lang_mod",
+        mod_menu="cmd_lang",
+    ),
     Command("start", start, menu="cmd_start"),
 )
 BUTTONS = (

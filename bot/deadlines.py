@@ -20,9 +20,24 @@ MAX_DURATION = 14 * DAY
 DEFAULT_TZ = 360  # UTC+6 (Bangladesh), minutes east of UTC
 
 # units in both languages: m/min/মি/মিনিট, h/hr/ঘ/ঘণ্টা, d/day/দি/দিন
-_UNITS = {"m": MINUTE, "min": MINUTE, "mins": MINUTE, "মি": MINUTE, "মিনিট": MINUTE,
-          "h": HOUR, "hr": HOUR, "hrs": HOUR, "ঘ": HOUR, "ঘণ্টা": HOUR, "ঘন্টা": HOUR,
-          "d": DAY, "day": DAY, "days": DAY, "দি": DAY, "দিন": DAY}
+_UNITS = {
+    "m": MINUTE,
+    "min": MINUTE,
+    "mins": MINUTE,
+    "মি": MINUTE,
+    "মিনিট": MINUTE,
+    "h": HOUR,
+    "hr": HOUR,
+    "hrs": HOUR,
+    "ঘ": HOUR,
+    "ঘণ্টা": HOUR,
+    "ঘন্টা": HOUR,
+    "d": DAY,
+    "day": DAY,
+    "days": DAY,
+    "দি": DAY,
+    "দিন": DAY,
+}
 _DURATION = re.compile(r"([0-9]{1,5})\s*([^\s0-9]+)")
 
 

@@ -208,8 +208,9 @@ class QuizEngine:
         users = {uid for per_q in self._answers for uid in per_q}
         for uid in users:  # streaks are not stored: count them again from the answers
             for q_index, answer in self.answers_of(uid).items():
-                self._answers[q_index][uid] = replace(answer, streak=self._streak_before(
-                    uid, q_index) + 1 if answer.correct else 0)
+                self._answers[q_index][uid] = replace(
+                    answer, streak=self._streak_before(uid, q_index) + 1 if answer.correct else 0
+                )
 
     def _streak_before(self, user_id: int, q_index: int) -> int:
         """The streak a student brings to question ``q_index``: that of their answer to the
@@ -272,8 +273,15 @@ class QuizEngine:
         for answer in self._answers[q_index].values():
             counts[perm.index(answer.option)] += 1
         right = sum(1 for a in self._answers[q_index].values() if a.correct)
-        return Reveal(q_index, question, perm, tuple(counts), perm.index(question.correct),
-                      len(self._answers[q_index]), right)
+        return Reveal(
+            q_index,
+            question,
+            perm,
+            tuple(counts),
+            perm.index(question.correct),
+            len(self._answers[q_index]),
+            right,
+        )
 
     def advance(self) -> bool:
         """Move to the next question; False when there is none."""
@@ -295,8 +303,10 @@ class QuizEngine:
                 line[2] += 1
                 line[3] = max(line[3], answer.at)
                 line[4] = max(line[4], answer.streak)
-        scores = [Score(uid, int(v[0]), int(v[1]), int(v[2]), v[3], int(v[4]))
-                  for uid, v in totals.items()]
+        scores = [
+            Score(uid, int(v[0]), int(v[1]), int(v[2]), v[3], int(v[4]))
+            for uid, v in totals.items()
+        ]
         scores.sort(key=lambda s: (-s.points, -s.correct, s.finished_at, s.user_id))
         return scores
 

@@ -38,9 +38,16 @@ Lookup = Callable[[str], Quiz | None]
 class Homeworks(AppBound):
     """Every homework of the bot, group side."""
 
-    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 lookup: Lookup, clock: Callable[[], float], *, count_interval: float = 5.0,
-                 sweep_every: float = 30.0) -> None:
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        lookup: Lookup,
+        clock: Callable[[], float],
+        *,
+        count_interval: float = 5.0,
+        sweep_every: float = 30.0,
+    ) -> None:
         self._app, self._store, self._lookup, self._clock = app, store, lookup, clock
         self._count_interval = count_interval
         self.sweep_every = sweep_every
@@ -55,17 +62,44 @@ class Homeworks(AppBound):
 
     # --- setting one ------------------------------------------------------------------------
 
-    async def create(self, chat_id: int, thread_id: int, quiz: Quiz, *, seconds: int, lang: Lang,
-                     set_by: int | None, duration: int) -> Homework:
+    async def create(
+        self,
+        chat_id: int,
+        thread_id: int,
+        quiz: Quiz,
+        *,
+        seconds: int,
+        lang: Lang,
+        set_by: int | None,
+        duration: int,
+    ) -> Homework:
         now = self._clock()
-        hw = await self._store.create_homework(NewHomework(
-            chat_id=chat_id, thread_id=thread_id, quiz_id=quiz.id, language=lang,
-            seconds=seconds, set_by=set_by, created_at=now, deadline=now + duration))
-        log.info("homework %s set in chat %s: quiz %s, deadline in %s s", hw.homework_id,
-                 chat_id, quiz.id, duration)
-        sent = await outbox.send(self._bot, chat_id, await self._card_text(hw, quiz, 0),
-                                 thread_id=thread_id, markup=render_teacher.homework_card_markup(
-                                     lang, self._bot.username, hw.homework_id))
+        hw = await self._store.create_homework(
+            NewHomework(
+                chat_id=chat_id,
+                thread_id=thread_id,
+                quiz_id=quiz.id,
+                language=lang,
+                seconds=seconds,
+                set_by=set_by,
+                created_at=now,
+                deadline=now + duration,
+            )
+        )
+        log.info(
+            "homework %s set in chat %s: quiz %s, deadline in %s s",
+            hw.homework_id,
+            chat_id,
+            quiz.id,
+            duration,
+        )
+        sent = await outbox.send(
+            self._bot,
+            chat_id,
+            await self._card_text(hw, quiz, 0),
+            thread_id=thread_id,
+            markup=render_teacher.homework_card_markup(lang, self._bot.username, hw.homework_id),
+        )
         if sent.ok:
             await self._store.set_homework_card(hw.homework_id, sent.message_id)
         self._shown[hw.homework_id] = 0
@@ -74,16 +108,25 @@ class Homeworks(AppBound):
 
     async def _card_text(self, hw: Homework, quiz: Quiz, finished: int) -> Safe:
         tz = await self.timezone(hw.chat_id)
-        return render_teacher.homework_card(quiz, hw.language,  # type: ignore[arg-type]
-                                            hw, tz, finished)
+        return render_teacher.homework_card(
+            quiz,
+            hw.language,  # type: ignore[arg-type]
+            hw,
+            tz,
+            finished,
+        )
 
     # --- timers -----------------------------------------------------------------------------
 
     def arm(self, hw: Homework) -> None:
         """The deadline timer of an open homework."""
         self._cancel(f"hwend:{hw.homework_id}")
-        self._jobs.run_once(self._deadline_job, when=max(hw.deadline - self._clock(), 0.0),
-                            name=f"hwend:{hw.homework_id}", data=hw.homework_id)
+        self._jobs.run_once(
+            self._deadline_job,
+            when=max(hw.deadline - self._clock(), 0.0),
+            name=f"hwend:{hw.homework_id}",
+            data=hw.homework_id,
+        )
 
     async def _deadline_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A homework's deadline."""
@@ -109,10 +152,12 @@ class Homeworks(AppBound):
         for hw in await self._store.open_homework():
             self.arm(hw)
         for hw in await self._store.unposted_homework():
-            self._jobs.run_once(self._post_job, when=0.0, name=f"hwpost:{hw.homework_id}",
-                                data=hw.homework_id)
-        self._jobs.run_repeating(self.sweep, interval=self.sweep_every, first=self.sweep_every,
-                                 name="homework-sweep")
+            self._jobs.run_once(
+                self._post_job, when=0.0, name=f"hwpost:{hw.homework_id}", data=hw.homework_id
+            )
+        self._jobs.run_repeating(
+            self.sweep, interval=self.sweep_every, first=self.sweep_every, name="homework-sweep"
+        )
 
     async def _post_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Results that were due when the bot stopped."""
@@ -145,14 +190,16 @@ class Homeworks(AppBound):
         finished, _ = await self._store.attempt_counts(homework_id)
         if quiz is not None:
             text = render_teacher.homework_results(
-                quiz, lang, await self._store.homework_results(homework_id),
+                quiz,
+                lang,
+                await self._store.homework_results(homework_id),
                 await self._store.homework_tallies(homework_id),
-                stopped=stopped or (hw.ended_at or 0) < hw.deadline)
+                stopped=stopped or (hw.ended_at or 0) < hw.deadline,
+            )
             sent = await outbox.send(self._bot, hw.chat_id, text, thread_id=hw.thread_id)
             if sent.status == "moved" and sent.new_chat_id is not None:
                 await self._store.migrate_chat(hw.chat_id, sent.new_chat_id)
-                sent = await outbox.send(self._bot, sent.new_chat_id, text,
-                                         thread_id=hw.thread_id)
+                sent = await outbox.send(self._bot, sent.new_chat_id, text, thread_id=hw.thread_id)
             if sent.status == "stopped":  # not sent, the bot is stopping: posted after the restart
                 return
             if sent.status == "unknown":
@@ -161,8 +208,9 @@ class Homeworks(AppBound):
         self._shown.pop(homework_id, None)
         hw = await self._store.homework(homework_id)
         if hw is not None and quiz is not None and hw.card_message_id is not None:
-            await outbox.edit(self._bot, hw.chat_id, hw.card_message_id,
-                              await self._card_text(hw, quiz, finished))
+            await outbox.edit(
+                self._bot, hw.chat_id, hw.card_message_id, await self._card_text(hw, quiz, finished)
+            )
 
     # --- the card's count -------------------------------------------------------------------
 
@@ -173,8 +221,9 @@ class Homeworks(AppBound):
             self._shown[homework_id] = -1
         name = f"hwcard:{homework_id}"
         if not self._jobs.get_jobs_by_name(name):
-            self._jobs.run_once(self._card_job, when=self._count_interval, name=name,
-                                data=homework_id)
+            self._jobs.run_once(
+                self._card_job, when=self._count_interval, name=name, data=homework_id
+            )
 
     async def _card_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Refresh a card's finished count if the group's budget has room."""
@@ -188,10 +237,17 @@ class Homeworks(AppBound):
         if finished == self._shown.get(hw_id):
             return
         result = await outbox.edit(
-            self._bot, hw.chat_id, hw.card_message_id, await self._card_text(hw, quiz, finished),
-            markup=render_teacher.homework_card_markup(hw.language,  # type: ignore[arg-type]
-                                                       self._bot.username, hw_id),
-            optional=True)
+            self._bot,
+            hw.chat_id,
+            hw.card_message_id,
+            await self._card_text(hw, quiz, finished),
+            markup=render_teacher.homework_card_markup(
+                hw.language,  # type: ignore[arg-type]
+                self._bot.username,
+                hw_id,
+            ),
+            optional=True,
+        )
         if result.ok:
             self._shown[hw_id] = finished
         elif result.status == "skipped":

@@ -59,10 +59,21 @@ class Attempt:
 class Attempts(AppBound):
     """Every homework attempt in progress."""
 
-    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 lookup: Lookup, clock: Callable[[], float], rng: random.Random) -> None:
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        lookup: Lookup,
+        clock: Callable[[], float],
+        rng: random.Random,
+    ) -> None:
         self._app, self._store, self._lookup, self._clock, self._rng = (
-            app, store, lookup, clock, rng)
+            app,
+            store,
+            lookup,
+            clock,
+            rng,
+        )
         self._by_id: dict[int, Attempt] = {}
         self._pending: list[Attempt] = []
         #: called with the homework id when a student finishes (the card's count changes)
@@ -87,20 +98,46 @@ class Attempts(AppBound):
             await outbox.send(self._bot, user_id, t(lang, "hw_not_member"))
             return
         try:
-            stored = await self._store.start_attempt(homework_id, user_id, NewRun(
-                chat_id=hw.chat_id, thread_id=0, mode=HOMEWORK, quiz_id=quiz.id, language=lang,
-                seconds=hw.seconds, plan=make_plan(quiz, self._rng), started_by=user_id,
-                started_at=self._clock()))
+            stored = await self._store.start_attempt(
+                homework_id,
+                user_id,
+                NewRun(
+                    chat_id=hw.chat_id,
+                    thread_id=0,
+                    mode=HOMEWORK,
+                    quiz_id=quiz.id,
+                    language=lang,
+                    seconds=hw.seconds,
+                    plan=make_plan(quiz, self._rng),
+                    started_by=user_id,
+                    started_at=self._clock(),
+                ),
+            )
         except AttemptRefused as refused:
             await outbox.send(self._bot, user_id, t(lang, f"hw_refused_{refused.reason}"))
             return
-        attempt = Attempt(stored.run_id, homework_id, user_id, lang, quiz,
-                          QuizEngine(quiz, stored.plan, stored.seconds), hw.deadline)
+        attempt = Attempt(
+            stored.run_id,
+            homework_id,
+            user_id,
+            lang,
+            quiz,
+            QuizEngine(quiz, stored.plan, stored.seconds),
+            hw.deadline,
+        )
         self._by_id[attempt.run_id] = attempt
         log.info("homework %s: user %s started (run %s)", homework_id, user_id, attempt.run_id)
-        await outbox.send(self._bot, user_id, t(
-            lang, "hw_intro", title=quiz.title(lang),
-            count=attempt.engine.count, seconds=stored.seconds))
+        await outbox.send(
+            self._bot,
+            user_id,
+            t(
+                lang,
+                "hw_intro",
+                title=quiz.title(lang),
+                count=attempt.engine.count,
+                seconds=stored.seconds,
+            ),
+        )
         async with attempt.lock:
             await self._post(attempt)
 
@@ -115,13 +152,30 @@ class Attempts(AppBound):
 
     async def _post(self, a: Attempt) -> None:
         engine = a.engine
-        await self._store.save_progress(a.run_id, current=engine.current, phase="posting",
-                                        message_id=None, posted_at=None, deadline=None)
-        text = render_teacher.attempt_question(engine.question, engine.permutation, a.lang,
-                                               number=engine.current + 1, total=engine.count,
-                                               seconds=engine.seconds)
-        sent = await outbox.send(self._bot, a.user_id, text, markup=render_teacher.attempt_keyboard(
-            a.run_id, engine.current, len(engine.question.options)))
+        await self._store.save_progress(
+            a.run_id,
+            current=engine.current,
+            phase="posting",
+            message_id=None,
+            posted_at=None,
+            deadline=None,
+        )
+        text = render_teacher.attempt_question(
+            engine.question,
+            engine.permutation,
+            a.lang,
+            number=engine.current + 1,
+            total=engine.count,
+            seconds=engine.seconds,
+        )
+        sent = await outbox.send(
+            self._bot,
+            a.user_id,
+            text,
+            markup=render_teacher.attempt_keyboard(
+                a.run_id, engine.current, len(engine.question.options)
+            ),
+        )
         if sent.status == "gone":  # the student blocked the bot: the attempt ends here
             await self._end(a, "stopped")
             return
@@ -129,15 +183,19 @@ class Attempts(AppBound):
             return
         engine.open(self._clock())
         a.message_id = sent.message_id
-        await self._store.save_progress(a.run_id, current=engine.current, phase="open",
-                                        message_id=a.message_id, posted_at=engine.posted_at,
-                                        deadline=engine.deadline)
+        await self._store.save_progress(
+            a.run_id,
+            current=engine.current,
+            phase="open",
+            message_id=a.message_id,
+            posted_at=engine.posted_at,
+            deadline=engine.deadline,
+        )
         self._arm(a, engine.seconds)
 
     # --- answering --------------------------------------------------------------------------
 
-    async def tap(self, run_id: int, user_id: int, q_index: int, shown: int,
-                  lang: Lang) -> str:
+    async def tap(self, run_id: int, user_id: int, q_index: int, shown: int, lang: Lang) -> str:
         """A tap on a homework question: the alert text."""
         a = self._by_id.get(run_id)
         if a is None or a.user_id != user_id or self._clock() >= a.deadline:
@@ -151,21 +209,31 @@ class Attempts(AppBound):
                 await self._time_up(a)  # its time ran out before its timer fired
             if verdict.status != "accepted" or verdict.answer is None:
                 q = verdict.answer.q_index if verdict.answer else min(q_index, engine.count - 1)
-                return render.tap_alert(a.lang, verdict, engine.question_at(q),
-                                        engine.plan.permutations[q])
+                return render.tap_alert(
+                    a.lang, verdict, engine.question_at(q), engine.plan.permutations[q]
+                )
             answer = verdict.answer
             try:
-                await self._store.record_answer(StoredAnswer(
-                    run_id=a.run_id, q_index=answer.q_index, question_id=engine.question.id,
-                    user_id=user_id, option=answer.option, correct=answer.correct,
-                    points=answer.points, answered_at=answer.at))
+                await self._store.record_answer(
+                    StoredAnswer(
+                        run_id=a.run_id,
+                        q_index=answer.q_index,
+                        question_id=engine.question.id,
+                        user_id=user_id,
+                        option=answer.option,
+                        correct=answer.correct,
+                        points=answer.points,
+                        answered_at=answer.at,
+                    )
+                )
             except Exception:
                 log.exception("homework run %s: could not store an answer", a.run_id)
                 engine.retract(answer)
                 return t(a.lang, "alert_error")
             alert = render.tap_alert(a.lang, verdict, engine.question, engine.permutation)
-            prefix = render.verdict_prefix(a.lang, verdict, engine.question, engine.permutation,
-                                           practice=False)
+            prefix = render.verdict_prefix(
+                a.lang, verdict, engine.question, engine.permutation, practice=False
+            )
             await self._close(a, prefix, verdict.shown)
             return alert
 
@@ -177,12 +245,23 @@ class Attempts(AppBound):
         engine = a.engine
         self._cancel(a.timer)
         reveal = engine.close()
-        await self._store.save_progress(a.run_id, current=engine.current, phase="closed",
-                                        message_id=a.message_id, posted_at=engine.posted_at,
-                                        deadline=engine.deadline)
+        await self._store.save_progress(
+            a.run_id,
+            current=engine.current,
+            phase="closed",
+            message_id=a.message_id,
+            posted_at=engine.posted_at,
+            deadline=engine.deadline,
+        )
         if a.message_id is not None:
-            await outbox.edit(self._bot, a.user_id, a.message_id, render_teacher.attempt_closed(
-                reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen))
+            await outbox.edit(
+                self._bot,
+                a.user_id,
+                a.message_id,
+                render_teacher.attempt_closed(
+                    reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen
+                ),
+            )
         await self._next(a)
 
     async def _next(self, a: Attempt) -> None:
@@ -194,16 +273,25 @@ class Attempts(AppBound):
     async def _finish(self, a: Attempt) -> None:
         engine = a.engine
         mine = engine.answers_of(a.user_id)
-        missed = [(a.user_id, a.quiz.id, engine.plan.question_ids[q]) for q in range(engine.count)
-                  if q not in mine or not mine[q].correct]
+        missed = [
+            (a.user_id, a.quiz.id, engine.plan.question_ids[q])
+            for q in range(engine.count)
+            if q not in mine or not mine[q].correct
+        ]
         await self._store.add_missed(missed, *first_review(self._clock()))  # into /review
         await self._end(a, "finished")
         points = sum(x.points for x in mine.values())
         right = sum(1 for x in mine.values() if x.correct)
-        when = (await self.deadline_text(a.homework_id, a.lang)
-                if self.deadline_text is not None else "")
-        await outbox.send(self._bot, a.user_id, t(a.lang, "hw_done", points=points, right=right,
-                                                  total=engine.count, when=when))
+        when = (
+            await self.deadline_text(a.homework_id, a.lang)
+            if self.deadline_text is not None
+            else ""
+        )
+        await outbox.send(
+            self._bot,
+            a.user_id,
+            t(a.lang, "hw_done", points=points, right=right, total=engine.count, when=when),
+        )
         if self.on_finish is not None:
             self.on_finish(a.homework_id)
 
@@ -216,8 +304,9 @@ class Attempts(AppBound):
 
     def _arm(self, a: Attempt, delay: float) -> None:
         self._cancel(a.timer)
-        self._jobs.run_once(self._timer_job, when=max(delay, 0.0), name=a.timer,
-                            data=(a.run_id, a.engine.current))
+        self._jobs.run_once(
+            self._timer_job, when=max(delay, 0.0), name=a.timer, data=(a.run_id, a.engine.current)
+        )
 
     async def _timer_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A homework question's time is up."""
@@ -248,10 +337,18 @@ class Attempts(AppBound):
                 if self._by_id.pop(a.run_id, None) is None:
                     continue  # it finished meanwhile
                 if a.message_id is not None and a.engine.phase == "open":
-                    await outbox.edit(self._bot, a.user_id, a.message_id,
-                                      render_teacher.attempt_closed(
-                                          a.engine.close(), a.lang, total=a.engine.count,
-                                          verdict=t(a.lang, "hw_time_up"), chosen=None))
+                    await outbox.edit(
+                        self._bot,
+                        a.user_id,
+                        a.message_id,
+                        render_teacher.attempt_closed(
+                            a.engine.close(),
+                            a.lang,
+                            total=a.engine.count,
+                            verdict=t(a.lang, "hw_time_up"),
+                            chosen=None,
+                        ),
+                    )
                 await outbox.send(self._bot, a.user_id, t(a.lang, "hw_ended_midway"))
 
     # --- restart ----------------------------------------------------------------------------
@@ -273,17 +370,33 @@ class Attempts(AppBound):
         if hw is None or hw.status != "open" or quiz is None:
             return None
         try:
-            engine = QuizEngine(quiz, stored.plan, stored.seconds, current=stored.current,
-                                phase=stored.phase,
-                                posted_at=stored.posted_at, deadline=stored.deadline)
+            engine = QuizEngine(
+                quiz,
+                stored.plan,
+                stored.seconds,
+                current=stored.current,
+                phase=stored.phase,
+                posted_at=stored.posted_at,
+                deadline=stored.deadline,
+            )
         except PlanMismatch:
             return None
         stored_answers = await self._store.answers(stored.run_id)
-        engine.restore(EngineAnswer(x.q_index, x.user_id, x.option, x.correct, x.points,
-                                    x.answered_at) for x in stored_answers)
+        engine.restore(
+            EngineAnswer(x.q_index, x.user_id, x.option, x.correct, x.points, x.answered_at)
+            for x in stored_answers
+        )
         lang: Lang = stored.language
-        return Attempt(stored.run_id, hw.homework_id, stored.started_by or 0, lang, quiz,
-                       engine, hw.deadline, stored.message_id)
+        return Attempt(
+            stored.run_id,
+            hw.homework_id,
+            stored.started_by or 0,
+            lang,
+            quiz,
+            engine,
+            hw.deadline,
+            stored.message_id,
+        )
 
     async def continue_resumed(self) -> None:
         """Once the bot runs: re-arm question timers, finish what a stop interrupted."""

@@ -34,9 +34,14 @@ async def setup(app: Application[Any, Any, Any, Any, Any, Any], svc: Services) -
     def lookup(quiz_id: str) -> Quiz | None:
         return svc.quizzes.get(quiz_id)  # at call time: a reloaded catalog is seen at once
 
-    hws = Homeworks(app, svc.store, lookup, svc.clock,
-                    count_interval=svc.settings.count_interval,
-                    sweep_every=svc.settings.homework_sweep)
+    hws = Homeworks(
+        app,
+        svc.store,
+        lookup,
+        svc.clock,
+        count_interval=svc.settings.count_interval,
+        sweep_every=svc.settings.homework_sweep,
+    )
     att = Attempts(app, svc.store, lookup, svc.clock, svc.rng)
     hws.on_end = att.homework_ended
     att.on_finish = hws.refresh_card
@@ -91,8 +96,12 @@ async def homework_command(update: Update, context: Context) -> None:
     hws = context.bot_data.homeworks
     if not args:
         items = await _open_items(svc, chat.id)
-        await reply(update, context, render_teacher.homework_list(
-            lang, items, await hws.timezone(chat.id)), important=await is_moderator(update, svc))
+        await reply(
+            update,
+            context,
+            render_teacher.homework_list(lang, items, await hws.timezone(chat.id)),
+            important=await is_moderator(update, svc),
+        )
         return
     if not await is_moderator(update, svc):
         await reply(update, context, t(lang, "not_moderator"))
@@ -101,18 +110,28 @@ async def homework_command(update: Update, context: Context) -> None:
         await _stop(update, context, svc, lang, args[1:])
         return
     quiz = svc.quizzes.get(args[0].casefold()) if QUIZ_ID.match(args[0].casefold()) else None
-    duration = parse_duration(args[1]) if len(args) == 2 else (
-        DEFAULT_DURATION if len(args) == 1 else None)
+    duration = (
+        parse_duration(args[1])
+        if len(args) == 2
+        else (DEFAULT_DURATION if len(args) == 1 else None)
+    )
     if quiz is None or duration is None:
         await reply(update, context, t(lang, "hw_usage", names=quiz_names(svc)), important=True)
         return
-    await hws.create(chat.id, thread_of(message), quiz,
-                     seconds=quiz.seconds or svc.settings.question_seconds, lang=lang,
-                     set_by=user.id, duration=duration)
+    await hws.create(
+        chat.id,
+        thread_of(message),
+        quiz,
+        seconds=quiz.seconds or svc.settings.question_seconds,
+        lang=lang,
+        set_by=user.id,
+        duration=duration,
+    )
 
 
-async def _stop(update: Update, context: Context, svc: Services, lang: Lang,
-                args: list[str]) -> None:
+async def _stop(
+    update: Update, context: Context, svc: Services, lang: Lang, args: list[str]
+) -> None:
     chat = update.effective_chat
     assert chat is not None
     items = await _open_items(svc, chat.id)
@@ -133,9 +152,13 @@ async def _stop(update: Update, context: Context, svc: Services, lang: Lang,
         await context.bot_data.homeworks.end(items[0][0].homework_id, stopped=True)
         return
     tz = await context.bot_data.homeworks.timezone(chat.id)
-    await reply(update, context, join("\n\n", [render_teacher.homework_list(lang, items, tz),
-                                                t(lang, "hw_stop_pick")]), important=True,
-                markup=render_teacher.homework_stop_keyboard(lang, items))
+    await reply(
+        update,
+        context,
+        join("\n\n", [render_teacher.homework_list(lang, items, tz), t(lang, "hw_stop_pick")]),
+        important=True,
+        markup=render_teacher.homework_stop_keyboard(lang, items),
+    )
 
 
 async def start_homework(update: Update, context: Context) -> None:
@@ -171,8 +194,13 @@ async def timezone_command(update: Update, context: Context) -> None:
         if offset is None:
             student = await svc.store.student(user.id)
             tz = student.tz_minutes if student is not None else None
-            await reply(update, context, t(lang, "tz_private_none") if tz is None else
-                        t(lang, "tz_private_show", offset=show_offset(lang, tz)))
+            await reply(
+                update,
+                context,
+                t(lang, "tz_private_none")
+                if tz is None
+                else t(lang, "tz_private_show", offset=show_offset(lang, tz)),
+            )
             return
         await svc.store.set_timezone(user.id, offset)
         student = await svc.store.student(user.id)
@@ -182,21 +210,26 @@ async def timezone_command(update: Update, context: Context) -> None:
         return
     hws = context.bot_data.homeworks
     if offset is None:
-        await reply(update, context, t(lang, "tz_group_show", offset=show_offset(
-            lang, await hws.timezone(chat.id))))
+        await reply(
+            update,
+            context,
+            t(lang, "tz_group_show", offset=show_offset(lang, await hws.timezone(chat.id))),
+        )
         return
     if not await is_moderator(update, svc):
         await reply(update, context, t(lang, "not_moderator"))
         return
     await svc.store.set_chat_timezone(chat.id, offset)
-    await reply(update, context, t(lang, "tz_group_set", offset=show_offset(lang, offset)),
-                important=True)
+    await reply(
+        update, context, t(lang, "tz_group_set", offset=show_offset(lang, offset)), important=True
+    )
     for hw in await svc.store.open_homework(chat.id):  # cards show deadlines in the new zone
         hws.refresh_card(hw.homework_id, force=True)
 
 
-async def stop_button(context: Context, svc: Services, chat: Chat,
-                      user_id: int, homework_id: int, lang: Lang) -> tuple[Safe | None, bool]:
+async def stop_button(
+    context: Context, svc: Services, chat: Chat, user_id: int, homework_id: int, lang: Lang
+) -> tuple[Safe | None, bool]:
     """A button of the ``/homework stop`` picker: (callback answer, as an alert)."""
     if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, user_id):
         return t(lang, "not_moderator"), True
@@ -208,4 +241,3 @@ async def stop_button(context: Context, svc: Services, chat: Chat,
     quiz = svc.quizzes.get(hw.quiz_id)
     title = quiz.title(lang) if quiz is not None else hw.quiz_id
     return t(lang, "hw_stopped", title=title), False
-

@@ -45,9 +45,18 @@ def read_limited(path: Path, limit: int) -> bytes | str:
     return data
 
 
-def import_files(files: list[Path], *, out: Path, quiz_id: str | None, lang: Lang | None,
-                 title: str | None, force: bool, limit: int = MAX_IMPORT_BYTES,
-                 stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def import_files(
+    files: list[Path],
+    *,
+    out: Path,
+    quiz_id: str | None,
+    lang: Lang | None,
+    title: str | None,
+    force: bool,
+    limit: int = MAX_IMPORT_BYTES,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Import each file into ``out``; 0 if everything was imported, 1 if something was
     skipped or a file failed, 2 if nothing at all was imported."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
@@ -55,8 +64,10 @@ def import_files(files: list[Path], *, out: Path, quiz_id: str | None, lang: Lan
         print("quizbot: --id names one quiz: give one FILE with it", file=stderr)
         return 2
     if quiz_id is not None and not QUIZ_ID.match(quiz_id):
-        print(f"quizbot: --id {quiz_id!r}: use lowercase letters, digits, - and _ "
-              "(at most 32)", file=stderr)
+        print(
+            f"quizbot: --id {quiz_id!r}: use lowercase letters, digits, - and _ (at most 32)",
+            file=stderr,
+        )
         return 2
     if not out.is_dir():
         print(f"quizbot: {out}: no such folder", file=stderr)
@@ -71,8 +82,7 @@ def import_files(files: list[Path], *, out: Path, quiz_id: str | None, lang: Lan
             print(data, file=stdout)
             failed += 1
             continue
-        report = import_bytes(path.name, data, quiz_id=qid, lang=lang, title=title,
-                              max_bytes=limit)
+        report = import_bytes(path.name, data, quiz_id=qid, lang=lang, title=title, max_bytes=limit)
         for problem in report.problems:
             print(problem.text("en"), file=stdout)
         skipped += len(report.problems)
@@ -85,22 +95,31 @@ def import_files(files: list[Path], *, out: Path, quiz_id: str | None, lang: Lan
         write_atomically(target, report.yaml_text)
         written.add(qid)
         imported += report.imported
-        print(f"{path} -> {target}: {report.imported} question(s) imported, "
-              f"{len(report.problems)} problem(s) ({report.format})", file=stderr)
-    print(f"imported {imported} question(s) into {len(written)} bank(s); {skipped} problem(s); "
-          f"{failed} file(s) not imported", file=stderr)
+        print(
+            f"{path} -> {target}: {report.imported} question(s) imported, "
+            f"{len(report.problems)} problem(s) ({report.format})",
+            file=stderr,
+        )
+    print(
+        f"imported {imported} question(s) into {len(written)} bank(s); {skipped} problem(s); "
+        f"{failed} file(s) not imported",
+        file=stderr,
+    )
     if not written:
         return 2
     return 1 if skipped or failed else 0
 
 
-def _refusal(report: ImportReport, target: Path, qid: str, written: set[str],
-             force: bool) -> str | None:
+def _refusal(
+    report: ImportReport, target: Path, qid: str, written: set[str], force: bool
+) -> str | None:
     if report.fatal is not None:
         return report.fatal.text("en")
     if qid in written:
-        return f"{target.name}: quiz id {qid!r} was already written by an earlier file " \
-               "of this import; nothing imported (use --id)."
+        return (
+            f"{target.name}: quiz id {qid!r} was already written by an earlier file "
+            "of this import; nothing imported (use --id)."
+        )
     if target.exists() and not force:
         return f"{target}: exists; nothing imported (use --force to replace it, or --id)."
     return None

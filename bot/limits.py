@@ -17,13 +17,28 @@ MESSAGE_LIMIT = 4096
 def bank_limits() -> Limits:
     """The longest verdict prefix and message frame, so the validator checks real sizes."""
     most = MAX_POINTS + STREAK_CAP
-    prefix = {lang: max(len(t(lang, "alert_right", points=most)
-                            + t(lang, "alert_streak", streak=999, bonus=STREAK_CAP)),
-                        len(t(lang, "alert_wrong")),
-                        len(t(lang, "alert_wrong_practice", label="J"))) + 2
-              for lang in LANGS}
-    overhead = {lang: len(t(lang, "question_head", n=200, total=200))
-                + len(t(lang, "question_timer", seconds=600, answered=99999)) + 6
-                + 10 * len("J) \n") for lang in LANGS}
-    return Limits(question_message=MESSAGE_LIMIT, alert=ALERT_LIMIT, alert_prefix=prefix,
-                  question_overhead=overhead)
+    prefix = {
+        lang: max(
+            len(
+                t(lang, "alert_right", points=most)
+                + t(lang, "alert_streak", streak=999, bonus=STREAK_CAP)
+            ),
+            len(t(lang, "alert_wrong")),
+            len(t(lang, "alert_wrong_practice", label="J")),
+        )
+        + 2
+        for lang in LANGS
+    }
+    overhead = {
+        lang: len(t(lang, "question_head", n=200, total=200))
+        + len(t(lang, "question_timer", seconds=600, answered=99999))
+        + 6
+        + 10 * len("J) \n")
+        for lang in LANGS
+    }
+    return Limits(
+        question_message=MESSAGE_LIMIT,
+        alert=ALERT_LIMIT,
+        alert_prefix=prefix,
+        question_overhead=overhead,
+    )

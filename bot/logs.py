@@ -32,8 +32,9 @@ class RedactingFormatter(logging.Formatter):
 def setup_logging(level: str, secrets: list[str]) -> None:
     """Send all logs to stderr at ``level``, redacting ``secrets``."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(RedactingFormatter(
-        secrets, "%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(
+        RedactingFormatter(secrets, "%(asctime)s %(levelname)s %(name)s: %(message)s")
+    )
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

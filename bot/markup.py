@@ -49,20 +49,26 @@ def join(sep: str, parts: Iterable[object]) -> Safe:
 
 def html(template: str, *args: object, **kwargs: object) -> Safe:
     """``template`` (trusted markup, written in our code) with its fields escaped."""
-    return Safe(template.format(*(escape(a) for a in args),
-                                **{k: escape(v) for k, v in kwargs.items()}))
+    return Safe(
+        template.format(*(escape(a) for a in args), **{k: escape(v) for k, v in kwargs.items()})
+    )
 
 
 def looks_escaped(text: str) -> bool:
     """True for text that has entities and no raw ``<``, ``>`` or ``&``: most likely escaped
     already (a user's name can look like that too, which is why only tests check it)."""
-    return (_ENTITY.search(text) is not None and "<" not in text and ">" not in text
-            and "&" not in _ENTITY.sub("", text))
+    return (
+        _ENTITY.search(text) is not None
+        and "<" not in text
+        and ">" not in text
+        and "&" not in _ENTITY.sub("", text)
+    )
 
 
 def check_value(key: str, name: str, value: object) -> None:
     """In strict mode, refuse a plain value for ``t(..., name=value)`` that looks escaped."""
-    if STRICT and isinstance(value, str) and not isinstance(value, Safe) \
-            and looks_escaped(value):
-        raise DoubleEscape(f"t({key!r}): {name}={value!r} looks HTML-escaped already; pass raw "
-                           f"text (t() escapes it) or a Safe value from the rendering layer")
+    if STRICT and isinstance(value, str) and not isinstance(value, Safe) and looks_escaped(value):
+        raise DoubleEscape(
+            f"t({key!r}): {name}={value!r} looks HTML-escaped already; pass raw "
+            f"text (t() escapes it) or a Safe value from the rendering layer"
+        )

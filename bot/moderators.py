@@ -29,8 +29,15 @@ class _Entry:
 class Moderators:
     """Answers "may this sender moderate this chat?" with a small cache."""
 
-    def __init__(self, bot: Bot, admin_ids: frozenset[int], *, ttl: float = 600.0,
-                 recheck: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        admin_ids: frozenset[int],
+        *,
+        ttl: float = 600.0,
+        recheck: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._bot, self._admin_ids = bot, admin_ids
         self._ttl, self._recheck, self._clock = ttl, recheck, clock
         self._cache: dict[int, _Entry] = {}
@@ -39,8 +46,9 @@ class Moderators:
         """Drop a chat's cached administrators (they changed)."""
         self._cache.pop(chat_id, None)
 
-    async def may_moderate(self, chat: Chat, user_id: int | None,
-                           sender_chat_id: int | None = None) -> bool:
+    async def may_moderate(
+        self, chat: Chat, user_id: int | None, sender_chat_id: int | None = None
+    ) -> bool:
         if user_id is not None and user_id in self._admin_ids:
             return True
         if chat.type == Chat.PRIVATE:
@@ -52,8 +60,12 @@ class Moderators:
         entry = self._cache.get(chat.id)
         age = self._clock() - entry.fetched_at if entry else None
         fresh = entry is not None and age is not None and age < self._ttl
-        if fresh and entry is not None and age is not None and (
-                user_id in entry.admins or age < self._recheck):
+        if (
+            fresh
+            and entry is not None
+            and age is not None
+            and (user_id in entry.admins or age < self._recheck)
+        ):
             return user_id in entry.admins
         entry = await self._fetch(chat.id) or entry
         return entry is not None and user_id in entry.admins

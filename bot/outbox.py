@@ -26,9 +26,18 @@ log = logging.getLogger(__name__)
 
 Status = Literal["ok", "gone", "moved", "unknown", "skipped", "failed", "missing", "stopped"]
 
-_GONE = ("chat not found", "topic_closed", "topic_deleted", "message thread not found",
-         "not enough rights", "have no rights", "chat_write_forbidden", "bot was kicked",
-         "group chat was deactivated", "need administrator rights")
+_GONE = (
+    "chat not found",
+    "topic_closed",
+    "topic_deleted",
+    "message thread not found",
+    "not enough rights",
+    "have no rights",
+    "chat_write_forbidden",
+    "bot was kicked",
+    "group chat was deactivated",
+    "need administrator rights",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +70,27 @@ def _classify(exc: TelegramError) -> Outcome:
     return Outcome("failed")
 
 
-async def send(bot: ExtBot[Any], chat_id: int, text: Safe, *, thread_id: int = 0,
-               markup: InlineKeyboardMarkup | None = None, optional: bool = False,
-               reply_to: int | None = None, max_wait: float = 0.0) -> Outcome:
+async def send(
+    bot: ExtBot[Any],
+    chat_id: int,
+    text: Safe,
+    *,
+    thread_id: int = 0,
+    markup: InlineKeyboardMarkup | None = None,
+    optional: bool = False,
+    reply_to: int | None = None,
+    max_wait: float = 0.0,
+) -> Outcome:
     """Send an HTML message (``Safe``: rendered, see ``bot.markup``) into a chat (and topic)."""
     try:
         message = await bot.send_message(
-            chat_id, text, reply_markup=markup, message_thread_id=thread_id or None,
-            reply_parameters=(ReplyParameters(reply_to, allow_sending_without_reply=True)
-                              if reply_to else None),
+            chat_id,
+            text,
+            reply_markup=markup,
+            message_thread_id=thread_id or None,
+            reply_parameters=(
+                ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+            ),
             rate_limit_args=pacing.optional(max_wait) if optional else None,
         )
     except (TelegramError, Skipped, Stopped) as exc:
@@ -79,13 +100,24 @@ async def send(bot: ExtBot[Any], chat_id: int, text: Safe, *, thread_id: int = 0
     return Outcome("ok", message.message_id)
 
 
-async def edit(bot: ExtBot[Any], chat_id: int, message_id: int, text: Safe, *,
-               markup: InlineKeyboardMarkup | None = None, optional: bool = False) -> Outcome:
+async def edit(
+    bot: ExtBot[Any],
+    chat_id: int,
+    message_id: int,
+    text: Safe,
+    *,
+    markup: InlineKeyboardMarkup | None = None,
+    optional: bool = False,
+) -> Outcome:
     """Replace a message's text (and keyboard: None removes it)."""
     try:
-        await bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
-                                    reply_markup=markup,
-                                    rate_limit_args=OPTIONAL if optional else None)
+        await bot.edit_message_text(
+            text,
+            chat_id=chat_id,
+            message_id=message_id,
+            reply_markup=markup,
+            rate_limit_args=OPTIONAL if optional else None,
+        )
     except (TelegramError, Skipped, Stopped) as exc:
         outcome = _outcome(exc)
         _log(outcome, "edit", chat_id, exc)

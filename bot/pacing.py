@@ -42,6 +42,8 @@ OPTIONAL = {"optional": True}  # send only if the budget has room now
 def optional(max_wait: float) -> dict[str, object]:
     """Send when the budget has room within ``max_wait`` seconds, else skip."""
     return {"optional": True, "max_wait": max_wait}
+
+
 _IDEMPOTENT_PREFIXES = ("edit", "get", "set", "delete")
 
 
@@ -102,10 +104,16 @@ def counts_against_group(endpoint: str, chat_id: object) -> bool:
 class GroupPacer(BaseRateLimiter[dict[str, Any]]):
     """The bot's rate limiter; see the module docstring."""
 
-    def __init__(self, *, group_limit: int = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP,
-                 group_window: float = 60.0, reserve: int = 5,
-                 overall_per_second: int = FloodLimit.MESSAGES_PER_SECOND, max_retries: int = 5,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        group_limit: int = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP,
+        group_window: float = 60.0,
+        reserve: int = 5,
+        overall_per_second: int = FloodLimit.MESSAGES_PER_SECOND,
+        max_retries: int = 5,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.group_limit, self.group_window, self.reserve = group_limit, group_window, reserve
         self.max_retries = max_retries
         self._clock = clock
@@ -139,7 +147,8 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                 for key in [k for k, w in self._groups.items() if w.idle()]:
                     del self._groups[key]
             window = self._groups[chat_id] = SlidingWindow(
-                self.group_limit, self.group_window, self._clock)
+                self.group_limit, self.group_window, self._clock
+            )
         return window
 
     async def process_request(
@@ -159,13 +168,17 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             untimed = chat_id is None or endpoint == "answerCallbackQuery"
             overall = None if untimed else self._overall
             result: bool | dict[str, Any] | list[dict[str, Any]] = await self._attempts(
-                callback, args, kwargs, endpoint, overall)
+                callback, args, kwargs, endpoint, overall
+            )
             return result
         assert isinstance(chat_id, int)
         window = self.group(chat_id)
         if optional:
-            await self._wait_for_spare(window, float(rate_limit_args.get("max_wait", 0.0))
-                                       if rate_limit_args else 0.0, endpoint)
+            await self._wait_for_spare(
+                window,
+                float(rate_limit_args.get("max_wait", 0.0)) if rate_limit_args else 0.0,
+                endpoint,
+            )
         async with window.lock:
             delay = window.wait_time()
             if delay > 0:
@@ -177,8 +190,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             finally:
                 window.record()
 
-    async def _wait_for_spare(self, window: SlidingWindow, max_wait: float,
-                              endpoint: str) -> None:
+    async def _wait_for_spare(self, window: SlidingWindow, max_wait: float, endpoint: str) -> None:
         """Wait up to ``max_wait`` for the window to have more than ``reserve`` free slots."""
         give_up = self._clock() + max_wait
         while window.lock.locked() or window.free() <= self.reserve:
@@ -187,9 +199,14 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                 raise Skipped(endpoint)
             await self._sleep(delay)
 
-    async def _attempts(self, callback: Callable[..., Coroutine[Any, Any, Any]], args: Any,
-                        kwargs: dict[str, Any], endpoint: str,
-                        overall: SlidingWindow | None) -> Any:
+    async def _attempts(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        overall: SlidingWindow | None,
+    ) -> Any:
         for attempt in range(self.max_retries + 1):
             if overall is not None:
                 async with overall.lock:
@@ -204,8 +221,12 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                     raise
                 wait = exc.retry_after
                 seconds = wait if isinstance(wait, int) else wait.total_seconds()
-                log.warning("Telegram asked to wait %ss before %s (attempt %d)",
-                            seconds, endpoint, attempt + 1)
+                log.warning(
+                    "Telegram asked to wait %ss before %s (attempt %d)",
+                    seconds,
+                    endpoint,
+                    attempt + 1,
+                )
                 await self._sleep(seconds + 0.05)
             except BadRequest:
                 raise

@@ -12,8 +12,14 @@ from bot.engine import QuizEngine, make_plan
 from bot.i18n import t_plain
 
 
-def play(quiz: Quiz, lang: Lang, read: Callable[[], str | None], out: TextIO,
-         rng: random.Random, clock: Callable[[], float]) -> tuple[int, int]:
+def play(
+    quiz: Quiz,
+    lang: Lang,
+    read: Callable[[], str | None],
+    out: TextIO,
+    rng: random.Random,
+    clock: Callable[[], float],
+) -> tuple[int, int]:
     """Play ``quiz``; ``read`` returns the next answer line, or None at end of input.
 
     Returns (right, asked). An answer that is not one of the labels is asked again.
@@ -23,9 +29,21 @@ def play(quiz: Quiz, lang: Lang, read: Callable[[], str | None], out: TextIO,
     print(render.plain_text(render.announcement(quiz, lang, 0)).split("\n")[0], file=out)
     while True:
         question = engine.question
-        print("\n" + render.plain_text(render.question_message(
-            question, engine.permutation, lang, number=engine.current + 1, total=engine.count,
-            seconds=0, answered=0)), file=out)
+        print(
+            "\n"
+            + render.plain_text(
+                render.question_message(
+                    question,
+                    engine.permutation,
+                    lang,
+                    number=engine.current + 1,
+                    total=engine.count,
+                    seconds=0,
+                    answered=0,
+                )
+            ),
+            file=out,
+        )
         engine.open(clock())
         labels = [render.label(i) for i in range(len(question.options))]
         shown = None
@@ -45,10 +63,11 @@ def play(quiz: Quiz, lang: Lang, read: Callable[[], str | None], out: TextIO,
         asked += 1
         assert verdict.answer is not None
         right += int(verdict.answer.correct)
-        prefix = render.verdict_prefix(lang, verdict, question, engine.permutation,
-                                       practice=True)
-        print(prefix if question.explanation is None
-              else f"{prefix}\n{question.explanation(lang)}", file=out)
+        prefix = render.verdict_prefix(lang, verdict, question, engine.permutation, practice=True)
+        print(
+            prefix if question.explanation is None else f"{prefix}\n{question.explanation(lang)}",
+            file=out,
+        )
         engine.close()
         if not engine.advance():
             break

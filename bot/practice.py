@@ -39,8 +39,9 @@ class Session:
 class PracticeSessions:
     """One practice session per private chat."""
 
-    def __init__(self, bot: ExtBot[Any], store: Store, catalog: Catalog,
-                 clock: Callable[[], float]) -> None:
+    def __init__(
+        self, bot: ExtBot[Any], store: Store, catalog: Catalog, clock: Callable[[], float]
+    ) -> None:
         self._bot, self._store, self._catalog, self._clock = bot, store, catalog, clock
         self._by_id: dict[int, Session] = {}
 
@@ -51,9 +52,19 @@ class PracticeSessions:
             self._by_id.pop(old.run_id, None)
             await self._store.finish_run(old.run_id, "stopped")
         plan = make_plan(quiz, rng)
-        stored = await self._store.create_run(NewRun(
-            chat_id=chat_id, thread_id=0, mode="practice", quiz_id=quiz.id, language=lang,
-            seconds=0, plan=plan, started_by=chat_id, started_at=self._clock()))
+        stored = await self._store.create_run(
+            NewRun(
+                chat_id=chat_id,
+                thread_id=0,
+                mode="practice",
+                quiz_id=quiz.id,
+                language=lang,
+                seconds=0,
+                plan=plan,
+                started_by=chat_id,
+                started_at=self._clock(),
+            )
+        )
         session = Session(stored.run_id, chat_id, lang, quiz, QuizEngine(quiz, plan, 0))
         self._by_id[session.run_id] = session
         async with session.lock:
@@ -64,8 +75,12 @@ class PracticeSessions:
         if session is not None:
             return session
         stored = await self._store.get_run(run_id)
-        if (stored is None or stored.mode != "practice" or stored.status != "running"
-                or stored.chat_id != chat_id):
+        if (
+            stored is None
+            or stored.mode != "practice"
+            or stored.status != "running"
+            or stored.chat_id != chat_id
+        ):
             return None
         quiz = self._catalog.matching(stored.quiz_id, stored.plan.question_ids)
         if quiz is None:
@@ -74,15 +89,17 @@ class PracticeSessions:
             engine = QuizEngine(quiz, stored.plan, 0, current=stored.current, phase="open")
         except PlanMismatch:
             return None
-        engine.restore(Answer(a.q_index, a.user_id, a.option, a.correct, a.points,
-                              a.answered_at) for a in await self._store.answers(run_id))
-        session = Session(run_id, chat_id, stored.language,
-                          engine.quiz, engine)
+        engine.restore(
+            Answer(a.q_index, a.user_id, a.option, a.correct, a.points, a.answered_at)
+            for a in await self._store.answers(run_id)
+        )
+        session = Session(run_id, chat_id, stored.language, engine.quiz, engine)
         self._by_id[run_id] = session
         return session
 
-    async def tap(self, run_id: int, chat_id: int, user_id: int, message_id: int,
-                  q_index: int, shown: int) -> str | None:
+    async def tap(
+        self, run_id: int, chat_id: int, user_id: int, message_id: int, q_index: int, shown: int
+    ) -> str | None:
         """Answer a practice tap: the notification for the callback query, None if over."""
         session = await self._load(run_id, chat_id)
         if session is None:
@@ -92,21 +109,37 @@ class PracticeSessions:
             verdict = engine.answer(user_id, q_index, shown, self._clock())
             if verdict.status != "accepted" or verdict.answer is None:
                 q = verdict.answer.q_index if verdict.answer else engine.current
-                return render.tap_alert(session.lang, verdict, engine.question_at(q),
-                                        engine.plan.permutations[q], practice=True)
+                return render.tap_alert(
+                    session.lang,
+                    verdict,
+                    engine.question_at(q),
+                    engine.plan.permutations[q],
+                    practice=True,
+                )
             answer = verdict.answer
-            await self._store.record_answer(StoredAnswer(
-                run_id=run_id, q_index=q_index, question_id=engine.question.id,
-                user_id=user_id, option=answer.option, correct=answer.correct, points=0,
-                answered_at=answer.at))
+            await self._store.record_answer(
+                StoredAnswer(
+                    run_id=run_id,
+                    q_index=q_index,
+                    question_id=engine.question.id,
+                    user_id=user_id,
+                    option=answer.option,
+                    correct=answer.correct,
+                    points=0,
+                    answered_at=answer.at,
+                )
+            )
             if not answer.correct:  # it comes back in /review
-                await self._store.add_missed([(user_id, session.quiz.id, engine.question.id)],
-                                             *first_review(answer.at))
-            prefix = render.verdict_prefix(session.lang, verdict, engine.question,
-                                           engine.permutation, practice=True)
+                await self._store.add_missed(
+                    [(user_id, session.quiz.id, engine.question.id)], *first_review(answer.at)
+                )
+            prefix = render.verdict_prefix(
+                session.lang, verdict, engine.question, engine.permutation, practice=True
+            )
             reveal = engine.close()
-            text = render.practice_answered(reveal, session.lang, total=engine.count,
-                                            verdict=prefix)
+            text = render.practice_answered(
+                reveal, session.lang, total=engine.count, verdict=prefix
+            )
             await outbox.edit(self._bot, chat_id, message_id, text)
             if engine.advance():
                 await self._ask(session)
@@ -117,20 +150,37 @@ class PracticeSessions:
     async def _ask(self, session: Session) -> None:
         engine = session.engine
         engine.open(self._clock())
-        await self._store.save_progress(session.run_id, current=engine.current, phase="open",
-                                        message_id=None, posted_at=engine.posted_at,
-                                        deadline=None)
-        text = render.question_message(engine.question, engine.permutation, session.lang,
-                                       number=engine.current + 1, total=engine.count,
-                                       seconds=0, answered=0)
-        await outbox.send(self._bot, session.chat_id, text,
-                          markup=render.answer_keyboard(session.run_id, engine.current,
-                                                        len(engine.question.options)))
+        await self._store.save_progress(
+            session.run_id,
+            current=engine.current,
+            phase="open",
+            message_id=None,
+            posted_at=engine.posted_at,
+            deadline=None,
+        )
+        text = render.question_message(
+            engine.question,
+            engine.permutation,
+            session.lang,
+            number=engine.current + 1,
+            total=engine.count,
+            seconds=0,
+            answered=0,
+        )
+        await outbox.send(
+            self._bot,
+            session.chat_id,
+            text,
+            markup=render.answer_keyboard(
+                session.run_id, engine.current, len(engine.question.options)
+            ),
+        )
 
     async def _done(self, session: Session, user_id: int) -> None:
         right = sum(1 for a in session.engine.answers_of(user_id).values() if a.correct)
-        text = render.practice_done(session.lang, right=right, total=session.engine.count,
-                                    quiz_id=session.quiz.id)
+        text = render.practice_done(
+            session.lang, right=right, total=session.engine.count, quiz_id=session.quiz.id
+        )
         await outbox.send(self._bot, session.chat_id, text)
         await self._store.finish_run(session.run_id, "finished")
         self._by_id.pop(session.run_id, None)

@@ -90,9 +90,15 @@ def _to_engine(a: StoredAnswer) -> Answer:
 class GroupQuizzes(AppBound):
     """Every running group quiz of the bot, one per (chat, topic)."""
 
-    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 clock: Callable[[], float], arrivals: Arrivals, *,
-                 count_interval: float = 5.0) -> None:
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        clock: Callable[[], float],
+        arrivals: Arrivals,
+        *,
+        count_interval: float = 5.0,
+    ) -> None:
         self._app = app
         self._store = store
         self._clock = clock
@@ -118,32 +124,61 @@ class GroupQuizzes(AppBound):
 
     # --- starting and resuming ----------------------------------------------------------------
 
-    async def start(self, chat_id: int, thread_id: int, quiz: Quiz, *, seconds: int, lang: Lang,
-                    started_by: int | None, rng: Any) -> bool:
+    async def start(
+        self,
+        chat_id: int,
+        thread_id: int,
+        quiz: Quiz,
+        *,
+        seconds: int,
+        lang: Lang,
+        started_by: int | None,
+        rng: Any,
+    ) -> bool:
         """Start ``quiz`` here; False if a quiz already runs in this chat and topic."""
         if (chat_id, thread_id) in self._live:
             return False
         plan = make_plan(quiz, rng)
         try:
-            stored = await self._store.create_run(NewRun(
-                chat_id=chat_id, thread_id=thread_id, mode="group", quiz_id=quiz.id,
-                language=lang, seconds=seconds, plan=plan, started_by=started_by,
-                started_at=self._clock()))
+            stored = await self._store.create_run(
+                NewRun(
+                    chat_id=chat_id,
+                    thread_id=thread_id,
+                    mode="group",
+                    quiz_id=quiz.id,
+                    language=lang,
+                    seconds=seconds,
+                    plan=plan,
+                    started_by=started_by,
+                    started_at=self._clock(),
+                )
+            )
         except RunConflict:
             return False
-        run = LiveRun(stored.run_id, chat_id, thread_id, lang, quiz,
-                      QuizEngine(quiz, plan, seconds))
+        run = LiveRun(
+            stored.run_id, chat_id, thread_id, lang, quiz, QuizEngine(quiz, plan, seconds)
+        )
         self._register(run)
-        log.info("quiz started: run %s, quiz %s, chat %s, topic %s, %s s, %s", run.run_id,
-                 quiz.id, chat_id, thread_id, seconds, lang)
+        log.info(
+            "quiz started: run %s, quiz %s, chat %s, topic %s, %s s, %s",
+            run.run_id,
+            quiz.id,
+            chat_id,
+            thread_id,
+            seconds,
+            lang,
+        )
         self._app.create_task(self._opening(run), name=f"quiz-start:{run.run_id}")
         return True
 
     async def _opening(self, run: LiveRun) -> None:
         async with run.lock:
-            sent = await outbox.send(self._bot, run.chat_id,
-                                     render.announcement(run.quiz, run.lang, run.engine.seconds),
-                                     thread_id=run.thread_id)
+            sent = await outbox.send(
+                self._bot,
+                run.chat_id,
+                render.announcement(run.quiz, run.lang, run.engine.seconds),
+                thread_id=run.thread_id,
+            )
             if not await self._follow(run, sent):
                 return
             await self._post(run)
@@ -152,19 +187,37 @@ class GroupQuizzes(AppBound):
         """Take back a run found unfinished at start-up, before any update is handled, so a
         tap that waited while the bot was down finds its run; ``continue_resumed`` does the
         rest once the bot runs."""
-        engine = QuizEngine(quiz, stored.plan, stored.seconds, current=stored.current,
-                            phase=stored.phase,
-                            posted_at=stored.posted_at, deadline=stored.deadline)
+        engine = QuizEngine(
+            quiz,
+            stored.plan,
+            stored.seconds,
+            current=stored.current,
+            phase=stored.phase,
+            posted_at=stored.posted_at,
+            deadline=stored.deadline,
+        )
         engine.restore(_to_engine(a) for a in await self._store.answers(stored.run_id))
-        run = LiveRun(stored.run_id, stored.chat_id, stored.thread_id,
-                      stored.language,
-                      quiz, engine, stored.message_id, shown_count=engine.answered())
+        run = LiveRun(
+            stored.run_id,
+            stored.chat_id,
+            stored.thread_id,
+            stored.language,
+            quiz,
+            engine,
+            stored.message_id,
+            shown_count=engine.answered(),
+        )
         for standing in await self._store.run_results(stored.run_id):
             run.names[standing.user_id] = standing.name
         self._register(run)
         self._pending_resume.append(run)
-        log.info("quiz resumed: run %s in chat %s at question %s (%s)", run.run_id, run.chat_id,
-                 engine.current + 1, engine.phase)
+        log.info(
+            "quiz resumed: run %s in chat %s at question %s (%s)",
+            run.run_id,
+            run.chat_id,
+            engine.current + 1,
+            engine.phase,
+        )
 
     async def continue_resumed(self) -> None:
         """Once the bot runs: re-arm timers and finish whatever a restored run was doing."""
@@ -179,8 +232,11 @@ class GroupQuizzes(AppBound):
             if remaining > 0:
                 self._schedule_close(run, remaining)
                 return
-            log.info("run %s: question %s's time ran out while the bot was down: closed now",
-                     run.run_id, engine.current + 1)
+            log.info(
+                "run %s: question %s's time ran out while the bot was down: closed now",
+                run.run_id,
+                engine.current + 1,
+            )
             await self.close(run.run_id)
             return
         async with run.lock:
@@ -190,8 +246,7 @@ class GroupQuizzes(AppBound):
                 await self._after_close(run, engine.reveal(engine.current))
 
     async def abandon(self, stored: StoredRun, reason: str) -> None:
-        log.warning("run %s in chat %s cannot continue: %s", stored.run_id, stored.chat_id,
-                    reason)
+        log.warning("run %s in chat %s cannot continue: %s", stored.run_id, stored.chat_id, reason)
         await self._store.finish_run(stored.run_id, "aborted")
 
     # --- posting and closing --------------------------------------------------------------------
@@ -205,35 +260,61 @@ class GroupQuizzes(AppBound):
 
     async def _post_question(self, run: LiveRun) -> None:
         engine = run.engine
-        await self._store.save_progress(run.run_id, current=engine.current, phase="posting",
-                                        message_id=None, posted_at=None, deadline=None)
-        sent = await outbox.send(self._bot, run.chat_id, self._question_text(run, 0),
-                                 thread_id=run.thread_id, markup=self._keyboard(run))
+        await self._store.save_progress(
+            run.run_id,
+            current=engine.current,
+            phase="posting",
+            message_id=None,
+            posted_at=None,
+            deadline=None,
+        )
+        sent = await outbox.send(
+            self._bot,
+            run.chat_id,
+            self._question_text(run, 0),
+            thread_id=run.thread_id,
+            markup=self._keyboard(run),
+        )
         if sent.status == "moved":
             await self._moved(run, sent.new_chat_id)
-            sent = await outbox.send(self._bot, run.chat_id, self._question_text(run, 0),
-                                     thread_id=run.thread_id, markup=self._keyboard(run))
+            sent = await outbox.send(
+                self._bot,
+                run.chat_id,
+                self._question_text(run, 0),
+                thread_id=run.thread_id,
+                markup=self._keyboard(run),
+            )
         if sent.status == "stopped":  # stored as "posting": posted after the restart
             return
         if sent.status in ("gone", "moved"):
             await self._end(run, "aborted")
             return
         if sent.status == "unknown":
-            log.warning("run %s: question %s may not have been posted; keeping it open without "
-                        "posting it again", run.run_id, engine.current + 1)
+            log.warning(
+                "run %s: question %s may not have been posted; keeping it open without "
+                "posting it again",
+                run.run_id,
+                engine.current + 1,
+            )
         now = self._clock()
         engine.open(now)
         run.message_id = sent.message_id
         run.shown_count = 0
-        await self._store.save_progress(run.run_id, current=engine.current, phase="open",
-                                        message_id=run.message_id, posted_at=engine.posted_at,
-                                        deadline=engine.deadline)
+        await self._store.save_progress(
+            run.run_id,
+            current=engine.current,
+            phase="open",
+            message_id=run.message_id,
+            posted_at=engine.posted_at,
+            deadline=engine.deadline,
+        )
         self._schedule_close(run, engine.seconds)
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
         self._cancel(run.job)
-        self._timers[run.job] = self._jobs.run_once(self._close_job, when=max(delay, 0.0),
-                                                    name=run.job, data=run.run_id)
+        self._timers[run.job] = self._jobs.run_once(
+            self._close_job, when=max(delay, 0.0), name=run.job, data=run.run_id
+        )
 
     async def _close_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The question's time is up."""
@@ -260,9 +341,14 @@ class GroupQuizzes(AppBound):
                 return False
             self._cancel(run.job)
             reveal = engine.close()
-            await self._store.save_progress(run.run_id, current=engine.current, phase="closed",
-                                            message_id=run.message_id,
-                                            posted_at=engine.posted_at, deadline=engine.deadline)
+            await self._store.save_progress(
+                run.run_id,
+                current=engine.current,
+                phase="closed",
+                message_id=run.message_id,
+                posted_at=engine.posted_at,
+                deadline=engine.deadline,
+            )
             await self._after_close(run, reveal)
             return True
 
@@ -275,9 +361,13 @@ class GroupQuizzes(AppBound):
         engine.end_at(self._clock())
         cutoff = engine.deadline if engine.deadline is not None else self._clock()
         if not await self._arrivals.settled(run.run_id, cutoff, SETTLE_TIMEOUT) and not (
-                self._arrivals.stopped):
-            log.warning("run %s: closing question %s with taps still pending", run.run_id,
-                        engine.current + 1)
+            self._arrivals.stopped
+        ):
+            log.warning(
+                "run %s: closing question %s with taps still pending",
+                run.run_id,
+                engine.current + 1,
+            )
 
     async def _after_close(self, run: LiveRun, reveal: Reveal, *, go_on: bool = True) -> None:
         if not await self._reveal(run, reveal):
@@ -312,9 +402,13 @@ class GroupQuizzes(AppBound):
             if engine.phase == "open":
                 reveal = engine.close()
                 await self._store.save_progress(
-                    run.run_id, current=engine.current, phase="closed",
-                    message_id=run.message_id, posted_at=engine.posted_at,
-                    deadline=engine.deadline)
+                    run.run_id,
+                    current=engine.current,
+                    phase="closed",
+                    message_id=run.message_id,
+                    posted_at=engine.posted_at,
+                    deadline=engine.deadline,
+                )
                 await self._after_close(run, reveal, go_on=False)
             else:
                 await self._finish(run, "stopped")
@@ -329,17 +423,28 @@ class GroupQuizzes(AppBound):
 
     async def _finish(self, run: LiveRun, status: EndStatus) -> None:
         scores = run.engine.standings()
-        text = render.results_message(run.quiz, run.lang, scores, run.names,
-                                      asked=run.engine.asked, total=run.engine.count,
-                                      stopped=status == "stopped")
-        markup = (render.recap_keyboard(run.lang, self._bot.username, run.run_id)
-                  if scores and self.on_finish is not None else None)
-        sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id,
-                                 markup=markup)
+        text = render.results_message(
+            run.quiz,
+            run.lang,
+            scores,
+            run.names,
+            asked=run.engine.asked,
+            total=run.engine.count,
+            stopped=status == "stopped",
+        )
+        markup = (
+            render.recap_keyboard(run.lang, self._bot.username, run.run_id)
+            if scores and self.on_finish is not None
+            else None
+        )
+        sent = await outbox.send(
+            self._bot, run.chat_id, text, thread_id=run.thread_id, markup=markup
+        )
         if sent.status == "moved" and sent.new_chat_id is not None:  # upgraded to a supergroup
             await self._moved(run, sent.new_chat_id)
-            sent = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id,
-                                     markup=markup)
+            sent = await outbox.send(
+                self._bot, run.chat_id, text, thread_id=run.thread_id, markup=markup
+            )
         if sent.status == "stopped":  # still running when stored: results after the restart
             return
         await self._end(run, status if sent.status not in ("gone", "moved") else "aborted")
@@ -353,8 +458,13 @@ class GroupQuizzes(AppBound):
         await self._store.finish_run(run.run_id, status)
         self._live.pop(run.key, None)
         self._by_id.pop(run.run_id, None)
-        log.info("quiz %s: run %s in chat %s, %s players", status, run.run_id, run.chat_id,
-                 len(run.engine.standings()))
+        log.info(
+            "quiz %s: run %s in chat %s, %s players",
+            status,
+            run.run_id,
+            run.chat_id,
+            len(run.engine.standings()),
+        )
 
     async def _follow(self, run: LiveRun, outcome: outbox.Outcome) -> bool:
         """React to a failed send: end the run if the chat is gone. True to carry on."""
@@ -388,8 +498,9 @@ class GroupQuizzes(AppBound):
 
     # --- taps -----------------------------------------------------------------------------------
 
-    async def tap(self, run: LiveRun, update: Update, q_index: int, shown: int,
-                  name: str) -> tuple[Verdict, str]:
+    async def tap(
+        self, run: LiveRun, update: Update, q_index: int, shown: int, name: str
+    ) -> tuple[Verdict, str]:
         """A student's tap: decide (by when it arrived), store, then give the alert text."""
         query = update.callback_query
         assert query is not None
@@ -403,11 +514,18 @@ class GroupQuizzes(AppBound):
         if verdict.status == "accepted" and verdict.answer is not None:
             answer = verdict.answer
             try:
-                await self._store.record_answer(StoredAnswer(
-                    run_id=run.run_id, q_index=answer.q_index,
-                    question_id=run.engine.plan.question_ids[answer.q_index],
-                    user_id=user.id, option=answer.option, correct=answer.correct,
-                    points=answer.points, answered_at=answer.at))
+                await self._store.record_answer(
+                    StoredAnswer(
+                        run_id=run.run_id,
+                        q_index=answer.q_index,
+                        question_id=run.engine.plan.question_ids[answer.q_index],
+                        user_id=user.id,
+                        option=answer.option,
+                        correct=answer.correct,
+                        points=answer.points,
+                        answered_at=answer.at,
+                    )
+                )
             except Exception:
                 log.exception("run %s: could not store an answer of user %s", run.run_id, user.id)
                 run.engine.retract(answer)
@@ -415,16 +533,17 @@ class GroupQuizzes(AppBound):
             run.names[user.id] = name
             self._schedule_count(run)
         q = verdict.answer.q_index if verdict.answer else run.engine.current
-        return verdict, render.tap_alert(run.lang, verdict, run.engine.question_at(q),
-                                         run.engine.plan.permutations[q])
+        return verdict, render.tap_alert(
+            run.lang, verdict, run.engine.question_at(q), run.engine.plan.permutations[q]
+        )
 
     # --- the "N answered" line ------------------------------------------------------------------
 
     def _schedule_count(self, run: LiveRun) -> None:
         if run.count_job not in self._timers:
             self._timers[run.count_job] = self._jobs.run_once(
-                self._count_job_cb, when=self._count_interval, name=run.count_job,
-                data=run.run_id)
+                self._count_job_cb, when=self._count_interval, name=run.count_job, data=run.run_id
+            )
 
     async def _count_job_cb(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Refresh a question's answer count if the group's budget has room."""
@@ -442,9 +561,14 @@ class GroupQuizzes(AppBound):
             answered = engine.answered()
             if engine.phase != "open" or answered == run.shown_count:
                 return
-            result = await outbox.edit(self._bot, run.chat_id, run.message_id,
-                                       self._question_text(run, answered),
-                                       markup=self._keyboard(run), optional=True)
+            result = await outbox.edit(
+                self._bot,
+                run.chat_id,
+                run.message_id,
+                self._question_text(run, answered),
+                markup=self._keyboard(run),
+                optional=True,
+            )
             if result.ok:
                 run.shown_count = answered
         # taps that came in while the edit was on its way (or was refused) are shown next time
@@ -455,13 +579,20 @@ class GroupQuizzes(AppBound):
 
     def _question_text(self, run: LiveRun, answered: int) -> Safe:
         engine = run.engine
-        return render.question_message(engine.question, engine.permutation, run.lang,
-                                       number=engine.current + 1, total=engine.count,
-                                       seconds=engine.seconds, answered=answered)
+        return render.question_message(
+            engine.question,
+            engine.permutation,
+            run.lang,
+            number=engine.current + 1,
+            total=engine.count,
+            seconds=engine.seconds,
+            answered=answered,
+        )
 
     def _keyboard(self, run: LiveRun) -> Any:
-        return render.answer_keyboard(run.run_id, run.engine.current,
-                                      len(run.engine.question.options))
+        return render.answer_keyboard(
+            run.run_id, run.engine.current, len(run.engine.question.options)
+        )
 
     def _register(self, run: LiveRun) -> None:
         self._live[run.key] = run

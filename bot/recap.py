@@ -42,9 +42,16 @@ RECAPS_PER_SECOND = 20  # of Telegram's ~30/s for the whole bot; the rest stays 
 class Recaps(AppBound):
     """Recaps of finished group runs, the private-chat flag and the recap opt-out."""
 
-    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 catalog: Catalog, clock: Callable[[], float], default: Lang, *,
-                 per_second: int = RECAPS_PER_SECOND) -> None:
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        catalog: Catalog,
+        clock: Callable[[], float],
+        default: Lang,
+        *,
+        per_second: int = RECAPS_PER_SECOND,
+    ) -> None:
         self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
         self._default = default
         self._window = SlidingWindow(per_second, 1.0, time.monotonic)
@@ -94,8 +101,11 @@ class Recaps(AppBound):
             return
         results = await self._store.run_results(run_id)
         answers = await self._answers(run_id)
-        missed = [(uid, run.quiz_id, run.plan.question_ids[q])
-                  for uid in answers for q in _missed(run, answers[uid])]
+        missed = [
+            (uid, run.quiz_id, run.plan.question_ids[q])
+            for uid in answers
+            for q in _missed(run, answers[uid])
+        ]
         box, due = first_review(self._clock())
         await self._store.add_missed(missed, box, due)
         targets = await self._store.recap_targets(answers)
@@ -104,10 +114,16 @@ class Recaps(AppBound):
                 lang = await self.language_of(standing.user_id, run.language)
                 texts = self._texts(run, quiz, standing.user_id, answers, results, lang)
                 if texts:
-                    self._queue.append((standing.user_id, texts,
-                                        self._report_markup(run, answers, standing.user_id, lang)))
-        log.info("run %s: %d recaps to send, %d questions into review", run_id, len(targets),
-                 len(missed))
+                    self._queue.append(
+                        (
+                            standing.user_id,
+                            texts,
+                            self._report_markup(run, answers, standing.user_id, lang),
+                        )
+                    )
+        log.info(
+            "run %s: %d recaps to send, %d questions into review", run_id, len(targets), len(missed)
+        )
         if not self._sending:  # else the task already sending takes these too
             await self._send_all()
 
@@ -118,9 +134,15 @@ class Recaps(AppBound):
             out.setdefault(a.user_id, {})[a.q_index] = (a.option, a.correct)
         return out
 
-    def _texts(self, run: StoredRun, quiz: Quiz, user_id: int,
-               answers: Mapping[int, Mapping[int, tuple[int, bool]]], results: Any,
-               lang: Lang) -> list[Safe]:
+    def _texts(
+        self,
+        run: StoredRun,
+        quiz: Quiz,
+        user_id: int,
+        answers: Mapping[int, Mapping[int, tuple[int, bool]]],
+        results: Any,
+        lang: Lang,
+    ) -> list[Safe]:
         mine = answers.get(user_id)
         standing = next((s for s in results if s.user_id == user_id), None)
         if mine is None or standing is None:
@@ -133,24 +155,36 @@ class Recaps(AppBound):
             if question is None or sorted(perm) != list(range(len(question.options))):
                 continue  # the bank changed since
             chosen = mine.get(q_index)
-            items.append(render.Missed(q_index + 1, question, perm,
-                                       perm.index(chosen[0]) if chosen else None))
+            items.append(
+                render.Missed(
+                    q_index + 1, question, perm, perm.index(chosen[0]) if chosen else None
+                )
+            )
         asked = _asked(run, mine)
-        best = max(streaks([mine[q][1] if q in mine else None for q in range(asked)]),
-                   default=0)
-        return render.recap_messages(quiz, lang, points=standing.points,
-                                     correct=standing.correct, asked=asked,
-                                     total=run.question_count,
-                                     rank=standing.rank, players=len(results),
-                                     best_streak=best, missed=items)
+        best = max(streaks([mine[q][1] if q in mine else None for q in range(asked)]), default=0)
+        return render.recap_messages(
+            quiz,
+            lang,
+            points=standing.points,
+            correct=standing.correct,
+            asked=asked,
+            total=run.question_count,
+            rank=standing.rank,
+            players=len(results),
+            best_streak=best,
+            missed=items,
+        )
 
     @staticmethod
-    def _report_markup(run: StoredRun, answers: Mapping[int, Mapping[int, tuple[int, bool]]],
-                       user_id: int, lang: Lang) -> InlineKeyboardMarkup | None:
+    def _report_markup(
+        run: StoredRun,
+        answers: Mapping[int, Mapping[int, tuple[int, bool]]],
+        user_id: int,
+        lang: Lang,
+    ) -> InlineKeyboardMarkup | None:
         """A "report a problem" button per item of the recap."""
         mine = answers.get(user_id, {})
-        return render_teacher.report_keyboard(lang, run.run_id,
-                                              [q + 1 for q in _missed(run, mine)])
+        return render_teacher.report_keyboard(lang, run.run_id, [q + 1 for q in _missed(run, mine)])
 
     async def _send_all(self) -> None:
         """The one recap sender: one message at a time, at most ``per_second`` a second, so a
@@ -168,16 +202,18 @@ class Recaps(AppBound):
             self._sending = False
             self._idle.set()
 
-    async def _deliver(self, user_id: int, texts: list[Safe],
-                       markup: InlineKeyboardMarkup | None) -> None:
+    async def _deliver(
+        self, user_id: int, texts: list[Safe], markup: InlineKeyboardMarkup | None
+    ) -> None:
         for n, text in enumerate(texts, start=1):
             async with self._window.lock:
                 delay = self._window.wait_time()
                 if delay > 0:
                     await asyncio.sleep(delay)
                 self._window.record()
-            outcome = await outbox.send(self._bot, user_id, text,
-                                        markup=markup if n == len(texts) else None)
+            outcome = await outbox.send(
+                self._bot, user_id, text, markup=markup if n == len(texts) else None
+            )
             if outcome.status == "gone":
                 self.blocked += 1
                 log.info("user %s can't be written to: recap skipped", user_id)

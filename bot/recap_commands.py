@@ -27,8 +27,10 @@ async def observe(update: object, context: Context) -> None:
     if user is None or chat is None or chat.type != ChatType.PRIVATE:
         return
     if update.my_chat_member is not None:
-        if update.my_chat_member.new_chat_member.status in (ChatMemberStatus.BANNED,
-                                                            ChatMemberStatus.LEFT):
+        if update.my_chat_member.new_chat_member.status in (
+            ChatMemberStatus.BANNED,
+            ChatMemberStatus.LEFT,
+        ):
             await rc.unreachable(user.id)
         else:
             await rc.seen_private(user.id)
@@ -53,8 +55,11 @@ async def recap_command(update: Update, context: Context) -> None:
         return
     lang = await language(update, context.bot_data)
     args = [a.casefold() for a in context.args or []]
-    choice = ({"on": True, "off": False, "চালু": True, "বন্ধ": False}.get(args[0])
-              if len(args) == 1 else None)
+    choice = (
+        {"on": True, "off": False, "চালু": True, "বন্ধ": False}.get(args[0])
+        if len(args) == 1
+        else None
+    )
     store = context.bot_data.store
     if choice is None:
         student = await store.student(user.id)

@@ -74,8 +74,11 @@ class Registry:
 
     def __init__(self, commands: Sequence[Command], buttons: Sequence[Button]) -> None:
         self.commands: tuple[Command, ...] = (
-            *commands, Command("help", self.help_command, help="help_help", menu="cmd_help",
-                               mod_menu="cmd_help"))
+            *commands,
+            Command(
+                "help", self.help_command, help="help_help", menu="cmd_help", mod_menu="cmd_help"
+            ),
+        )
         self.buttons: dict[type, Button] = {b.kind: b for b in buttons}
         problems = self._problems(buttons)
         if problems:
@@ -85,11 +88,18 @@ class Registry:
         problems = []
         plain = [n for c in self.commands if c.filters is None for n in c.names]
         problems += [f"/{n} has two handlers" for n in sorted(set(plain)) if plain.count(n) > 1]
-        problems += [f"bad command name {n!r}" for c in self.commands for n in c.names
-                     if not _NAME.fullmatch(n)]
-        problems += [f"/{c.name}: no text {key!r}" for c in self.commands
-                     for key in (c.help, c.menu, c.mod_help, c.mod_menu)
-                     if key is not None and key not in MESSAGES]
+        problems += [
+            f"bad command name {n!r}"
+            for c in self.commands
+            for n in c.names
+            if not _NAME.fullmatch(n)
+        ]
+        problems += [
+            f"/{c.name}: no text {key!r}"
+            for c in self.commands
+            for key in (c.help, c.menu, c.mod_help, c.mod_menu)
+            if key is not None and key not in MESSAGES
+        ]
         if len(self.buttons) != len(buttons):
             problems.append("two handlers for one kind of button")
         return problems
@@ -104,9 +114,13 @@ class Registry:
         new_messages = filters.UpdateType.MESSAGE
         ordered = sorted(self.commands, key=lambda c: c.filters is None)
         found: list[BaseHandler[Any, Any, Any]] = [
-            CommandHandler(list(c.names), _checked(c),
-                           filters=new_messages & c.filters if c.filters else new_messages)
-            for c in ordered]
+            CommandHandler(
+                list(c.names),
+                _checked(c),
+                filters=new_messages & c.filters if c.filters else new_messages,
+            )
+            for c in ordered
+        ]
         found.append(CallbackQueryHandler(self.button))
         return found
 
@@ -149,36 +163,54 @@ class Registry:
         administrators' section only for an ``admin``."""
         sections = (
             ("help_students", [c.help for c in self.commands if c.who == "everyone"]),
-            ("help_moderators", [c.help if c.who == "moderator" else c.mod_help
-                                 for c in self.commands if c.who != "admin"]),
+            (
+                "help_moderators",
+                [
+                    c.help if c.who == "moderator" else c.mod_help
+                    for c in self.commands
+                    if c.who != "admin"
+                ],
+            ),
             ("help_admins", [c.help for c in self.commands if c.who == "admin" and admin]),
         )
-        return join("\n\n", [join("\n", [t(lang, head), *(t(lang, key) for key in keys if key)])
-                             for head, keys in sections if any(keys)])
+        return join(
+            "\n\n",
+            [
+                join("\n", [t(lang, head), *(t(lang, key) for key in keys if key)])
+                for head, keys in sections
+                if any(keys)
+            ],
+        )
 
     def menu(self, lang: Lang, *, admins: bool) -> list[BotCommand]:
         """Telegram's command menu: everyone's, or group administrators' (``admins``)."""
         out = []
         for c in self.commands:
             if admins:
-                key = c.mod_menu if c.who == "everyone" else c.menu if c.who == "moderator" \
-                    else None
+                key = (
+                    c.mod_menu if c.who == "everyone" else c.menu if c.who == "moderator" else None
+                )
             else:
                 key = c.menu if c.who == "everyone" else None
             if key:
-                out.append(BotCommand(c.name, t_plain(lang, key)[:BotCommandLimit.MAX_DESCRIPTION]))
+                out.append(
+                    BotCommand(c.name, t_plain(lang, key)[: BotCommandLimit.MAX_DESCRIPTION])
+                )
         return out
 
     async def set_menus(self, bot: Bot, default: Lang) -> None:
         """Students' commands for everyone, moderators' for group administrators, both
         languages (and ``default`` for users of other languages)."""
         try:
-            for scope, admins in ((BotCommandScopeDefault(), False),
-                                  (BotCommandScopeAllChatAdministrators(), True)):
+            for scope, admins in (
+                (BotCommandScopeDefault(), False),
+                (BotCommandScopeAllChatAdministrators(), True),
+            ):
                 await bot.set_my_commands(self.menu(default, admins=admins), scope=scope)
                 for lang in LANGS:
-                    await bot.set_my_commands(self.menu(lang, admins=admins), scope=scope,
-                                              language_code=lang)
+                    await bot.set_my_commands(
+                        self.menu(lang, admins=admins), scope=scope, language_code=lang
+                    )
         except TelegramError as exc:
             log.warning("could not register the command list: %s", exc)
 

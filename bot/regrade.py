@@ -68,8 +68,10 @@ def rescore(answers: Iterable[Graded], keys: Mapping[str, int]) -> list[Change]:
 def _rescore_sitting(mine: Mapping[int, Graded], keys: Mapping[str, int]) -> list[Change]:
     last = max(mine)
     old = streaks([mine[q].correct if q in mine else None for q in range(last + 1)])
-    verdicts = {q: (a.option == keys[a.question_id]) if a.question_id in keys else a.correct
-                for q, a in mine.items()}
+    verdicts = {
+        q: (a.option == keys[a.question_id]) if a.question_id in keys else a.correct
+        for q, a in mine.items()
+    }
     new = streaks([verdicts.get(q) for q in range(last + 1)])
     changes = []
     for q, a in sorted(mine.items()):

@@ -41,8 +41,11 @@ class ReloadReport:
     def lines(self) -> list[str]:
         """The report in English, for the log."""
         out = [f"questions folder re-read: {self.served} quiz(zes) served"]
-        for label, ids in (("added", self.added), ("changed", self.changed),
-                           ("removed", self.removed)):
+        for label, ids in (
+            ("added", self.added),
+            ("changed", self.changed),
+            ("removed", self.removed),
+        ):
             if ids:
                 out.append(f"{label}: {', '.join(ids)}")
         for refused in self.refused:
@@ -57,8 +60,9 @@ def reload_folder(catalog: Catalog, folder: Path, limits: Limits) -> ReloadRepor
     return apply_loaded(catalog, folder, *load_folder([folder], limits))
 
 
-def apply_loaded(catalog: Catalog, folder: Path, loaded: Mapping[str, Quiz],
-                 problems: list[Problem]) -> ReloadReport:
+def apply_loaded(
+    catalog: Catalog, folder: Path, loaded: Mapping[str, Quiz], problems: list[Problem]
+) -> ReloadReport:
     """Serve what ``load_folder`` returned (read off the event loop), keeping the last good
     version of each bank that became broken. A folder that is gone (unmounted, renamed)
     changes nothing: every quiz stays served."""
@@ -72,11 +76,14 @@ def apply_loaded(catalog: Catalog, folder: Path, loaded: Mapping[str, Quiz],
         added=tuple(sorted(served.keys() - old.keys())),
         changed=tuple(sorted(k for k in served.keys() & old.keys() if served[k] != old[k])),
         removed=tuple(sorted(old.keys() - served.keys())),
-        refused=refused, served=len(served))
+        refused=refused,
+        served=len(served),
+    )
 
 
-def _keep_last_good(loaded: Mapping[str, Quiz], problems: list[Problem],
-                    old: Mapping[str, Quiz]) -> tuple[dict[str, Quiz], tuple[Refused, ...]]:
+def _keep_last_good(
+    loaded: Mapping[str, Quiz], problems: list[Problem], old: Mapping[str, Quiz]
+) -> tuple[dict[str, Quiz], tuple[Refused, ...]]:
     served = dict(loaded)
     by_file: dict[str, list[str]] = {}
     for problem in problems:

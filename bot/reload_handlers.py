@@ -23,8 +23,7 @@ log = logging.getLogger(__name__)
 
 async def reload_now(svc: Services) -> ReloadReport:
     """Re-read the folder (in a thread) into the catalog (on the loop); log what changed."""
-    loaded, problems = await asyncio.to_thread(load_folder, [svc.settings.questions],
-                                               bank_limits())
+    loaded, problems = await asyncio.to_thread(load_folder, [svc.settings.questions], bank_limits())
     report = apply_loaded(svc.catalog, svc.settings.questions, loaded, problems)
     for line in report.lines():
         level = logging.WARNING if line.startswith(("refused", "  ")) else logging.INFO

@@ -56,8 +56,14 @@ async def language(update: Update, svc: Services) -> Lang:
     return await svc.chat_language(chat.id)
 
 
-async def reply(update: Update, context: Context, text: Safe, *,
-                important: bool = False, markup: InlineKeyboardMarkup | None = None) -> None:
+async def reply(
+    update: Update,
+    context: Context,
+    text: Safe,
+    *,
+    important: bool = False,
+    markup: InlineKeyboardMarkup | None = None,
+) -> None:
     """Answer a command where it was sent.
 
     In a group, replies that are not ``important`` spend the group's budget only when it has
@@ -80,9 +86,16 @@ async def reply(update: Update, context: Context, text: Safe, *,
         cooldowns[key] = now
         if len(cooldowns) > 10_000:
             cooldowns.clear()
-    await outbox.send(context.bot, chat.id, text, thread_id=thread_of(message),
-                      optional=optional, reply_to=message.message_id,
-                      max_wait=svc.settings.group_window, markup=markup)
+    await outbox.send(
+        context.bot,
+        chat.id,
+        text,
+        thread_id=thread_of(message),
+        optional=optional,
+        reply_to=message.message_id,
+        max_wait=svc.settings.group_window,
+        markup=markup,
+    )
 
 
 async def is_moderator(update: Update, svc: Services) -> bool:
@@ -128,8 +141,9 @@ async def private_here(update: Update, context: Context) -> Lang | None:
     return await permitted(update, context, "everyone", "private")
 
 
-async def answer_query(query: CallbackQuery, text: str | None, alert: bool,
-                       svc: Services | None = None) -> None:
+async def answer_query(
+    query: CallbackQuery, text: str | None, alert: bool, svc: Services | None = None
+) -> None:
     """Answer a callback query (in the reply to its webhook request if that still waits); a
     late or failed answer is logged, never raised."""
     replies = svc.webhook_replies if svc is not None else None

@@ -78,9 +78,16 @@ def next_fire(now: float, tz_minutes: int, remind_minutes: int) -> float:
 class Reviews(AppBound):
     """``/review`` sessions and review reminders."""
 
-    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], store: Store,
-                 catalog: Catalog, clock: Callable[[], float], rng: random.Random,
-                 recaps: Recaps, default: Lang) -> None:
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        catalog: Catalog,
+        clock: Callable[[], float],
+        rng: random.Random,
+        recaps: Recaps,
+        default: Lang,
+    ) -> None:
         self._app, self._store, self._catalog = app, store, catalog
         self._clock, self._rng, self._recaps, self._default = clock, rng, recaps, default
 
@@ -88,8 +95,9 @@ class Reviews(AppBound):
 
     def _lookup(self, card: Card) -> tuple[Quiz, Question] | None:
         quiz = self._catalog.matching(card.quiz_id, [card.question_id])
-        question = next((q for q in quiz.questions if q.id == card.question_id),
-                        None) if quiz else None
+        question = (
+            next((q for q in quiz.questions if q.id == card.question_id), None) if quiz else None
+        )
         return (quiz, question) if quiz is not None and question is not None else None
 
     async def begin(self, chat_id: int, user_id: int, lang: Lang) -> None:
@@ -97,12 +105,14 @@ class Reviews(AppBound):
         if not await self._ask(chat_id, user_id, lang, step=1, right=0):
             now = self._clock()
             upcoming = await self._store.next_due(user_id, now)
-            text = (t(lang, "review_empty") if upcoming is None else
-                    t(lang, "review_nothing_due", when=render.when(lang, upcoming - now)))
+            text = (
+                t(lang, "review_empty")
+                if upcoming is None
+                else t(lang, "review_nothing_due", when=render.when(lang, upcoming - now))
+            )
             await outbox.send(self._bot, chat_id, text)
 
-    async def _ask(self, chat_id: int, user_id: int, lang: Lang, *, step: int,
-                   right: int) -> bool:
+    async def _ask(self, chat_id: int, user_id: int, lang: Lang, *, step: int, right: int) -> bool:
         """Send the next due question; False if none is due."""
         now = self._clock()
         while True:
@@ -119,14 +129,20 @@ class Reviews(AppBound):
         if quiz.shuffle:
             self._rng.shuffle(perm)
         due = await self._store.due_count(user_id, now)
-        text = render.review_question(quiz, question, perm, lang, box=card.box, boxes=BOXES,
-                                      due=due)
-        await outbox.send(self._bot, chat_id, text, markup=render.review_keyboard(
-            card.card_id, perm, step=step, right=right))
+        text = render.review_question(
+            quiz, question, perm, lang, box=card.box, boxes=BOXES, due=due
+        )
+        await outbox.send(
+            self._bot,
+            chat_id,
+            text,
+            markup=render.review_keyboard(card.card_id, perm, step=step, right=right),
+        )
         return True
 
-    async def tap(self, chat_id: int, user_id: int, message_id: int,
-                  data: callbacks.ReviewData, lang: Lang) -> tuple[str, bool]:
+    async def tap(
+        self, chat_id: int, user_id: int, message_id: int, data: callbacks.ReviewData, lang: Lang
+    ) -> tuple[str, bool]:
         """A tap on a review question: (notification, as an alert)."""
         card = await self._store.card(data.card_id)
         found = self._lookup(card) if card is not None else None
@@ -141,23 +157,39 @@ class Reviews(AppBound):
         box, due = review_step(card.box, correct, now)
         if not await self._store.review_answered(card.card_id, box, due, now):
             return t(lang, "review_stale"), True
-        verdict = (t_plain(lang, "alert_right_practice") if correct else
-                   t_plain(lang, "alert_wrong_practice", label=render.label(perm.index(
-                       question.correct))))
-        schedule = (t(lang, "review_learnt") if due is None else
-                    t(lang, "review_up", box=box, boxes=BOXES, days=REVIEW_DAYS[box - 1])
-                    if correct else t(lang, "review_reset"))
-        await outbox.edit(self._bot, chat_id, message_id, render.review_answered(
-            quiz, question, perm, lang, chosen=shown, verdict=verdict, schedule=schedule),
-            markup=render_teacher.card_report_keyboard(lang, card.card_id))
+        verdict = (
+            t_plain(lang, "alert_right_practice")
+            if correct
+            else t_plain(
+                lang, "alert_wrong_practice", label=render.label(perm.index(question.correct))
+            )
+        )
+        schedule = (
+            t(lang, "review_learnt")
+            if due is None
+            else t(lang, "review_up", box=box, boxes=BOXES, days=REVIEW_DAYS[box - 1])
+            if correct
+            else t(lang, "review_reset")
+        )
+        await outbox.edit(
+            self._bot,
+            chat_id,
+            message_id,
+            render.review_answered(
+                quiz, question, perm, lang, chosen=shown, verdict=verdict, schedule=schedule
+            ),
+            markup=render_teacher.card_report_keyboard(lang, card.card_id),
+        )
         right += int(correct)
-        if step >= SESSION or not await self._ask(chat_id, user_id, lang, step=step + 1,
-                                                  right=right):
+        if step >= SESSION or not await self._ask(
+            chat_id, user_id, lang, step=step + 1, right=right
+        ):
             await self._done(chat_id, user_id, lang, answered=step, right=right)
         return verdict, False
 
-    async def _done(self, chat_id: int, user_id: int, lang: Lang, *, answered: int,
-                    right: int) -> None:
+    async def _done(
+        self, chat_id: int, user_id: int, lang: Lang, *, answered: int, right: int
+    ) -> None:
         now = self._clock()
         due = await self._store.due_count(user_id, now)
         upcoming = await self._store.next_due(user_id, now)
@@ -167,9 +199,11 @@ class Reviews(AppBound):
             tail = t(lang, "review_next", when=render.when(lang, upcoming - now))
         else:
             tail = t(lang, "review_all_learnt")
-        await outbox.send(self._bot, chat_id,
-                          join("\n", [t(lang, "review_done", right=right, answered=answered),
-                                      tail]))
+        await outbox.send(
+            self._bot,
+            chat_id,
+            join("\n", [t(lang, "review_done", right=right, answered=answered), tail]),
+        )
 
     # --- reminders -----------------------------------------------------------------------------
 
@@ -187,8 +221,9 @@ class Reviews(AppBound):
     def arm(self, user_id: int, tz_minutes: int, remind_minutes: int) -> None:
         self.disarm(user_id)
         delay = next_fire(self._clock(), tz_minutes, remind_minutes)
-        self._jobs.run_once(self._fire, when=timedelta(seconds=delay), name=f"remind:{user_id}",
-                            data=user_id)
+        self._jobs.run_once(
+            self._fire, when=timedelta(seconds=delay), name=f"remind:{user_id}", data=user_id
+        )
 
     def disarm(self, user_id: int) -> None:
         job: Job[Any]
@@ -210,8 +245,9 @@ class Reviews(AppBound):
         if outcome.status == "gone":
             await self._recaps.unreachable(user_id)
 
-    async def set_reminder(self, user_id: int, minutes: int | None,
-                           tz_minutes: int | None) -> int | None:
+    async def set_reminder(
+        self, user_id: int, minutes: int | None, tz_minutes: int | None
+    ) -> int | None:
         """Store the reminder (None: off) and the offset if given; arm it if the offset is
         known. Returns the offset in use (None: still to ask)."""
         if tz_minutes is not None:

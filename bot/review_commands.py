@@ -17,8 +17,9 @@ async def review_command(update: Update, context: Context) -> None:
     """``/review`` in private."""
     svc = context.bot_data
     if update.effective_chat and update.effective_user:
-        await svc.reviews.begin(update.effective_chat.id, update.effective_user.id,
-                                await language(update, svc))
+        await svc.reviews.begin(
+            update.effective_chat.id, update.effective_user.id, await language(update, svc)
+        )
 
 
 async def remind_command(update: Update, context: Context) -> None:
@@ -41,26 +42,35 @@ async def remind_command(update: Update, context: Context) -> None:
         return
     tz = await rv.set_reminder(user.id, minutes, offset)
     if tz is not None:
-        await reply(update, context, t(lang, "remind_set", time=show_time(lang, minutes),
-                                       offset=show_offset(lang, tz)))
+        await reply(
+            update,
+            context,
+            t(lang, "remind_set", time=show_time(lang, minutes), offset=show_offset(lang, tz)),
+        )
         return
-    await outbox.send(context.bot, chat.id,
-                      t(lang, "remind_ask_tz", time=show_time(lang, minutes)),
-                      markup=render.timezone_keyboard(lang, TZ_CHOICES))
+    await outbox.send(
+        context.bot,
+        chat.id,
+        t(lang, "remind_ask_tz", time=show_time(lang, minutes)),
+        markup=render.timezone_keyboard(lang, TZ_CHOICES),
+    )
 
 
-async def review_button(update: Update, context: Context,
-                        data: callbacks.ReviewData) -> Notice:
+async def review_button(update: Update, context: Context, data: callbacks.ReviewData) -> Notice:
     """An answer button of a ``/review`` question."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
-    return await svc.reviews.tap(query.message.chat.id, query.from_user.id,
-                                 query.message.message_id, data, await language(update, svc))
+    return await svc.reviews.tap(
+        query.message.chat.id,
+        query.from_user.id,
+        query.message.message_id,
+        data,
+        await language(update, svc),
+    )
 
 
-async def timezone_button(update: Update, context: Context,
-                          data: callbacks.TimezoneData) -> Notice:
+async def timezone_button(update: Update, context: Context, data: callbacks.TimezoneData) -> Notice:
     """A time zone button of ``/remind``: store it, arm the reminder, say so in place."""
     svc = context.bot_data
     query = update.callback_query

@@ -72,8 +72,15 @@ class Services:
     #: in webhook mode: taps answered in the reply to their webhook request
     webhook_replies: WebhookReplies | None = None
 
-    def configure(self, settings: Settings, catalog: Catalog, pacer: GroupPacer, *,
-                  clock: Callable[[], float], rng: random.Random) -> None:
+    def configure(
+        self,
+        settings: Settings,
+        catalog: Catalog,
+        pacer: GroupPacer,
+        *,
+        clock: Callable[[], float],
+        rng: random.Random,
+    ) -> None:
         """What ``build_application`` knows before the bot starts."""
         self.settings, self.catalog, self.pacer = settings, catalog, pacer
         self.clock, self.rng = clock, rng
@@ -107,4 +114,5 @@ class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Serv
 
 
 CONTEXT_TYPES: ContextTypes[Context, dict[Any, Any], dict[Any, Any], Services] = ContextTypes(
-    context=Context, bot_data=Services)
+    context=Context, bot_data=Services
+)

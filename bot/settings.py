@@ -85,24 +85,28 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
     """Build Settings from ``env``; raise SettingsError with a one-line reason."""
     token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
     if require_token and not token:
-        raise SettingsError("TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather and "
-                            "put it in the environment (or in a .env file)")
+        raise SettingsError(
+            "TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather and "
+            "put it in the environment (or in a .env file)"
+        )
     admin_ids: set[int] = set()
     for part in env.get("QUIZBOT_ADMIN_IDS", "").replace(" ", "").split(","):
         if part:
             try:
                 admin_ids.add(int(part))
             except ValueError:
-                raise SettingsError(f"QUIZBOT_ADMIN_IDS must be comma-separated user ids, "
-                                    f"got {part!r}") from None
+                raise SettingsError(
+                    f"QUIZBOT_ADMIN_IDS must be comma-separated user ids, got {part!r}"
+                ) from None
     lang_raw = env.get("QUIZBOT_LANGUAGE", "").strip()
     language = parse_lang(lang_raw) if lang_raw else "bn"
     if language is None:
         raise SettingsError(f"QUIZBOT_LANGUAGE must be bn or en, got {lang_raw!r}")
     level = env.get("QUIZBOT_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
-        raise SettingsError(f"QUIZBOT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, "
-                            f"got {level!r}")
+        raise SettingsError(
+            f"QUIZBOT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}"
+        )
     listen = env.get("QUIZBOT_LISTEN", "").strip() or "0.0.0.0:8080"
     host, _, port_raw = listen.rpartition(":")
     try:
@@ -116,8 +120,10 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
         _check_webhook_url(webhook)
     webhook_secret = env.get("QUIZBOT_WEBHOOK_SECRET", "").strip() or None
     if webhook_secret is not None and not _WEBHOOK_SECRET.fullmatch(webhook_secret):
-        raise SettingsError("QUIZBOT_WEBHOOK_SECRET must be 1 to 256 characters, each a letter "
-                            "A-Z or a-z, a digit, '_' or '-'")  # Telegram's rule; not shown
+        raise SettingsError(
+            "QUIZBOT_WEBHOOK_SECRET must be 1 to 256 characters, each a letter "
+            "A-Z or a-z, a digit, '_' or '-'"
+        )  # Telegram's rule; not shown
     return Settings(
         token=token,
         api_url=env.get("QUIZBOT_API_URL", "").strip() or DEFAULT_API_URL,
@@ -152,8 +158,9 @@ def _check_webhook_url(url: str) -> None:
         parts.port  # noqa: B018 -- raises ValueError on a malformed port
     except ValueError:
         host = None
-    if not host or not (parts.scheme == "https"
-                        or (parts.scheme == "http" and host in ("127.0.0.1", "localhost"))):
+    if not host or not (
+        parts.scheme == "https" or (parts.scheme == "http" and host in ("127.0.0.1", "localhost"))
+    ):
         raise SettingsError(f"QUIZBOT_WEBHOOK_URL must be an https:// URL, got {url!r}")
 
 

@@ -28,8 +28,7 @@ async def leaderboard(update: Update, context: Context) -> None:
         return
     lang = await language(update, svc)
     if chat.type == Chat.PRIVATE:
-        await reply(update, context,
-                    render.my_groups(await svc.store.user_overview(user.id), lang))
+        await reply(update, context, render.my_groups(await svc.store.user_overview(user.id), lang))
         return
     args = [a.casefold() for a in context.args or []]
     season: int | None = None
@@ -42,8 +41,9 @@ async def leaderboard(update: Update, context: Context) -> None:
     elif args:
         await reply(update, context, t(lang, "lb_usage"))
         return
-    board = await svc.store.leaderboard(chat.id, season=season, quiz_id=quiz_id, limit=TOP,
-                                        user_id=user.id)
+    board = await svc.store.leaderboard(
+        chat.id, season=season, quiz_id=quiz_id, limit=TOP, user_id=user.id
+    )
     await reply(update, context, render.leaderboard(board, lang, quiz_id))
 
 
@@ -70,20 +70,23 @@ async def reset(update: Update, context: Context) -> None:
         return
     lang = await language(update, svc)
     season = await svc.store.current_season(chat.id)
-    await outbox.send(context.bot, chat.id, t(lang, "reset_confirm", season=season),
-                      thread_id=thread_of(message), markup=render.reset_keyboard(lang, season))
+    await outbox.send(
+        context.bot,
+        chat.id,
+        t(lang, "reset_confirm", season=season),
+        thread_id=thread_of(message),
+        markup=render.reset_keyboard(lang, season),
+    )
 
 
-async def reset_button(update: Update, context: Context,
-                       data: callbacks.ResetData) -> Notice:
+async def reset_button(update: Update, context: Context, data: callbacks.ResetData) -> Notice:
     """The confirm or cancel button of ``/resetleaderboard``."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = await language(update, svc)
-    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat,
-                                                                         query.from_user.id):
+    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, query.from_user.id):
         return t(lang, "not_moderator"), True
     if data.season != await svc.store.current_season(chat.id):
         return t(lang, "reset_stale"), True
@@ -110,28 +113,46 @@ async def export(update: Update, context: Context) -> None:
     day = dt.datetime.fromtimestamp(svc.clock(), dt.UTC).strftime("%Y-%m-%d")
     try:
         await context.bot.send_document(
-            chat.id, document=("\ufeff" + text).encode("utf-8"),
+            chat.id,
+            document=("\ufeff" + text).encode("utf-8"),
             filename=f"quizbot-results-{abs(chat.id)}-{day}.csv",
-            caption=t(lang, "export_caption"), message_thread_id=thread_of(message) or None)
+            caption=t(lang, "export_caption"),
+            message_thread_id=thread_of(message) or None,
+        )
         questions = await teacher.analysis_csv(svc, chat.id)
         if questions is not None:  # the second file: how each question works, this season
             await context.bot.send_document(
-                chat.id, document=("\ufeff" + questions).encode("utf-8"),
+                chat.id,
+                document=("\ufeff" + questions).encode("utf-8"),
                 filename=f"quizbot-questions-{abs(chat.id)}-{day}.csv",
                 caption=t(lang, "export_analysis_caption"),
-                message_thread_id=thread_of(message) or None)
+                message_thread_id=thread_of(message) or None,
+            )
     except TelegramError as exc:  # one apology, here: the error handler is not involved
         log.error("export to chat %s failed: %s", chat.id, exc)
         await reply(update, context, t(lang, "apology"), important=True)
 
 
 COMMANDS = (
-    Command("leaderboard", leaderboard, aliases=("top",), help="help_leaderboard",
-            menu="cmd_top", mod_menu="cmd_top"),
+    Command(
+        "leaderboard",
+        leaderboard,
+        aliases=("top",),
+        help="help_leaderboard",
+        menu="cmd_top",
+        mod_menu="cmd_top",
+    ),
     Command("me", me, help="help_me", menu="cmd_me", mod_menu="cmd_me"),
-    Command("resetleaderboard", reset, who="moderator", where="group", help="help_reset",
-            menu="cmd_reset"),
-    Command("export", export, who="moderator", where="group", help="help_export",
-            menu="cmd_export"),
+    Command(
+        "resetleaderboard",
+        reset,
+        who="moderator",
+        where="group",
+        help="help_reset",
+        menu="cmd_reset",
+    ),
+    Command(
+        "export", export, who="moderator", where="group", help="help_export", menu="cmd_export"
+    ),
 )
 BUTTONS = (Button(callbacks.ResetData, reset_button),)

@@ -55,13 +55,27 @@ class AiohttpRequest(BaseRequest):
     costs CPU on every call.
     """
 
-    __slots__ = ("_connect", "_media_write", "_pool", "_pool_size", "_read", "_session",
-                 "_timeouts", "_write")
+    __slots__ = (
+        "_connect",
+        "_media_write",
+        "_pool",
+        "_pool_size",
+        "_read",
+        "_session",
+        "_timeouts",
+        "_write",
+    )
 
-    def __init__(self, connection_pool_size: int = 16, *, read_timeout: float | None = 5.0,
-                 write_timeout: float | None = 5.0, connect_timeout: float | None = 5.0,
-                 pool_timeout: float | None = 1.0,
-                 media_write_timeout: float | None = 20.0) -> None:
+    def __init__(
+        self,
+        connection_pool_size: int = 16,
+        *,
+        read_timeout: float | None = 5.0,
+        write_timeout: float | None = 5.0,
+        connect_timeout: float | None = 5.0,
+        pool_timeout: float | None = 1.0,
+        media_write_timeout: float | None = 20.0,
+    ) -> None:
         self._pool_size = connection_pool_size
         self._read, self._write = read_timeout, write_timeout
         self._connect, self._pool = connect_timeout, pool_timeout
@@ -77,12 +91,16 @@ class AiohttpRequest(BaseRequest):
     async def initialize(self) -> None:
         """Open the session (again, after a shutdown)."""
         if self._session is None or self._session.closed:
-            connector = aiohttp.TCPConnector(limit=self._pool_size, limit_per_host=0,
-                                             keepalive_timeout=30.0)
+            connector = aiohttp.TCPConnector(
+                limit=self._pool_size, limit_per_host=0, keepalive_timeout=30.0
+            )
             self._session = aiohttp.ClientSession(
-                connector=connector, headers={"User-Agent": self.USER_AGENT},
-                skip_auto_headers=("Accept-Encoding",), raise_for_status=False,
-                cookie_jar=aiohttp.DummyCookieJar())  # the Bot API sets none
+                connector=connector,
+                headers={"User-Agent": self.USER_AGENT},
+                skip_auto_headers=("Accept-Encoding",),
+                raise_for_status=False,
+                cookie_jar=aiohttp.DummyCookieJar(),
+            )  # the Bot API sets none
 
     async def shutdown(self) -> None:
         """Close the session and its connections."""
@@ -90,8 +108,14 @@ class AiohttpRequest(BaseRequest):
         if session is not None and not session.closed:
             await session.close()
 
-    def _timeout(self, read: float | None, write: float | None, connect: float | None,
-                 pool: float | None, files: bool) -> aiohttp.ClientTimeout:
+    def _timeout(
+        self,
+        read: float | None,
+        write: float | None,
+        connect: float | None,
+        pool: float | None,
+        files: bool,
+    ) -> aiohttp.ClientTimeout:
         key = (read, write, connect, pool, files)
         found = self._timeouts.get(key)
         if found is None:
@@ -100,8 +124,9 @@ class AiohttpRequest(BaseRequest):
             total = None
             if files and None not in parts:
                 total = sum(p for p in parts if p is not None)
-            found = aiohttp.ClientTimeout(total=total, connect=before_sending,
-                                          sock_connect=connect, sock_read=read)
+            found = aiohttp.ClientTimeout(
+                total=total, connect=before_sending, sock_connect=connect, sock_read=read
+            )
             if len(self._timeouts) < 64:
                 self._timeouts[key] = found
         return found
@@ -124,7 +149,10 @@ class AiohttpRequest(BaseRequest):
         timeout = self._timeout(
             _given(read_timeout, self._read),
             _given(write_timeout, self._media_write if files else self._write),
-            _given(connect_timeout, self._connect), _given(pool_timeout, self._pool), files)
+            _given(connect_timeout, self._connect),
+            _given(pool_timeout, self._pool),
+            files,
+        )
         body: Any = None
         headers: dict[str, str] | None = None
         if request_data is not None:
@@ -137,17 +165,21 @@ class AiohttpRequest(BaseRequest):
                 body = request_data.url_encoded_parameters().encode()
                 headers = _FORM
         try:
-            async with self._session.request(method, url, data=body, headers=headers,
-                                             timeout=timeout) as response:
+            async with self._session.request(
+                method, url, data=body, headers=headers, timeout=timeout
+            ) as response:
                 payload = await response.read()
                 status = response.status
         except aiohttp.ConnectionTimeoutError as exc:
             raise NotSentTimeout(
                 "Timed out before sending: no connection to Telegram within the connect/pool "
-                "timeout. The request was not sent.") from exc
+                "timeout. The request was not sent."
+            ) from exc
         except aiohttp.ClientConnectorError as exc:
-            raise NotSent(f"Could not connect to Telegram, request not sent: "
-                          f"{exc.os_error.__class__.__name__}") from exc
+            raise NotSent(
+                f"Could not connect to Telegram, request not sent: "
+                f"{exc.os_error.__class__.__name__}"
+            ) from exc
         except TimeoutError as exc:
             raise TimedOut("Timed out waiting for Telegram's answer") from exc
         except (aiohttp.ClientError, OSError) as exc:

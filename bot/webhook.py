@@ -58,8 +58,9 @@ class WebhookReplies:
         self._slots.pop(query_id, None)
 
 
-def _handler(app: Application[Any, Any, Any, Any, Any, Any], secret: str,
-             replies: WebhookReplies) -> Any:
+def _handler(
+    app: Application[Any, Any, Any, Any, Any, Any], secret: str, replies: WebhookReplies
+) -> Any:
     async def handle(request: web.Request) -> web.StreamResponse:
         given = request.headers.get(SECRET_HEADER, "")
         if not hmac.compare_digest(given.encode(), secret.encode()):
@@ -85,9 +86,17 @@ def _handler(app: Application[Any, Any, Any, Any, Any, Any], secret: str,
     return handle
 
 
-async def serve(app: Application[Any, Any, Any, Any, Any, Any], replies: WebhookReplies, *,
-                listen: str, port: int, url_path: str, webhook_url: str, secret: str,
-                allowed_updates: Sequence[str]) -> None:
+async def serve(
+    app: Application[Any, Any, Any, Any, Any, Any],
+    replies: WebhookReplies,
+    *,
+    listen: str,
+    port: int,
+    url_path: str,
+    webhook_url: str,
+    secret: str,
+    allowed_updates: Sequence[str],
+) -> None:
     """Run the bot on a webhook until SIGINT or SIGTERM."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -99,14 +108,18 @@ async def serve(app: Application[Any, Any, Any, Any, Any, Any], replies: Webhook
             await app.post_init(app)
         server = web.Application(client_max_size=MAX_BODY)
         server.router.add_post(f"/{url_path.strip('/')}", _handler(app, secret, replies))
-        runner = web.AppRunner(server, access_log=None, handle_signals=False,
-                               shutdown_timeout=REPLY_WAIT)
+        runner = web.AppRunner(
+            server, access_log=None, handle_signals=False, shutdown_timeout=REPLY_WAIT
+        )
         await runner.setup()
         try:
             await web.TCPSite(runner, listen, port).start()
-            await app.bot.set_webhook(webhook_url, secret_token=secret,
-                                      allowed_updates=list(allowed_updates),
-                                      drop_pending_updates=False)
+            await app.bot.set_webhook(
+                webhook_url,
+                secret_token=secret,
+                allowed_updates=list(allowed_updates),
+                drop_pending_updates=False,
+            )
             await app.start()
             await stop.wait()
         finally:

@@ -18,6 +18,8 @@ for dir in bot tests bench deploy; do
 done
 echo "== ruff check ${lint_dirs[*]}"
 .venv/bin/ruff check "${lint_dirs[@]}" || failed+=(ruff)
+echo "== ruff format --check ${lint_dirs[*]}"
+.venv/bin/ruff format --check "${lint_dirs[@]}" || failed+=(ruff-format)
 echo "== mypy (bot, tests)"
 .venv/bin/mypy || failed+=(mypy)
 if ((${#failed[@]})); then

@@ -38,9 +38,16 @@ class BotProcess:
         # stderr goes to a file, so a chatty bot can never block on a full pipe
         with self.log_path.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot.cli", "run", cwd=self.workdir,
+                sys.executable,
+                "-m",
+                "bot.cli",
+                "run",
+                cwd=self.workdir,
                 env={**self.env, "PYTHONPATH": str(ROOT)},
-                stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
         return self
 
     async def _collect(self) -> None:

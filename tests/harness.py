@@ -23,8 +23,15 @@ class BotHarness:
 
     WINDOW = 3.0  # seconds standing in for Telegram's 60-second group window
 
-    def __init__(self, tg: FakeTelegram, db: Path, *, env: Mapping[str, str] | None = None,
-                 seed: int = 7, clock: ManualClock | None = None) -> None:
+    def __init__(
+        self,
+        tg: FakeTelegram,
+        db: Path,
+        *,
+        env: Mapping[str, str] | None = None,
+        seed: int = 7,
+        clock: ManualClock | None = None,
+    ) -> None:
         # The bot's wall clock: frozen at the real time of the start unless the test moves it,
         # so points and podiums do not depend on how fast this machine processed each tap.
         self.clock = clock if clock is not None else ManualClock(time.time())
@@ -38,8 +45,7 @@ class BotHarness:
         }
         values.update(env or {})
         self.settings: Settings = load_settings(values)
-        self.app: Any = build_application(self.settings, clock=self.clock,
-                                          rng=random.Random(seed))
+        self.app: Any = build_application(self.settings, clock=self.clock, rng=random.Random(seed))
         self.running = False
 
     @property
@@ -50,8 +56,9 @@ class BotHarness:
     async def start(self) -> BotHarness:
         await self.app.initialize()
         await self.app.post_init(self.app)
-        await self.app.updater.start_polling(poll_interval=0.0, timeout=1,
-                                             allowed_updates=ALLOWED_UPDATES)
+        await self.app.updater.start_polling(
+            poll_interval=0.0, timeout=1, allowed_updates=ALLOWED_UPDATES
+        )
         await self.app.start()
         self.running = True
         return self

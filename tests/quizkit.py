@@ -32,26 +32,41 @@ class Class:
     students: list[User]
 
 
-def populate(tg: FakeTelegram, *, students: int = 30, chat_id: int = GROUP_ID,
-             forum: bool = False, base: int = 1000) -> Class:
+def populate(
+    tg: FakeTelegram,
+    *,
+    students: int = 30,
+    chat_id: int = GROUP_ID,
+    forum: bool = False,
+    base: int = 1000,
+) -> Class:
     creator = tg.add_user(base + 1, "Mita", "Rahman", username="mita_teacher")
     admin = tg.add_user(base + 2, "Arif", username="arif_ta", language_code="bn")
     outsider = tg.add_user(base + 3, "Nadia", username="nadia")
-    pupils = [tg.add_user(base + 100 + i, f"Student{i}", language_code="bn" if i % 2 else "en")
-              for i in range(students)]
-    tg.add_group(chat_id, "ZeRO study group", creator=creator, admins=[admin],
-                 members=[outsider, *pupils], supergroup=True, forum=forum)
+    pupils = [
+        tg.add_user(base + 100 + i, f"Student{i}", language_code="bn" if i % 2 else "en")
+        for i in range(students)
+    ]
+    tg.add_group(
+        chat_id,
+        "ZeRO study group",
+        creator=creator,
+        admins=[admin],
+        members=[outsider, *pupils],
+        supergroup=True,
+        forum=forum,
+    )
     return Class(chat_id, creator, admin, outsider, pupils)
 
 
-def question_messages(tg: FakeTelegram, chat_id: int | Chat,
-                      thread: int | None = None) -> list[StoredMessage]:
+def question_messages(
+    tg: FakeTelegram, chat_id: int | Chat, thread: int | None = None
+) -> list[StoredMessage]:
     """The bot's question messages (open or revealed), in order."""
     from fakebot import ANY
 
     found = tg.messages(chat_id, ANY if thread is None else thread)
-    return [m for m in found
-            if re.search(r"(Question|প্রশ্ন) \S+/\S+", m.text.split("\n")[0])]
+    return [m for m in found if re.search(r"(Question|প্রশ্ন) \S+/\S+", m.text.split("\n")[0])]
 
 
 def newest_after(tg: FakeTelegram, chat_id: int, count: int) -> StoredMessage | None:
@@ -60,8 +75,9 @@ def newest_after(tg: FakeTelegram, chat_id: int, count: int) -> StoredMessage | 
     return messages[-1] if len(messages) > count else None
 
 
-def open_question(tg: FakeTelegram, chat_id: int | Chat, number: int,
-                  thread: int | None = None) -> StoredMessage | None:
+def open_question(
+    tg: FakeTelegram, chat_id: int | Chat, number: int, thread: int | None = None
+) -> StoredMessage | None:
     """Question ``number`` (1-based) if it is posted and still has its buttons."""
     for message in question_messages(tg, chat_id, thread):
         head = message.text.split("\n")[0]
@@ -116,8 +132,11 @@ async def start_quiz(tg: FakeTelegram, cls: Class, seconds: int = 600) -> Stored
 
 def assert_quiet(caplog: pytest.LogCaptureFixture) -> None:
     """Nothing above WARNING and no traceback was logged."""
-    loud = [(r.name, r.levelname, r.getMessage(), repr(r.exc_info[1]) if r.exc_info else "")
-            for r in caplog.records if r.levelno > logging.WARNING or r.exc_info]
+    loud = [
+        (r.name, r.levelname, r.getMessage(), repr(r.exc_info[1]) if r.exc_info else "")
+        for r in caplog.records
+        if r.levelno > logging.WARNING or r.exc_info
+    ]
     assert not loud, loud
 
 
@@ -139,7 +158,6 @@ async def until(predicate: Callable[[], T | None], timeout: float = 10.0) -> T: 
             raise TimeoutError(f"condition not met within {timeout}s")
         await asyncio.sleep(0.02)
     return value
-
 
 
 def explained(question: Question) -> Text:

@@ -26,15 +26,18 @@ __all__ = ["ROOT", "TOKEN", "QuizbotProcess", "healthcheck", "quizbot_env"]
 
 def quizbot_env(tg: FakeTelegram | None, db: Path | None, **extra: str) -> dict[str, str]:
     """The environment of a test bot: the caller's, minus its bot settings, plus ours."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("QUIZBOT_", "TELEGRAM_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QUIZBOT_", "TELEGRAM_"))}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     env["PTB_TIMEDELTA"] = "1"
     env["QUIZBOT_QUESTIONS"] = str(ROOT / "questions")
     if tg is not None:
-        env.update(TELEGRAM_BOT_TOKEN=TOKEN, QUIZBOT_API_URL=tg.base_url,
-                   QUIZBOT_GROUP_WINDOW=str(BotHarness.WINDOW), QUIZBOT_COUNT_INTERVAL="0.3",
-                   QUIZBOT_LANGUAGE="en")
+        env.update(
+            TELEGRAM_BOT_TOKEN=TOKEN,
+            QUIZBOT_API_URL=tg.base_url,
+            QUIZBOT_GROUP_WINDOW=str(BotHarness.WINDOW),
+            QUIZBOT_COUNT_INTERVAL="0.3",
+            QUIZBOT_LANGUAGE="en",
+        )
     if db is not None:
         env["QUIZBOT_DB"] = str(db)
     env.update(extra)
@@ -44,9 +47,14 @@ def quizbot_env(tg: FakeTelegram | None, db: Path | None, **extra: str) -> dict[
 async def healthcheck(env: Mapping[str, str], cwd: Path) -> tuple[int, str]:
     """Run the container health check (deploy/healthcheck.py): exit code and standard error."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, str(ROOT / "deploy" / "healthcheck.py"), cwd=cwd, env=dict(env),
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        str(ROOT / "deploy" / "healthcheck.py"),
+        cwd=cwd,
+        env=dict(env),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
     _, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode is not None
     return proc.returncode, err.decode(errors="replace")
@@ -56,8 +64,13 @@ class QuizbotProcess:
     """``python -m bot.cli ARGS...`` (or ``command ARGS...``) in ``cwd`` with ``env``; output
     collected as it comes."""
 
-    def __init__(self, env: Mapping[str, str], cwd: Path, *args: str,
-                 command: Sequence[str] = (sys.executable, "-m", "bot.cli")) -> None:
+    def __init__(
+        self,
+        env: Mapping[str, str],
+        cwd: Path,
+        *args: str,
+        command: Sequence[str] = (sys.executable, "-m", "bot.cli"),
+    ) -> None:
         self.env, self.cwd = dict(env), cwd
         self.args = args or ("run",)
         self.command = tuple(command)
@@ -68,12 +81,19 @@ class QuizbotProcess:
 
     async def start(self) -> QuizbotProcess:
         self.proc = await asyncio.create_subprocess_exec(
-            *self.command, *self.args, cwd=self.cwd, env=self.env,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE)
+            *self.command,
+            *self.args,
+            cwd=self.cwd,
+            env=self.env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        self._pumps = [asyncio.create_task(self._pump(self.proc.stdout, self._out)),
-                       asyncio.create_task(self._pump(self.proc.stderr, self._err))]
+        self._pumps = [
+            asyncio.create_task(self._pump(self.proc.stdout, self._out)),
+            asyncio.create_task(self._pump(self.proc.stderr, self._err)),
+        ]
         return self
 
     @staticmethod

@@ -56,13 +56,16 @@ def hw_question(tg: FakeTelegram, student: User, q_index: int) -> StoredMessage 
 
 async def answer_hw(tg: FakeTelegram, student: User, q_index: int, right: bool) -> str:
     """Tap the right (or a wrong) option of homework question ``q_index``; the alert text."""
-    question = await tg.wait_for(lambda: hw_question(tg, student, q_index),
-                                 what=f"homework question {q_index + 1} for {student.id}")
+    question = await tg.wait_for(
+        lambda: hw_question(tg, student, q_index),
+        what=f"homework question {q_index + 1} for {student.id}",
+    )
     label = correct_label(question, ZERO, lang_of(student))
     if not right:
         label = next(x for x in "ABCD" if x != label)
-    answer = await tg.wait_answered(tg.tap(student.id, student, question.message_id,
-                                           button_data(question, label)))
+    answer = await tg.wait_answered(
+        tg.tap(student.id, student, question.message_id, button_data(question, label))
+    )
     assert answer.text is not None and answer.show_alert
     return answer.text
 
@@ -76,11 +79,15 @@ async def start_hw(tg: FakeTelegram, student: User, homework_id: int) -> StoredM
     return tg.messages(chat.id)[before]
 
 
-async def take_hw(tg: FakeTelegram, student: User, homework_id: int,
-                  rights: list[bool]) -> None:
+async def take_hw(tg: FakeTelegram, student: User, homework_id: int, rights: list[bool]) -> None:
     """A whole attempt: right/wrong per question, in order."""
     await start_hw(tg, student, homework_id)
     for q_index, right in enumerate(rights):
         await answer_hw(tg, student, q_index, right)
-    await tg.wait_for(lambda: tg.find_message(student.id, "Homework done")
-                      or tg.find_message(student.id, "হোমওয়ার্ক শেষ!"), what="homework done")
+    await tg.wait_for(
+        lambda: (
+            tg.find_message(student.id, "Homework done")
+            or tg.find_message(student.id, "হোমওয়ার্ক শেষ!")
+        ),
+        what="homework done",
+    )

@@ -24,12 +24,23 @@ def r(user: int, qid: str, option: int, correct: bool, seconds: float | None = N
 #   u5   W(1)   W(1)   R
 #   u6   R      —      R
 FIXED = [
-    r(1, "a", 0, True, 2), r(1, "b", 0, True), r(1, "c", 2, False),
-    r(2, "a", 0, True, 4), r(2, "b", 0, True), r(2, "c", 2, False),
-    r(3, "a", 0, True, 6), r(3, "b", 1, False), r(3, "c", 0, True),
-    r(4, "a", 0, True, 8), r(4, "b", 3, False), r(4, "c", 0, True),
-    r(5, "a", 1, False, 10), r(5, "b", 1, False), r(5, "c", 0, True),
-    r(6, "a", 0, True), r(6, "c", 0, True),
+    r(1, "a", 0, True, 2),
+    r(1, "b", 0, True),
+    r(1, "c", 2, False),
+    r(2, "a", 0, True, 4),
+    r(2, "b", 0, True),
+    r(2, "c", 2, False),
+    r(3, "a", 0, True, 6),
+    r(3, "b", 1, False),
+    r(3, "c", 0, True),
+    r(4, "a", 0, True, 8),
+    r(4, "b", 3, False),
+    r(4, "c", 0, True),
+    r(5, "a", 1, False, 10),
+    r(5, "b", 1, False),
+    r(5, "c", 0, True),
+    r(6, "a", 0, True),
+    r(6, "c", 0, True),
     r(6, "gone", 0, True),  # a question no longer in the bank: ignored
 ]
 
@@ -73,24 +84,28 @@ def test_flags_too_easy_and_too_hard() -> None:
     assert analyse(["x"], [r(1, "x", 0, True)]).items[0].discrimination is None  # one sitting
 
 
-def g(q: int, option: int, correct: bool, points: int, after: float,
-      posted: float | None = 100.0) -> Graded:
+def g(
+    q: int, option: int, correct: bool, points: int, after: float, posted: float | None = 100.0
+) -> Graded:
     """An answer of user 7 in run 1 to question q (id "q<q>"), ``after`` seconds in."""
     return Graded(1, q, f"q{q}", 7, option, correct, points, (posted or 100.0) + after, posted, 30)
 
 
 # One student, 30 s per question: right at once (1000), right after 6 s (900 + streak 100),
 # wrong after 12 s, right after 15 s (750; the streak restarted).
-SITTING = [g(0, 1, True, 1000, 0), g(1, 2, True, 1000, 6), g(2, 0, False, 0, 12),
-           g(3, 3, True, 750, 15)]
+SITTING = [
+    g(0, 1, True, 1000, 0),
+    g(1, 2, True, 1000, 6),
+    g(2, 0, False, 0, 12),
+    g(3, 3, True, 750, 15),
+]
 
 
 def test_rescoring_by_hand() -> None:
     # question 3's key becomes option 0: its answer is right (800 for 12 s) and the streak now
     # runs through: +200 on it, +300 on the next (750 + 300)
     changes = rescore(SITTING, {"q2": 0})
-    assert [(c.q_index, c.correct, c.points) for c in changes] == [(2, True, 1000),
-                                                                   (3, True, 1050)]
+    assert [(c.q_index, c.correct, c.points) for c in changes] == [(2, True, 1000), (3, True, 1050)]
     # question 2's key becomes option 3: its answer is wrong (0); the streak bonus it carried
     # goes; question 4 keeps 750 (its streak was already broken by question 3)
     changes = rescore(SITTING, {"q1": 3})
@@ -102,10 +117,21 @@ def test_rescoring_by_hand() -> None:
 def test_rescoring_twice_changes_nothing_more() -> None:
     first = rescore(SITTING, {"q2": 0})
     updated = {(c.q_index): c for c in first}
-    after = [Graded(a.run_id, a.q_index, a.question_id, a.user_id, a.option,
-                    updated[a.q_index].correct if a.q_index in updated else a.correct,
-                    updated[a.q_index].points if a.q_index in updated else a.points,
-                    a.answered_at, a.posted_at, a.seconds) for a in SITTING]
+    after = [
+        Graded(
+            a.run_id,
+            a.q_index,
+            a.question_id,
+            a.user_id,
+            a.option,
+            updated[a.q_index].correct if a.q_index in updated else a.correct,
+            updated[a.q_index].points if a.q_index in updated else a.points,
+            a.answered_at,
+            a.posted_at,
+            a.seconds,
+        )
+        for a in SITTING
+    ]
     assert rescore(after, {"q2": 0}) == []
 
 
@@ -115,21 +141,45 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.one_of(
-    st.builds(callbacks.HomeworkAnswerData, st.integers(1, 2**53 - 1), st.integers(0, 999),
-              st.integers(0, 9)),
-    st.builds(callbacks.HomeworkStopData, st.integers(1, 2**53 - 1)),
-    st.builds(callbacks.ReportData, st.integers(1, 2**53 - 1), st.integers(0, 999),
-              st.sampled_from([None, "key", "unclear", "typo"])),
-    st.builds(callbacks.CardReportData, st.integers(1, 2**53 - 1)),
-))
+@given(
+    st.one_of(
+        st.builds(
+            callbacks.HomeworkAnswerData,
+            st.integers(1, 2**53 - 1),
+            st.integers(0, 999),
+            st.integers(0, 9),
+        ),
+        st.builds(callbacks.HomeworkStopData, st.integers(1, 2**53 - 1)),
+        st.builds(
+            callbacks.ReportData,
+            st.integers(1, 2**53 - 1),
+            st.integers(0, 999),
+            st.sampled_from([None, "key", "unclear", "typo"]),
+        ),
+        st.builds(callbacks.CardReportData, st.integers(1, 2**53 - 1)),
+    )
+)
 def test_teacher_callbacks_round_trip(data: callbacks.CallbackData) -> None:
     raw = callbacks.encode(data)
     assert len(raw.encode()) <= callbacks.MAX_BYTES
     assert callbacks.parse(raw) == data
 
 
-@pytest.mark.parametrize("raw", ["h:0:1:1", "h:1:1000:1", "h:1:1:10", "hs:0", "hs:x", "p:1:1:z",
-                                 "p:1:01", "p:1:1:k:k", "pc:", "pc:-3", "p:9007199254740993:0"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "h:0:1:1",
+        "h:1:1000:1",
+        "h:1:1:10",
+        "hs:0",
+        "hs:x",
+        "p:1:1:z",
+        "p:1:01",
+        "p:1:1:k:k",
+        "pc:",
+        "pc:-3",
+        "p:9007199254740993:0",
+    ],
+)
 def test_forged_teacher_callbacks_are_refused(raw: str) -> None:
     assert callbacks.parse(raw) is None

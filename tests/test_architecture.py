@@ -29,13 +29,18 @@ def test_every_module_is_placed_in_a_layer() -> None:
         name = module.relative_to(ROOT).as_posix()
         if name == "bot/__init__.py":
             continue
-        placed = any(name == p or (p.endswith("/") and name.startswith(p))
-                     or ("*" in p and module in ROOT.glob(p)) for p in named)
+        placed = any(
+            name == p
+            or (p.endswith("/") and name.startswith(p))
+            or ("*" in p and module in ROOT.glob(p))
+            for p in named
+        )
         assert placed, f"{name} is in no layer of ARCHITECTURE.md"
 
 
 def test_the_engine_is_pure() -> None:
     for name in ("engine.py", "bank.py"):
         source = (ROOT / "bot" / name).read_text(encoding="utf-8")
-        assert not re.search(r"^\s*(from|import) (telegram|aiosqlite|sqlite3)\b", source,
-                             re.MULTILINE), name
+        assert not re.search(
+            r"^\s*(from|import) (telegram|aiosqlite|sqlite3)\b", source, re.MULTILINE
+        ), name

@@ -53,8 +53,9 @@ class Gate:
             await self.open.wait()
 
 
-async def started(tg: FakeTelegram, db_path: Path, clock: Clock, gate: Gate,
-                  students: int = 3) -> tuple[BotHarness, Any, StoredMessage]:
+async def started(
+    tg: FakeTelegram, db_path: Path, clock: Clock, gate: Gate, students: int = 3
+) -> tuple[BotHarness, Any, StoredMessage]:
     cls = populate(tg, students=students)
     bot = BotHarness(tg, db_path)
     bot.services.clock = clock
@@ -93,14 +94,16 @@ async def test_a_tap_counts_by_its_arrival_time(tg: FakeTelegram, db_path: Path)
         assert ((await tg.wait_answered(slow)).text or "").startswith(f"✅ Right! +{points} points")
         stored = await bot.services.store.answers(run_of(q1))
         assert [(a.user_id, a.points, a.answered_at) for a in stored] == [
-            (cls.students[0].id, points, arrived_at)]
+            (cls.students[0].id, points, arrived_at)
+        ]
     finally:
         gate.open.set()
         await bot.stop()
 
 
-async def test_closing_first_takes_the_taps_already_received(tg: FakeTelegram,
-                                                             db_path: Path) -> None:
+async def test_closing_first_takes_the_taps_already_received(
+    tg: FakeTelegram, db_path: Path
+) -> None:
     clock, gate = Clock(), Gate()
     bot, cls, q1 = await started(tg, db_path, clock, gate, students=4)
     try:
@@ -122,9 +125,9 @@ async def test_closing_first_takes_the_taps_already_received(tg: FakeTelegram,
         gate.open.set()
         for query in held:
             assert ((await tg.wait_answered(query)).text or "").startswith("✅ Right!")
-        revealed = await tg.wait_for(lambda: (m := tg.stored_message(cls.chat_id,
-                                                                    q1.message_id))
-                                     and "🔒" in m.text and m)
+        revealed = await tg.wait_for(
+            lambda: (m := tg.stored_message(cls.chat_id, q1.message_id)) and "🔒" in m.text and m
+        )
         assert isinstance(revealed, StoredMessage)
         assert "3 answered, 3 right" in revealed.text
         assert (await tg.wait_answered(after)).text == "⌛ This question is closed."
@@ -158,19 +161,25 @@ async def test_updates_in_flight_are_bounded() -> None:
     assert queue.qsize() == 2
 
 
-async def test_a_tap_on_a_question_still_being_posted_waits_for_it(tg: FakeTelegram,
-                                                                    db_path: Path) -> None:
+async def test_a_tap_on_a_question_still_being_posted_waits_for_it(
+    tg: FakeTelegram, db_path: Path
+) -> None:
     """Telegram shows question 2 before the bot hears back that it was posted: a tap in that
     moment is judged once the question is open, not refused."""
     cls = populate(tg, students=2)
     async with BotHarness(tg, db_path) as bot:
         await start_quiz(tg, cls)
-        slow = tg.fail("sendMessage", delay=1.0, delay_then_process=False,
-                       match=lambda p: "Question 2/" in str(p.get("text", "")))
+        slow = tg.fail(
+            "sendMessage",
+            delay=1.0,
+            delay_then_process=False,
+            match=lambda p: "Question 2/" in str(p.get("text", "")),
+        )
         tg.user_says(cls.chat_id, cls.creator, "/next")
         q2 = await tg.wait_for(lambda: open_question(tg, cls.chat_id, 2))
-        tap = tg.tap(cls.chat_id, cls.students[0], q2.message_id,
-                     button_data(q2, correct_label(q2)))
+        tap = tg.tap(
+            cls.chat_id, cls.students[0], q2.message_id, button_data(q2, correct_label(q2))
+        )
         reply = await tg.wait_answered(tap)
         assert slow.hits == 1
         assert (reply.text or "").startswith("✅ Right! +1000 points")

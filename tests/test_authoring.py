@@ -21,16 +21,21 @@ async def say(tg: FakeTelegram, user: User, text: str, expect: str) -> StoredMes
     """The user writes privately; wait for the bot's reply containing ``expect``."""
     before = len(tg.messages(user.id))
     tg.user_says(user.id, user, text)
-    return await tg.wait_for(lambda: next(
-        (m for m in tg.messages(user.id)[before:] if expect in m.text), None), what=expect)
+    return await tg.wait_for(
+        lambda: next((m for m in tg.messages(user.id)[before:] if expect in m.text), None),
+        what=expect,
+    )
 
 
-async def poll(tg: FakeTelegram, user: User, expect: str, question: str,
-               options: list[str], **kw: object) -> StoredMessage:
+async def poll(
+    tg: FakeTelegram, user: User, expect: str, question: str, options: list[str], **kw: object
+) -> StoredMessage:
     before = len(tg.messages(user.id))
     tg.user_sends_poll(user, question, options, **kw)  # type: ignore[arg-type]
-    return await tg.wait_for(lambda: next(
-        (m for m in tg.messages(user.id)[before:] if expect in m.text), None), what=expect)
+    return await tg.wait_for(
+        lambda: next((m for m in tg.messages(user.id)[before:] if expect in m.text), None),
+        what=expect,
+    )
 
 
 async def draft_count(svc_store: Store, user: User) -> int:
@@ -39,20 +44,29 @@ async def draft_count(svc_store: Store, user: User) -> int:
 
 
 async def test_quiz_polls_become_a_quiz_its_author_runs_in_a_group(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=2)
     teacher = cls.creator
     async with BotHarness(tg, db_path) as bot:
         await say(tg, teacher, "/newquiz", "First send its title")
         await say(tg, teacher, "Adam & memory", "Now send the questions")
-        first = await poll(tg, teacher, "Question 1 added", "Who keeps Adam's moments?",
-                           ["Optimizer state", "The data loader", "The tokenizer"],
-                           correct=[0], explanation="Adam keeps two moments per parameter.")
+        first = await poll(
+            tg,
+            teacher,
+            "Question 1 added",
+            "Who keeps Adam's moments?",
+            ["Optimizer state", "The data loader", "The tokenizer"],
+            correct=[0],
+            explanation="Adam keeps two moments per parameter.",
+        )
         assert "Right answer: A) Optimizer state" in first.text
-        await poll(tg, teacher, "Question 2 added", "Bytes per fp16 value?",
-                   ["1", "2", "4"], correct=[1])
-        third = await poll(tg, teacher, "Question 3 added", "A mistake?", ["yes", "no"],
-                           correct=[1])
+        await poll(
+            tg, teacher, "Question 2 added", "Bytes per fp16 value?", ["1", "2", "4"], correct=[1]
+        )
+        third = await poll(
+            tg, teacher, "Question 3 added", "A mistake?", ["yes", "no"], correct=[1]
+        )
         # Undo: only the last question can go, and only once
         undo_2 = next(d for row in first.buttons for _, d in row)
         q = tg.tap(teacher.id, teacher, first, undo_2)
@@ -97,11 +111,11 @@ async def test_refused_polls_and_texts_change_nothing(tg: FakeTelegram, db_path:
         await say(tg, teacher, "/newquiz জিরো অনুশীলন", "এবার প্রশ্ন পাঠান")
         await poll(tg, teacher, "সাধারণ পোল", "Regular?", ["a", "b"], quiz=False)
         await poll(tg, teacher, "একাধিক ঠিক উত্তর", "Two?", ["a", "b", "c"], correct=[0, 2])
-        await poll(tg, teacher, "ফরোয়ার্ড করা কুইজের", "Fwd?", ["a", "b"],
-                   forwarded_from=other)
+        await poll(tg, teacher, "ফরোয়ার্ড করা কুইজের", "Fwd?", ["a", "b"], forwarded_from=other)
         await poll(tg, teacher, "২ থেকে ১০টি বিকল্প", "Many?", [str(i) for i in range(12)])
-        await poll(tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Long why?", ["a", "b"],
-                   explanation="x" * 200)  # fits a poll, not our alert with its verdict
+        await poll(
+            tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Long why?", ["a", "b"], explanation="x" * 200
+        )  # fits a poll, not our alert with its verdict
         await poll(tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Same?", ["a", "A"])
         assert await draft_count(store, teacher) == 0
         # flooding /newquiz: one draft, unchanged
@@ -118,7 +132,8 @@ async def test_refused_polls_and_texts_change_nothing(tg: FakeTelegram, db_path:
 
 
 async def test_a_draft_and_a_running_stored_quiz_survive_a_restart(
-        tg: FakeTelegram, db_path: Path) -> None:
+    tg: FakeTelegram, db_path: Path
+) -> None:
     cls = populate(tg, students=1)
     teacher = cls.creator
     async with BotHarness(tg, db_path):
@@ -155,8 +170,9 @@ async def test_limits_per_quiz_and_per_author(tg: FakeTelegram, db_path: Path) -
         small = drafts.bank("T", "en", full[:1]).yaml_text
         assert small is not None
         for n in range(49):
-            row = await store.add_authored(NewAuthored(prolific.id, f"p{n}", "T", "en",
-                                                       small, 1, "polls", 0), limit=50)
+            row = await store.add_authored(
+                NewAuthored(prolific.id, f"p{n}", "T", "en", small, 1, "polls", 0), limit=50
+            )
             assert row is not None
             bot.services.authored.put(row)
         await say(tg, prolific, "/newquiz Fifty", "Now send")

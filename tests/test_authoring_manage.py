@@ -29,8 +29,14 @@ async def write_quiz(tg: FakeTelegram, author: User, title: str, count: int = 2)
     """The author writes a quiz of ``count`` polls; returns the name it was saved as."""
     await say(tg, author, f"/newquiz {title}", "Now send")
     for n in range(1, count + 1):
-        await poll(tg, author, f"Question {n} added", f"{title} question {n}?",
-                   ["right", "wrong"], correct=[0])
+        await poll(
+            tg,
+            author,
+            f"Question {n} added",
+            f"{title} question {n}?",
+            ["right", "wrong"],
+            correct=[0],
+        )
     saved = await say(tg, author, "/done", "saved as")
     found = re.search(r"saved as (\S+),", saved.text)
     assert found is not None
@@ -38,7 +44,8 @@ async def write_quiz(tg: FakeTelegram, author: User, title: str, count: int = 2)
 
 
 async def test_names_owners_sharing_publishing_and_deleting(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=2)
     author, other_mod, student = cls.creator, cls.admin, cls.students[0]
     stranger = tg.add_user(4444, "Stranger")
@@ -122,7 +129,8 @@ async def test_names_owners_sharing_publishing_and_deleting(
     assert "ZeRO question 3?" in out.read_text(encoding="utf-8")
     assert await export(["zero", "--out", str(out)], env) == 0
     assert out.read_text(encoding="utf-8") == (ROOT / "questions" / "zero.yaml").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     assert await export(["zero-2", "--out", str(out)], env) == 2  # deleted: by id only
     # quizbot backup keeps them: the copy holds every stored quiz with its bank text
     copy = db_path.parent / "copy.sqlite3"
@@ -132,6 +140,8 @@ async def test_names_owners_sharing_publishing_and_deleting(
         rows = await store.authored_quizzes()
     finally:
         await store.close()
-    assert [(r.name, r.deleted_at is not None) for r in rows] == [("zero-2", True),
-                                                                   ("zero-3", False)]
+    assert [(r.name, r.deleted_at is not None) for r in rows] == [
+        ("zero-2", True),
+        ("zero-3", False),
+    ]
     assert "ZeRO question 1?" in rows[1].bank_yaml

@@ -17,12 +17,15 @@ DATA = Path(__file__).parent / "data" / "import"
 MB = 1024 * 1024
 
 
-async def upload(tg: FakeTelegram, user: User, name: str, data: bytes, expect: str,
-                 **kw: object) -> StoredMessage:
+async def upload(
+    tg: FakeTelegram, user: User, name: str, data: bytes, expect: str, **kw: object
+) -> StoredMessage:
     before = len(tg.messages(user.id))
     tg.user_sends_document(user, name, data, **kw)  # type: ignore[arg-type]
-    return await tg.wait_for(lambda: next(
-        (m for m in tg.messages(user.id)[before:] if expect in m.text), None), what=expect)
+    return await tg.wait_for(
+        lambda: next((m for m in tg.messages(user.id)[before:] if expect in m.text), None),
+        what=expect,
+    )
 
 
 def test_the_file_endpoint_follows_the_api_url() -> None:
@@ -31,16 +34,16 @@ def test_the_file_endpoint_follows_the_api_url() -> None:
     assert file_url("https://tg.example.org/api/bot/") == "https://tg.example.org/api/file/bot"
 
 
-async def test_uploaded_files_become_quizzes(tg: FakeTelegram, db_path: Path,
-                                             caplog: pytest.LogCaptureFixture) -> None:
+async def test_uploaded_files_become_quizzes(
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     teacher = tg.add_user(61, "Farhana")
     async with BotHarness(tg, db_path) as bot:
         store = bot.services.store
         gift = (DATA / "networking.gift").read_bytes()
         reply = await upload(tg, teacher, "networking.gift", gift, "saved as")
         # fetched with getFile, then from /file/bot<token>/<file_path> (a self-hosted server too)
-        assert [c.params["file_id"] for c in tg.calls_to("getFile")] == [
-            next(iter(tg.files.by_id))]
+        assert [c.params["file_id"] for c in tg.calls_to("getFile")] == [next(iter(tg.files.by_id))]
         assert tg.files.downloads == ["documents/file_1"]
         assert TOKEN in tg.tokens_seen
         [row] = await store.authored_by(teacher.id)
@@ -70,8 +73,15 @@ async def test_hostile_files_change_nothing(tg: FakeTelegram, db_path: Path) -> 
         await upload(tg, mallory, "liar.gift", b"x" * (MB + 1), "too big", announced_size=10)
         assert tg.files.downloads == []
         # no size anywhere: refused after the download
-        await upload(tg, mallory, "sly.gift", b"x" * (MB + 1), "too big",
-                     announced_size=None, size_known=False)
+        await upload(
+            tg,
+            mallory,
+            "sly.gift",
+            b"x" * (MB + 1),
+            "too big",
+            announced_size=None,
+            size_known=False,
+        )
         # an XML entity bomb, a YAML alias bomb, a binary, a file of nothing importable
         await upload(tg, mallory, "bomb.xml", (DATA / "bomb.xml").read_bytes(), "nothing was saved")
         aliases = b"a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\ntitle: t\n"

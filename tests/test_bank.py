@@ -105,39 +105,73 @@ def test_good_bank_and_boolean_trap(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("  shuffle: false", "  shuffle: false\n  colour: red",
-         "demo.yaml:8: settings: unknown key 'colour'"),
-        ("    correct: 1\n", "    correct: 1\n    hint: no\n",
-         "demo.yaml:19: question 1 (id q1): unknown key 'hint'"),
-        ("      en: Question one?\n", "",
-         "demo.yaml:11: question 1 (id q1): question: missing key 'en'"),
-        ("      - bn: না\n        en: no\n", "",
-         "demo.yaml:14: question 1 (id q1): options: 1 options, need 2 to 10"),
-        ("      - bn: না\n        en: no\n", "      - bn: না\n        en: YES\n",
-         "demo.yaml:16: question 1 (id q1): options[2].en: duplicate of option 1"),
-        ("    correct: 3\n", "    correct: 4\n",
-         "demo.yaml:33: question 2 (id q2): correct: 4 is out of range (1 to 3)"),
-        ("    correct: 1\n", "",
-         "demo.yaml:9: question 1 (id q1): missing key 'correct'"),
-        ("  - id: q2\n", "  - id: q1\n",
-         "demo.yaml:22: question 2 (id q1): id: duplicate of question 1"),
-        ("  shuffle: false", "  shuffle: yes",
-         "demo.yaml:7: settings.shuffle: must be true or false"),
-        ("  seconds: 20", "  seconds: 2",
-         "demo.yaml:6: settings.seconds: 2 is out of range (5 to 600)"),
-        ("language: en", "language: fr",
-         "demo.yaml:4: language: 'fr' is not one of bn, en"),
-        ("      en: Because it is right.", "      en: " + "word " * 40,
-         "demo.yaml:20: question 1 (id q1): explanation.en: 199 characters; with the verdict"),
-        ("      en: Question one?", "      en: " + "x" * 4000,
-         "demo.yaml:11: question 1 (id q1): question.en: the question message would be"),
-        ("      - bn: না\n        en: no\n",
-         "".join(f"      - bn: উত্তর {i}\n        en: answer {i}\n" for i in range(10)),
-         "question 1 (id q1): options: 11 options, need 2 to 10"),
+        (
+            "  shuffle: false",
+            "  shuffle: false\n  colour: red",
+            "demo.yaml:8: settings: unknown key 'colour'",
+        ),
+        (
+            "    correct: 1\n",
+            "    correct: 1\n    hint: no\n",
+            "demo.yaml:19: question 1 (id q1): unknown key 'hint'",
+        ),
+        (
+            "      en: Question one?\n",
+            "",
+            "demo.yaml:11: question 1 (id q1): question: missing key 'en'",
+        ),
+        (
+            "      - bn: না\n        en: no\n",
+            "",
+            "demo.yaml:14: question 1 (id q1): options: 1 options, need 2 to 10",
+        ),
+        (
+            "      - bn: না\n        en: no\n",
+            "      - bn: না\n        en: YES\n",
+            "demo.yaml:16: question 1 (id q1): options[2].en: duplicate of option 1",
+        ),
+        (
+            "    correct: 3\n",
+            "    correct: 4\n",
+            "demo.yaml:33: question 2 (id q2): correct: 4 is out of range (1 to 3)",
+        ),
+        ("    correct: 1\n", "", "demo.yaml:9: question 1 (id q1): missing key 'correct'"),
+        (
+            "  - id: q2\n",
+            "  - id: q1\n",
+            "demo.yaml:22: question 2 (id q1): id: duplicate of question 1",
+        ),
+        (
+            "  shuffle: false",
+            "  shuffle: yes",
+            "demo.yaml:7: settings.shuffle: must be true or false",
+        ),
+        (
+            "  seconds: 20",
+            "  seconds: 2",
+            "demo.yaml:6: settings.seconds: 2 is out of range (5 to 600)",
+        ),
+        ("language: en", "language: fr", "demo.yaml:4: language: 'fr' is not one of bn, en"),
+        (
+            "      en: Because it is right.",
+            "      en: " + "word " * 40,
+            "demo.yaml:20: question 1 (id q1): explanation.en: 199 characters; with the verdict",
+        ),
+        (
+            "      en: Question one?",
+            "      en: " + "x" * 4000,
+            "demo.yaml:11: question 1 (id q1): question.en: the question message would be",
+        ),
+        (
+            "      - bn: না\n        en: no\n",
+            "".join(f"      - bn: উত্তর {i}\n        en: answer {i}\n" for i in range(10)),
+            "question 1 (id q1): options: 11 options, need 2 to 10",
+        ),
     ],
 )
-def test_rejections_name_file_line_and_field(tmp_path: Path, old: str, new: str,
-                                             expected: str) -> None:
+def test_rejections_name_file_line_and_field(
+    tmp_path: Path, old: str, new: str, expected: str
+) -> None:
     assert old in GOOD
     found = problems(tmp_path, GOOD.replace(old, new, 1))
     assert any(expected in p for p in found), found
@@ -145,18 +179,23 @@ def test_rejections_name_file_line_and_field(tmp_path: Path, old: str, new: str,
 
 def test_yaml_errors_and_tricks(tmp_path: Path) -> None:
     assert "/demo.yaml:2: not valid YAML" in problems(tmp_path, "title: [unclosed\n")[0]
-    bomb = GOOD.replace("title:\n  bn: পরীক্ষা\n  en: Test",
-                        "title: &t\n  bn: পরীক্ষা\n  en: Test\nx: *t")
+    bomb = GOOD.replace(
+        "title:\n  bn: পরীক্ষা\n  en: Test", "title: &t\n  bn: পরীক্ষা\n  en: Test\nx: *t"
+    )
     assert any("unknown key 'x'" in p for p in problems(tmp_path, bomb))
     alias = GOOD.replace("      - bn: না\n        en: no\n", "      - *a\n").replace(
-        "      - bn: হ্যাঁ\n", "      - &a\n        bn: হ্যাঁ\n")
+        "      - bn: হ্যাঁ\n", "      - &a\n        bn: হ্যাঁ\n"
+    )
     assert any("anchors and aliases" in p for p in problems(tmp_path, alias))
     tagged = GOOD.replace("      en: Question one?", "      en: !!python/object:os.system x")
-    assert any("tag 'tag:yaml.org,2002:python/object:os.system' is not allowed" in p
-               for p in problems(tmp_path, tagged))
+    assert any(
+        "tag 'tag:yaml.org,2002:python/object:os.system' is not allowed" in p
+        for p in problems(tmp_path, tagged)
+    )
     assert problems(tmp_path, GOOD, "Bad Name.yaml")[0].endswith(
         "Bad Name.yaml: file name must be a quiz id: lowercase letters, digits, - and _, "
-        "at most 32 characters")
+        "at most 32 characters"
+    )
 
 
 def test_a_broken_bank_does_not_hide_the_others(tmp_path: Path) -> None:
@@ -169,9 +208,16 @@ def test_a_broken_bank_does_not_hide_the_others(tmp_path: Path) -> None:
 
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, timeout=60,
-                          env={"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1"}, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1"},
+        check=False,
+    )
 
 
 def test_validate_command(tmp_path: Path) -> None:
@@ -182,7 +228,8 @@ def test_validate_command(tmp_path: Path) -> None:
     bad = run_cli("validate", str(tmp_path))
     assert bad.returncode == 1
     assert bad.stdout.strip().endswith(
-        "bad.yaml:18: question 1 (id q1): correct: 0 is out of range (1 to 2)")
+        "bad.yaml:18: question 1 (id q1): correct: 0 is out of range (1 to 2)"
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "bn"])
@@ -194,8 +241,10 @@ def test_play_with_right_answers_scores_full_marks(lang: str) -> None:
     from bot.engine import make_plan
 
     plan = make_plan(quiz, random.Random(5))
-    answers = "".join("ABCD"[perm.index(q.correct)] + "\n"
-                      for q, perm in zip(quiz.questions, plan.permutations, strict=True))
+    answers = "".join(
+        "ABCD"[perm.index(q.correct)] + "\n"
+        for q, perm in zip(quiz.questions, plan.permutations, strict=True)
+    )
     result = run_cli("play", "zero", "--lang", lang, "--seed", "5", stdin="x\n" + answers)
     assert result.returncode == 0, result.stderr
     assert result.stdout.rstrip().endswith("Score: 8/8")

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from bot.bank import BankError, parse_quiz
+from bot.bank import BankError, Lang, parse_quiz
 from bot.engine import make_plan
 from bot.markup import html
 from bot.render import bank_limits
@@ -56,22 +56,27 @@ def test_one_language_bank_serves_the_same_text_in_both_languages() -> None:
 
 
 def test_the_two_forms_do_not_mix() -> None:
-    mixed = ONE.replace("    question: Second?\n",
-                        "    question:\n      bn: দ্বিতীয়?\n      en: Second?\n")
+    mixed = ONE.replace(
+        "    question: Second?\n", "    question:\n      bn: দ্বিতীয়?\n      en: Second?\n"
+    )
     assert problems(mixed) == [
         "demo.yaml:14: question 2 (id b): question: must be plain text: this bank is in one "
-        "language (its title is plain text)"]
+        "language (its title is plain text)"
+    ]
     bilingual = "title:\n  bn: নেটওয়ার্ক\n  en: Networks\n" + ONE.split("\n", 1)[1]
     assert problems(bilingual)[0] == (
         "demo.yaml:9: question 1 (id a): question: must have both bn and en: this bank is "
-        "bilingual (its title has bn and en)")
+        "bilingual (its title has bn and en)"
+    )
 
 
 def test_pick_is_checked_and_draws_afresh_in_the_bank_order() -> None:
     assert problems(ONE.replace("pick: 2", "pick: 4")) == [
-        "demo.yaml:4: settings.pick: 4 is more than the 3 questions of the bank"]
+        "demo.yaml:4: settings.pick: 4 is more than the 3 questions of the bank"
+    ]
     assert problems(ONE.replace("pick: 2", "pick: 0")) == [
-        "demo.yaml:4: settings.pick: 0 is out of range (1 to 200)"]
+        "demo.yaml:4: settings.pick: 0 is out of range (1 to 200)"
+    ]
     quiz = load(ONE)
     rng = random.Random(1)
     plans = [make_plan(quiz, rng) for _ in range(20)]
@@ -83,7 +88,8 @@ def test_pick_is_checked_and_draws_afresh_in_the_bank_order() -> None:
 
 def test_an_explanation_if_given_must_not_be_empty() -> None:
     assert problems(ONE.replace("explanation: Because.", "explanation: ''")) == [
-        "demo.yaml:10: question 1 (id a): explanation: must not be empty"]
+        "demo.yaml:10: question 1 (id a): explanation: must not be empty"
+    ]
 
 
 def test_every_view_of_a_question_shows_a_one_language_bank_as_written() -> None:
@@ -92,28 +98,48 @@ def test_every_view_of_a_question_shows_a_one_language_bank_as_written() -> None
     from bot import render
     from bot.engine import Answer, QuizEngine, Verdict
 
-    quiz = load(ONE.replace("title: Networks", "title: নেটওয়ার্ক").replace(
-        "language: en", "language: bn"))
+    quiz = load(
+        ONE.replace("title: Networks", "title: নেটওয়ার্ক").replace("language: en", "language: bn")
+    )
     engine = QuizEngine(quiz, make_plan(quiz, random.Random(2)), 30)
     with_expl = next(q for q in quiz.questions if q.explanation is not None)
     without = next(q for q in quiz.questions if q.explanation is None)
-    for lang, right in (("bn", "সঠিক"), ("en", "Right")):
+    views: tuple[tuple[Lang, str], ...] = (("bn", "সঠিক"), ("en", "Right"))
+    for lang, right in views:
         for q in (with_expl, without):
             perm = tuple(range(len(q.options)))
             verdict = Verdict("accepted", Answer(0, 1, q.correct, True, 900, 0.0, 1), q.correct)
-            alert = render.tap_alert(lang, verdict, q, perm)  # type: ignore[arg-type]
+            alert = render.tap_alert(lang, verdict, q, perm)
             assert right in alert
             assert ("Because." in alert) == (q is with_expl)
             missed = render.Missed(1, q, perm, None)
-            recap = "\n".join(render.recap_messages(
-                quiz, lang, points=0, correct=0, asked=2, total=2, rank=1, players=1,  # type: ignore[arg-type]
-                best_streak=0, missed=[missed]))
-            review = render.review_answered(quiz, q, perm, lang, chosen=0,  # type: ignore[arg-type]
-                                            verdict="v", schedule=html("s"))
+            recap = "\n".join(
+                render.recap_messages(
+                    quiz,
+                    lang,
+                    points=0,
+                    correct=0,
+                    asked=2,
+                    total=2,
+                    rank=1,
+                    players=1,
+                    best_streak=0,
+                    missed=[missed],
+                )
+            )
+            review = render.review_answered(
+                quiz,
+                q,
+                perm,
+                lang,
+                chosen=0,
+                verdict="v",
+                schedule=html("s"),
+            )
             for text in (recap, review):
                 assert q.text.en in text and "নেটওয়ার্ক" in text
                 assert ("💡" in text) == (q is with_expl)
-        reveal = render.reveal_message(engine.close(), lang, total=2)  # type: ignore[arg-type]
+        reveal = render.reveal_message(engine.close(), lang, total=2)
         assert engine.question.text.en in reveal
 
 
@@ -125,8 +151,9 @@ def test_the_shipped_quiz_does_not_give_its_answers_away() -> None:
 
     from bot.bank import load_quiz
 
-    quiz = load_quiz(Path(__file__).resolve().parent.parent / "questions" / "zero.yaml",
-                     bank_limits())
+    quiz = load_quiz(
+        Path(__file__).resolve().parent.parent / "questions" / "zero.yaml", bank_limits()
+    )
     assert quiz.bilingual
     for q in quiz.questions:
         for lang in ("bn", "en"):

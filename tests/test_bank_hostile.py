@@ -69,10 +69,9 @@ def hostile_files(tmp: Path, canary: Path) -> dict[str, bytes | str]:
         "laughs.yaml": BILLION_LAUGHS + bank(1),
         "aliases.yaml": ALIAS_IN_QUESTIONS,
         "pyobject.yaml": bank(1).replace(
-            "      en: Question 1?",
-            f"      en: !!python/object/apply:os.system [\"touch {canary}\"]"),
-        "pyname.yaml": bank(1).replace("language: en",
-                                       "language: !!python/name:os.system"),
+            "      en: Question 1?", f'      en: !!python/object/apply:os.system ["touch {canary}"]'
+        ),
+        "pyname.yaml": bank(1).replace("language: en", "language: !!python/name:os.system"),
         "custom-tag.yaml": bank(1).replace("en: Because.", "en: !include /etc/passwd"),
         "merge.yaml": bank(1).replace("    correct: 1\n", "    <<: {correct: 1}\n"),
         "deep.yaml": "title: " + "[" * 50_000 + "]" * 50_000 + "\n",
@@ -153,7 +152,8 @@ def test_hostile_banks_beside_a_good_one(tmp_path: Path) -> None:
 
 
 async def test_the_bot_serves_the_good_bank_and_logs_the_others(
-        tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     folder = tmp_path / "questions"
     folder.mkdir()
     canary = tmp_path / "pwned"
@@ -161,11 +161,15 @@ async def test_the_bot_serves_the_good_bank_and_logs_the_others(
     shutil.copy(ROOT / "questions" / "zero.yaml", folder / "zero.yaml")
     cls = populate(tg, students=2)
     caplog.set_level(logging.INFO, logger="bot")
-    async with BotHarness(tg, tmp_path / "db.sqlite3",
-                          env={"QUIZBOT_QUESTIONS": str(folder)}) as bot:
+    async with BotHarness(
+        tg, tmp_path / "db.sqlite3", env={"QUIZBOT_QUESTIONS": str(folder)}
+    ) as bot:
         assert list(bot.services.quizzes) == ["zero"]
-        skipped = [r.getMessage() for r in caplog.records
-                   if r.name == "bot.app" and r.levelno == logging.ERROR]
+        skipped = [
+            r.getMessage()
+            for r in caplog.records
+            if r.name == "bot.app" and r.levelno == logging.ERROR
+        ]
         for name in EXPECTED:
             assert any(f"{folder / name}" in m and "file skipped" in m for m in skipped), name
         assert not any(r.exc_info for r in caplog.records), "refusals are not tracebacks"

@@ -25,9 +25,15 @@ def _number(value: object) -> bool:
 def test_bench_smoke(tmp_path: Path) -> None:
     out = tmp_path / "smoke.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "bench", "--smoke", "--json", str(out)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=140,
-                          check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench", "--smoke", "--json", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=140,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert "| figure" in proc.stdout and "| target | met |" in proc.stdout
     r = json.loads(out.read_text())

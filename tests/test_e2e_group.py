@@ -56,8 +56,7 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
         queries = {}
         for i, student in enumerate(cls.students):
             label = right if i % 2 == 0 else wrong
-            queries[student.id] = (label, tg.tap(chat, student, q1.message_id,
-                                                 b1[label]))
+            queries[student.id] = (label, tg.tap(chat, student, q1.message_id, b1[label]))
         for student in cls.students:
             label, qid = queries[student.id]
             answer = await tg.wait_answered(qid)
@@ -79,16 +78,21 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
         assert answer.text == f"You already chose {wrong}; only your first tap counts."
 
         # The answered count shows up on the open question (budget permitting).
-        await tg.wait_for(lambda: "30 answered" in (tg.stored_message(chat, q1.message_id)
-                                                    or q1).text)
+        await tg.wait_for(
+            lambda: "30 answered" in (tg.stored_message(chat, q1.message_id) or q1).text
+        )
 
         # Non-moderator /next: refused, the question stays open. The outsider was refused a
         # moment ago, so their repeat costs the group nothing; another student gets the reply.
         refusals = len([m for m in tg.messages(chat) if "Only the group's admins" in m.text])
         tg.user_says(chat, cls.outsider, "/next")
         tg.user_says(chat, cls.students[2], "/next")
-        await tg.wait_for(lambda: len([m for m in tg.messages(chat)
-                                       if "Only the group's admins" in m.text]) == refusals + 1)
+        await tg.wait_for(
+            lambda: (
+                len([m for m in tg.messages(chat) if "Only the group's admins" in m.text])
+                == refusals + 1
+            )
+        )
         await tg.wait_consumed()
         assert open_question(tg, chat, 1) is not None
 
@@ -118,8 +122,7 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
         # answer to question 1.
         bot.clock.advance(0.02)
         for student in cls.students[:3]:
-            await tg.wait_answered(tg.tap(chat, student, q2.message_id,
-                                          b2[right2]))
+            await tg.wait_answered(tg.tap(chat, student, q2.message_id, b2[right2]))
         tg.user_says(chat, cls.creator, "/stop")
         await tg.wait_for(lambda: tg.find_message(chat, "🏁") is not None)
         results = tg.find_message(chat, "🏁")
@@ -131,7 +134,10 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
         # points, right answers and time, so the lower user id first); student 4 ties student 1
         # on points and right answers (1000, 1) but finished first, so takes third place.
         assert [line.split(". ")[1].split(" —")[0].strip("\u2068\u2069") for line in podium] == [
-            "Student0", "Student2", "Student4"]
+            "Student0",
+            "Student2",
+            "Student4",
+        ]
         # counted out of the 2 questions asked, not the quiz's 8
         assert "2100 points, 2/2 right" in podium[0] and "2100 points, 2/2 right" in podium[1]
         assert "1000 points, 1/2 right" in podium[2]
@@ -164,8 +170,9 @@ async def test_timed_close_and_bengali(tg: FakeTelegram, db_path: Path) -> None:
         assert q1.text.startswith("❓ প্রশ্ন ১/৮")
         assert ZERO.questions[0].text.bn in q1.text
         right = correct_label(q1, lang="bn")
-        answer = await tg.wait_answered(tg.tap(chat, cls.students[0], q1.message_id,
-                                               button_data(q1, right)))
+        answer = await tg.wait_answered(
+            tg.tap(chat, cls.students[0], q1.message_id, button_data(q1, right))
+        )
         assert answer.text is not None
         assert answer.text.startswith("✅ সঠিক! +")
         assert explained(ZERO.questions[0]).bn in answer.text

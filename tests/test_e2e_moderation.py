@@ -11,7 +11,8 @@ from quizkit import newest_after, open_question, populate
 
 
 async def test_moderators_are_looked_up_once_and_anonymous_admins_count(
-        tg: FakeTelegram, db_path: Path) -> None:
+    tg: FakeTelegram, db_path: Path
+) -> None:
     cls = populate(tg, students=3)
     chat = cls.chat_id
     helper = tg.add_user(5555, "Global", username="global_admin")
@@ -60,8 +61,9 @@ async def test_group_language_switch(tg: FakeTelegram, db_path: Path) -> None:
         q2 = await tg.wait_for(lambda: open_question(tg, chat, 2))
         assert q2.text.startswith("❓ Question 2/8")
         tg.user_says(chat, cls.creator, "/lang bn")
-        await tg.wait_for(lambda: sum("এখন থেকে বাংলায় লিখব" in m.text
-                                      for m in tg.messages(chat)) == 2)
+        await tg.wait_for(
+            lambda: sum("এখন থেকে বাংলায় লিখব" in m.text for m in tg.messages(chat)) == 2
+        )
         tg.user_says(chat, cls.creator, "/stop")
         results = await tg.wait_for(lambda: tg.find_message(chat, "🏁"))
         assert "ফলাফল" in results.text

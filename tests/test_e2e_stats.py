@@ -21,8 +21,9 @@ async def play_two_questions(tg: FakeTelegram, cls: Class, chat: int) -> None:
         right = correct_label(q)
         wrong = next(label for label in "ABCD" if label != right)
         for i, student in enumerate(cls.students[:4]):
-            await tg.wait_answered(tg.tap(chat, student, q.message_id,
-                                          button_data(q, right if i < 3 else wrong)))
+            await tg.wait_answered(
+                tg.tap(chat, student, q.message_id, button_data(q, right if i < 3 else wrong))
+            )
         tg.user_says(chat, cls.creator, "/next" if number == 1 else "/stop")
     await tg.wait_for(lambda: tg.find_message(chat, "🏁"))
 
@@ -64,8 +65,12 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
         refused = await tg.wait_answered(tg.tap(chat, cls.students[0], confirm.message_id, yes))
         assert refused.text == "Only the group's admins can do that."
         await tg.wait_answered(tg.tap(chat, cls.admin, confirm.message_id, yes))
-        await tg.wait_for(lambda: "Season 2 has started" in (
-            tg.stored_message(chat, confirm.message_id) or confirm).text)
+        await tg.wait_for(
+            lambda: (
+                "Season 2 has started"
+                in (tg.stored_message(chat, confirm.message_id) or confirm).text
+            )
+        )
         stale = await tg.wait_answered(tg.tap(chat, cls.admin, confirm.message_id, yes))
         assert stale.text == "This button is out of date."
 
@@ -101,21 +106,24 @@ async def test_a_failed_export_apologises_once(tg: FakeTelegram, db_path: Path) 
         assert len([m for m in tg.messages(chat) if m.text.startswith("Sorry")]) == 1
 
 
-async def test_supergroup_migration_carries_the_leaderboard(tg: FakeTelegram,
-                                                            db_path: Path) -> None:
+async def test_supergroup_migration_carries_the_leaderboard(
+    tg: FakeTelegram, db_path: Path
+) -> None:
     cls = populate(tg, students=4, chat_id=-4242)
     async with BotHarness(tg, db_path) as bot:
         tg.user_says(-4242, cls.creator, "/quiz zero 600")
         q1 = await tg.wait_for(lambda: open_question(tg, -4242, 1))
-        await tg.wait_answered(tg.tap(-4242, cls.students[0], q1.message_id,
-                                      button_data(q1, correct_label(q1))))
+        await tg.wait_answered(
+            tg.tap(-4242, cls.students[0], q1.message_id, button_data(q1, correct_label(q1)))
+        )
         new_id = -1009999999999
         tg.migrate_group(-4242, new_id)
         await tg.wait_for(lambda: bot.services.groups.running(new_id, 0) is not None)
         tg.user_says(new_id, cls.creator, "/next")
         q2 = await tg.wait_for(lambda: open_question(tg, new_id, 2))
-        await tg.wait_answered(tg.tap(new_id, cls.students[0], q2.message_id,
-                                      button_data(q2, correct_label(q2))))
+        await tg.wait_answered(
+            tg.tap(new_id, cls.students[0], q2.message_id, button_data(q2, correct_label(q2)))
+        )
         tg.user_says(new_id, cls.creator, "/stop")
         await tg.wait_for(lambda: tg.find_message(new_id, "🏁"))
         tg.user_says(new_id, cls.students[1], "/leaderboard")
@@ -139,11 +147,15 @@ async def test_private_practice_and_language(tg: FakeTelegram, db_path: Path) ->
         for number in range(1, 9):
             q = await tg.wait_for(partial(open_question, tg, dm, number))
             assert "⏱" not in q.text  # no timer in practice
-            label = correct_label(q) if number != 3 else next(
-                x for x in "ABCD" if x != correct_label(q))
+            label = (
+                correct_label(q)
+                if number != 3
+                else next(x for x in "ABCD" if x != correct_label(q))
+            )
             score += number != 3
-            answer = await tg.wait_answered(tg.tap(dm, student, q.message_id,
-                                                   button_data(q, label)))
+            answer = await tg.wait_answered(
+                tg.tap(dm, student, q.message_id, button_data(q, label))
+            )
             assert answer.text is not None
             assert not answer.show_alert
             edited = tg.stored_message(dm.id, q.message_id)
@@ -161,8 +173,9 @@ async def test_private_practice_and_language(tg: FakeTelegram, db_path: Path) ->
         assert bot.services.groups.active() == []
 
 
-async def test_backup_command_while_the_bot_runs(tg: FakeTelegram, db_path: Path,
-                                                 tmp_path: Path) -> None:
+async def test_backup_command_while_the_bot_runs(
+    tg: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
     import asyncio
     import os
     import sqlite3
@@ -174,10 +187,19 @@ async def test_backup_command_while_the_bot_runs(tg: FakeTelegram, db_path: Path
         await play_two_questions(tg, cls, chat)
         dest = tmp_path / "copy.sqlite3"
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "backup", str(dest),
-            env={"PATH": os.environ.get("PATH", ""), "QUIZBOT_DB": str(db_path),
-                 "PYTHONPATH": str(ROOT)},
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "backup",
+            str(dest),
+            env={
+                "PATH": os.environ.get("PATH", ""),
+                "QUIZBOT_DB": str(db_path),
+                "PYTHONPATH": str(ROOT),
+            },
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         _, err = await asyncio.wait_for(proc.communicate(), 60)
         assert proc.returncode == 0, err
         # the bot keeps working while and after the copy is made
@@ -189,20 +211,31 @@ async def test_backup_command_while_the_bot_runs(tg: FakeTelegram, db_path: Path
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
-async def test_results_follow_a_migration_learned_from_their_own_send(tg: FakeTelegram,
-                                                                      db_path: Path) -> None:
+async def test_results_follow_a_migration_learned_from_their_own_send(
+    tg: FakeTelegram, db_path: Path
+) -> None:
     cls = populate(tg, students=2, chat_id=-777)
-    new = tg.add_group(-1007770000000, "ZeRO study group", creator=cls.creator,
-                       members=cls.students, supergroup=True)
+    new = tg.add_group(
+        -1007770000000,
+        "ZeRO study group",
+        creator=cls.creator,
+        members=cls.students,
+        supergroup=True,
+    )
     async with BotHarness(tg, db_path) as bot:
         tg.user_says(-777, cls.creator, "/quiz zero 600")
         q1 = await tg.wait_for(lambda: open_question(tg, -777, 1))
-        await tg.wait_answered(tg.tap(-777, cls.students[0], q1.message_id,
-                                      button_data(q1, correct_label(q1))))
+        await tg.wait_answered(
+            tg.tap(-777, cls.students[0], q1.message_id, button_data(q1, correct_label(q1)))
+        )
         run_id = int(button_data(q1, "A").split(":")[1])
-        tg.fail("sendMessage", error_code=400, migrate_to_chat_id=new.id,
-                description="Bad Request: group chat was upgraded to a supergroup chat",
-                match=lambda p: "🏁" in str(p.get("text", "")))
+        tg.fail(
+            "sendMessage",
+            error_code=400,
+            migrate_to_chat_id=new.id,
+            description="Bad Request: group chat was upgraded to a supergroup chat",
+            match=lambda p: "🏁" in str(p.get("text", "")),
+        )
         tg.user_says(-777, cls.creator, "/stop")
         results = await tg.wait_for(lambda: tg.find_message(new.id, "🏁"))
         assert "1/1 right" in results.text

@@ -33,9 +33,10 @@ def test_shuffle_is_seeded_and_moves_the_right_letter() -> None:
     assert a == b
     plans = {make_plan(ZERO, random.Random(seed)).permutations for seed in range(20)}
     assert len(plans) > 1
-    positions = {perm.index(ZERO.questions[0].correct)
-                 for perm in (make_plan(ZERO, random.Random(s)).permutations[0]
-                              for s in range(20))}
+    positions = {
+        perm.index(ZERO.questions[0].correct)
+        for perm in (make_plan(ZERO, random.Random(s)).permutations[0] for s in range(20))
+    }
     assert len(positions) > 1
     for perm in a.permutations:
         assert sorted(perm) == [0, 1, 2, 3]
@@ -127,8 +128,7 @@ def test_restore_rebuilds_a_run_and_never_double_counts() -> None:
     e.open(T0)
     v = e.answer(1, 0, right_shown(e), T0 + 3)
     assert v.answer is not None
-    again = QuizEngine(ZERO, e.plan, 30, current=0, phase="open", posted_at=T0,
-                       deadline=T0 + 30)
+    again = QuizEngine(ZERO, e.plan, 30, current=0, phase="open", posted_at=T0, deadline=T0 + 30)
     again.restore([v.answer, v.answer])
     assert again.answered() == 1
     assert again.answer(1, 0, 0, T0 + 4).status == "again"
@@ -155,10 +155,16 @@ def test_engine_is_pure() -> None:
     import ast
 
     source = (Path(__file__).resolve().parent.parent / "bot" / "engine.py").read_text()
-    imported = {alias.name.split(".")[0] for node in ast.walk(ast.parse(source))
-                if isinstance(node, ast.Import | ast.ImportFrom)
-                for alias in (node.names if isinstance(node, ast.Import) else
-                              [type("A", (), {"name": node.module or ""})()])}
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in (
+            node.names
+            if isinstance(node, ast.Import)
+            else [type("A", (), {"name": node.module or ""})()]
+        )
+    }
     assert not imported & {"telegram", "aiosqlite", "sqlite3", "time", "asyncio"}
 
 

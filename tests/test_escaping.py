@@ -35,16 +35,25 @@ def hostile_bank(folder: Path) -> Path:
     def both(text: str) -> dict[str, str]:
         return {"bn": text, "en": text}
 
-    questions = [{
-        "id": f"q{i}", "question": both(f"{QUESTION} #{i}"),
-        "options": [both(RIGHT), both(WRONG), both(OTHER)], "correct": 1,
-        "explanation": both(EXPLAIN), "note": both(NOTE),
-    } for i in range(1, 3)]
-    bank = {"title": both(TITLE), "language": "en", "settings": {"shuffle": False},
-            "questions": questions}
+    questions = [
+        {
+            "id": f"q{i}",
+            "question": both(f"{QUESTION} #{i}"),
+            "options": [both(RIGHT), both(WRONG), both(OTHER)],
+            "correct": 1,
+            "explanation": both(EXPLAIN),
+            "note": both(NOTE),
+        }
+        for i in range(1, 3)
+    ]
+    bank = {
+        "title": both(TITLE),
+        "language": "en",
+        "settings": {"shuffle": False},
+        "questions": questions,
+    }
     folder.mkdir()
-    (folder / "hostile.yaml").write_text(yaml.safe_dump(bank, allow_unicode=True),
-                                         encoding="utf-8")
+    (folder / "hostile.yaml").write_text(yaml.safe_dump(bank, allow_unicode=True), encoding="utf-8")
     return folder
 
 
@@ -72,8 +81,8 @@ async def says(tg: FakeTelegram, chat: int, user: User, text: str) -> StoredMess
 
 
 async def test_hostile_texts_show_as_text_in_every_message(
-        tg: FakeTelegram, db_path: Path, tmp_path: Path,
-        caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=0)
     chat = cls.chat_id
     tg.chat(chat).title = GROUP_TITLE
@@ -89,7 +98,7 @@ async def test_hostile_texts_show_as_text_in_every_message(
         # The list of quizzes, and its start button (a plain-text label).
         listing = await says(tg, chat, cls.creator, "/quiz")
         shown(listing, TITLE)
-        assert listing.buttons[0][0][0].endswith("<b>title</b> & \"co\" \u202eevil")
+        assert listing.buttons[0][0][0].endswith('<b>title</b> & "co" \u202eevil')
 
         # Announcement, question, alerts (plain text), reveal with note, results.
         tg.user_says(chat, cls.creator, "/quiz hostile")
@@ -97,8 +106,9 @@ async def test_hostile_texts_show_as_text_in_every_message(
         shown(tg.find_message(chat, "questions ·") or q1, TITLE)
         shown(q1, f"{QUESTION} #1", f"A) {RIGHT}", f"B) {WRONG}", f"C) {OTHER}")
         for i, player in enumerate(players):
-            alert = await tg.wait_answered(tg.tap(chat, player, q1.message_id,
-                                                  button_data(q1, "AB"[i % 2])))
+            alert = await tg.wait_answered(
+                tg.tap(chat, player, q1.message_id, button_data(q1, "AB"[i % 2]))
+            )
             assert alert.text is not None and EXPLAIN in alert.text, alert.text
         tg.user_says(chat, cls.creator, "/next")
         await tg.wait_for(lambda: open_question(tg, chat, 2))
@@ -124,8 +134,9 @@ async def test_hostile_texts_show_as_text_in_every_message(
         for _ in range(2):
             current = tg.messages(boss.id)[-1]
             before = len(tg.messages(boss.id))
-            await tg.wait_answered(tg.tap(boss.id, boss, current.message_id,
-                                          button_data(current, "B")))
+            await tg.wait_answered(
+                tg.tap(boss.id, boss, current.message_id, button_data(current, "B"))
+            )
             await tg.wait_for(lambda b=before: len(tg.messages(boss.id)) > b)  # type: ignore[misc]
             answered = tg.stored_message(boss.id, current.message_id)
             assert answered is not None
@@ -137,10 +148,10 @@ async def test_hostile_texts_show_as_text_in_every_message(
         clock.offset += DAY + 60
         review = await says(tg, boss.id, boss, "/review")
         shown(review, TITLE, QUESTION, RIGHT, WRONG)
-        await tg.wait_answered(tg.tap(boss.id, boss, review.message_id,
-                                      button_data(review, "A")))
-        await tg.wait_for(lambda: "💡" in (tg.stored_message(boss.id, review.message_id)
-                                          or review).text)
+        await tg.wait_answered(tg.tap(boss.id, boss, review.message_id, button_data(review, "A")))
+        await tg.wait_for(
+            lambda: "💡" in (tg.stored_message(boss.id, review.message_id) or review).text
+        )
         answered = tg.stored_message(boss.id, review.message_id)
         assert answered is not None
         shown(answered, TITLE, QUESTION, RIGHT, WRONG, EXPLAIN)

@@ -634,8 +634,11 @@ async def test_users_polls_and_documents_through_ptb() -> None:
         server.user_sends_poll(user, "Q?", ["a", "b"], correct=[1], explanation="why")
         server.user_sends_poll(user, "Fwd?", ["a", "b"], forwarded_from=user)
         server.user_sends_document(user, "q.gift", b"::t::Q{=a ~b}", announced_size=None)
-        async with Bot(TOKEN, base_url=server.base_url,
-                       base_file_url=server.base_url.replace("/bot", "/file/bot")) as bot:
+        async with Bot(
+            TOKEN,
+            base_url=server.base_url,
+            base_file_url=server.base_url.replace("/bot", "/file/bot"),
+        ) as bot:
             updates = await bot.get_updates()
             own, fwd, doc = (u.message for u in updates)
             assert own is not None and own.poll is not None and own.poll.type == "quiz"
@@ -646,7 +649,8 @@ async def test_users_polls_and_documents_through_ptb() -> None:
             assert doc.document.file_size is None
             file = await doc.document.get_file()
             assert file.file_size == 13 and file.file_path == (
-                f"http://127.0.0.1:{server.port}/file/bot{TOKEN}/documents/file_1")
+                f"http://127.0.0.1:{server.port}/file/bot{TOKEN}/documents/file_1"
+            )
             assert bytes(await file.download_as_bytearray()) == b"::t::Q{=a ~b}"
             with pytest.raises(BadRequest, match="nvalid file_id"):
                 await bot.get_file("nope")

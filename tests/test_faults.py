@@ -28,8 +28,10 @@ from quizkit import (
 )
 
 OTHER_GROUP = -1009876543210
-NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply "
-                "markup are exactly the same as a current content and reply markup of the message")
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply "
+    "markup are exactly the same as a current content and reply markup of the message"
+)
 TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
@@ -41,7 +43,8 @@ def heads(tg: FakeTelegram, chat: int, prefix: str) -> list[StoredMessage]:
 def posted(tg: FakeTelegram, chat: int, number: int) -> int:
     """How many times question ``number`` was posted (revealed or not)."""
     return len(heads(tg, chat, f"❓ Question {number}/")) + len(
-        [m for m in heads(tg, chat, f"🔒 Question {number}/") if m.edits])
+        [m for m in heads(tg, chat, f"🔒 Question {number}/") if m.edits]
+    )
 
 
 def is_question(number: int) -> Any:
@@ -49,12 +52,15 @@ def is_question(number: int) -> Any:
 
 
 def is_reveal(number: int) -> Any:
-    return lambda params: (f"Question {number}/" in str(params.get("text", ""))
-                           and "closed" in str(params.get("text", "")))
+    return lambda params: (
+        f"Question {number}/" in str(params.get("text", ""))
+        and "closed" in str(params.get("text", ""))
+    )
 
 
-async def answer(tg: FakeTelegram, chat: int, user: User, question: StoredMessage,
-                 label: str | None = None) -> str:
+async def answer(
+    tg: FakeTelegram, chat: int, user: User, question: StoredMessage, label: str | None = None
+) -> str:
     data = button_data(question, label or correct_label(question))
     reply = await tg.wait_answered(tg.tap(chat, user, question.message_id, data))
     assert reply.text is not None
@@ -65,7 +71,8 @@ async def answer(tg: FakeTelegram, chat: int, user: User, question: StoredMessag
 
 
 async def test_429_on_posting_and_revealing_waits_and_skips_nothing(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=4)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
@@ -102,25 +109,31 @@ async def test_429_on_posting_and_revealing_waits_and_skips_nothing(
         assert posted(tg, chat, 4) == 0
         stored = await bot.services.store.answers(run)
         assert sorted((a.q_index, a.user_id) for a in stored) == [
-            (0, cls.students[0].id), (0, cls.students[1].id), (1, cls.students[2].id)]
+            (0, cls.students[0].id),
+            (0, cls.students[1].id),
+            (1, cls.students[2].id),
+        ]
         assert tg.max_in_window(chat) <= 20
     assert all(r.levelno <= logging.WARNING for r in caplog.records)
 
 
 async def test_429_on_the_answer_count_does_not_hold_up_taps(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=8)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
         q1 = await start_quiz(tg, cls)
         run = run_of(q1)
+
         def counts(p: dict[str, Any]) -> bool:
             return "answered" in str(p.get("text", ""))
 
         fault = tg.fail("editMessageText", retry_after=3, match=counts)
         await answer(tg, chat, cls.students[0], q1)
-        limited = await tg.wait_for(lambda: next(
-            (c for c in tg.calls_to("editMessageText") if c.status == 429), None))
+        limited = await tg.wait_for(
+            lambda: next((c for c in tg.calls_to("editMessageText") if c.status == 429), None)
+        )
         # Telegram said "wait 3 s" for this group; students keep tapping meanwhile.
         data = button_data(q1, correct_label(q1))
         queries = [tg.tap(chat, student, q1.message_id, data) for student in cls.students[1:]]
@@ -128,13 +141,22 @@ async def test_429_on_the_answer_count_does_not_hold_up_taps(
         assert all((r.text or "").startswith("✅") for r in replies)
         stored = await bot.services.store.answers(run)
         assert len(stored) == 8  # taken and stored during the wait
-        retried = await tg.wait_for(lambda: next(
-            (c for c in tg.calls_to("editMessageText")
-             if c.status == 200 and c.at > limited.at and counts(c.params)), None), timeout=8)
+        retried = await tg.wait_for(
+            lambda: next(
+                (
+                    c
+                    for c in tg.calls_to("editMessageText")
+                    if c.status == 200 and c.at > limited.at and counts(c.params)
+                ),
+                None,
+            ),
+            timeout=8,
+        )
         assert retried.at - limited.at >= 3.0
         assert all(r.at < retried.at for r in replies), "taps waited for the 429"
-        await tg.wait_for(lambda: "8 answered" in (tg.stored_message(chat, q1.message_id)
-                                                   or q1).text, timeout=8)
+        await tg.wait_for(
+            lambda: "8 answered" in (tg.stored_message(chat, q1.message_id) or q1).text, timeout=8
+        )
         assert fault.hits == 1
         tg.user_says(chat, cls.creator, "/next")
         await tg.wait_for(lambda: open_question(tg, chat, 2))
@@ -149,7 +171,8 @@ async def test_429_on_the_answer_count_does_not_hold_up_taps(
 
 
 async def test_dropped_connections_never_post_a_question_twice(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=3)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
@@ -179,13 +202,16 @@ async def test_dropped_connections_never_post_a_question_twice(
         assert len(drops) == 2
         stored = await bot.services.store.answers(run)
         assert sorted((a.q_index, a.user_id) for a in stored) == [
-            (0, cls.students[0].id), (1, cls.students[1].id)]
+            (0, cls.students[0].id),
+            (1, cls.students[1].id),
+        ]
     loud = [r for r in caplog.records if r.levelno > logging.WARNING or r.exc_info]
     assert not loud, [r.getMessage() for r in loud]
 
 
 async def test_slow_answers_past_the_timeout(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=3)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
@@ -201,14 +227,22 @@ async def test_slow_answers_past_the_timeout(
         q2 = await tg.wait_for(lambda: open_question(tg, chat, 2), timeout=8)
         # The edit was repeated ("message is not modified" then counts as done) ...
         # (the slow one is recorded when its answer finally goes out)
-        edits = await tg.wait_for(lambda: [c for c in tg.calls_to("editMessageText")
-                                           if is_reveal(1)(c.params)][1:] and [
-            c for c in tg.calls_to("editMessageText") if is_reveal(1)(c.params)])
+        edits = await tg.wait_for(
+            lambda: (
+                [c for c in tg.calls_to("editMessageText") if is_reveal(1)(c.params)][1:]
+                and [c for c in tg.calls_to("editMessageText") if is_reveal(1)(c.params)]
+            )
+        )
         assert sorted(c.status for c in edits) == [200, 400]  # the slow one answers last
         assert any("message is not modified" in (c.description or "") for c in edits)
         # ... the send was not: question 2 exists once, and the quiz goes on.
-        await tg.wait_for(lambda: [c for c in tg.calls_to("sendMessage")
-                                   if c.fault == "delay" and is_question(2)(c.params)])
+        await tg.wait_for(
+            lambda: [
+                c
+                for c in tg.calls_to("sendMessage")
+                if c.fault == "delay" and is_question(2)(c.params)
+            ]
+        )
         assert len([c for c in tg.calls_to("sendMessage") if is_question(2)(c.params)]) == 1
         assert (await answer(tg, chat, cls.students[1], q2)).startswith("✅")
         tg.user_says(chat, cls.creator, "/next")
@@ -223,7 +257,8 @@ async def test_slow_answers_past_the_timeout(
 
 
 async def test_edit_and_callback_errors_do_not_stop_the_quiz(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=4)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
@@ -252,8 +287,10 @@ async def test_edit_and_callback_errors_do_not_stop_the_quiz(
         reveal2 = heads(tg, chat, "🔒 Question 2/")
         assert len(reveal2) == 1
         assert "1 answered, 1 right" in reveal2[0].text
-        assert any(c.description and "message to edit not found" in c.description
-                   for c in tg.calls_to("editMessageText"))
+        assert any(
+            c.description and "message to edit not found" in c.description
+            for c in tg.calls_to("editMessageText")
+        )
         assert posted(tg, chat, 3) == 1
         assert len(await store.answers(run)) == 3
     assert_quiet(caplog)
@@ -263,20 +300,26 @@ async def test_edit_and_callback_errors_do_not_stop_the_quiz(
 
 
 def chat_calls_after(tg: FakeTelegram, chat: int, at: float) -> list[Any]:
-    return [c for c in tg.calls if c.at > at and str(c.params.get("chat_id")) == str(chat)
-            and c.method != "getUpdates"]
+    return [
+        c
+        for c in tg.calls
+        if c.at > at and str(c.params.get("chat_id")) == str(chat) and c.method != "getUpdates"
+    ]
 
 
 async def test_bot_removed_or_group_gone_ends_only_that_run(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     kicked = populate(tg, students=2)
     told = populate(tg, students=2, chat_id=OTHER_GROUP, base=5000)
     gone = populate(tg, students=2, chat_id=-1003333333333, base=8000)
     calm = populate(tg, students=2, chat_id=-1004444444444, base=9000)
     async with BotHarness(tg, db_path) as bot:
         groups, store = bot.services.groups, bot.services.store
-        firsts = {cls.chat_id: await start_quiz(tg, cls, seconds=5 if cls is kicked else 600)
-                  for cls in (kicked, told, gone, calm)}
+        firsts = {
+            cls.chat_id: await start_quiz(tg, cls, seconds=5 if cls is kicked else 600)
+            for cls in (kicked, told, gone, calm)
+        }
         runs = {chat: run_of(q1) for chat, q1 in firsts.items()}
         for cls in (kicked, told, gone, calm):
             await answer(tg, cls.chat_id, cls.students[0], firsts[cls.chat_id])
@@ -289,17 +332,31 @@ async def test_bot_removed_or_group_gone_ends_only_that_run(
 
         # 2. Kicked, and Telegram tells the bot (my_chat_member): the run ends at once.
         tg.kick_bot(told.chat_id)
-        tg.raw_update({"my_chat_member": {
-            "chat": tg.chat(told.chat_id).to_dict(), "from": told.creator.to_dict(),
-            "date": int(time.time()),
-            "old_chat_member": {"user": tg.bot.to_dict(), "status": "member"},
-            "new_chat_member": {"user": tg.bot.to_dict(), "status": "kicked", "until_date": 0},
-        }})
+        tg.raw_update(
+            {
+                "my_chat_member": {
+                    "chat": tg.chat(told.chat_id).to_dict(),
+                    "from": told.creator.to_dict(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"user": tg.bot.to_dict(), "status": "member"},
+                    "new_chat_member": {
+                        "user": tg.bot.to_dict(),
+                        "status": "kicked",
+                        "until_date": 0,
+                    },
+                }
+            }
+        )
         await tg.wait_for(lambda: groups.running(told.chat_id, 0) is None)
 
         # 3. The group was deleted: "chat not found" on the reveal.
-        tg.fail("*", times=100, error_code=400, description="Bad Request: chat not found",
-                match=lambda p: str(p.get("chat_id")) == str(gone.chat_id))
+        tg.fail(
+            "*",
+            times=100,
+            error_code=400,
+            description="Bad Request: chat not found",
+            match=lambda p: str(p.get("chat_id")) == str(gone.chat_id),
+        )
         tg.user_says(gone.chat_id, gone.creator, "/next")
         await tg.wait_for(lambda: groups.running(gone.chat_id, 0) is None)
 
@@ -313,8 +370,9 @@ async def test_bot_removed_or_group_gone_ends_only_that_run(
         await asyncio.sleep(0)
         # The other group's quiz goes on untouched.
         assert groups.running(calm.chat_id, 0) is not None
-        assert (await answer(tg, calm.chat_id, calm.students[1],
-                             firsts[calm.chat_id])).startswith("✅")
+        assert (await answer(tg, calm.chat_id, calm.students[1], firsts[calm.chat_id])).startswith(
+            "✅"
+        )
         tg.user_says(calm.chat_id, calm.creator, "/next")
         await tg.wait_for(lambda: open_question(tg, calm.chat_id, 2))
         tg.user_says(calm.chat_id, calm.creator, "/stop")
@@ -324,8 +382,11 @@ async def test_bot_removed_or_group_gone_ends_only_that_run(
         assert calm_run is not None
         assert calm_run.status == "stopped"
         for cls in (kicked, told, gone):
-            assert not [c for c in chat_calls_after(tg, cls.chat_id, last)
-                        if c.method != "answerCallbackQuery"]
+            assert not [
+                c
+                for c in chat_calls_after(tg, cls.chat_id, last)
+                if c.method != "answerCallbackQuery"
+            ]
     assert_quiet(caplog)
 
 
@@ -340,7 +401,8 @@ def basic_group(tg: FakeTelegram, chat_id: int, base: int) -> Class:
 
 
 async def test_supergroup_migration_mid_quiz(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     told = basic_group(tg, -4001, 1000)
     silent = basic_group(tg, -4002, 2000)
     new_told, new_silent = -1004001, -1004002
@@ -371,8 +433,13 @@ async def test_supergroup_migration_mid_quiz(
         q1 = await start_quiz(tg, silent, seconds=5)
         run = run_of(q1)
         await answer(tg, silent.chat_id, silent.students[0], q1)
-        tg.add_group(new_silent, "Basic group", supergroup=True,
-                     members=silent.students, creator=silent.creator)
+        tg.add_group(
+            new_silent,
+            "Basic group",
+            supergroup=True,
+            members=silent.students,
+            creator=silent.creator,
+        )
         tg.chat(silent.chat_id).migrated_to = new_silent
         q2 = await tg.wait_for(lambda: open_question(tg, new_silent, 2), timeout=10)
         reveal1 = heads(tg, new_silent, "🔒 Question 1/")
@@ -402,7 +469,8 @@ print("released", flush=True)
 
 
 async def test_database_locked_by_another_process(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=5)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
@@ -412,13 +480,15 @@ async def test_database_locked_by_another_process(
         q1 = await start_quiz(tg, cls)
         run = run_of(q1)
         backup = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", HOLD_LOCK, str(db_path), "2.0",
-            stdout=asyncio.subprocess.PIPE)
+            sys.executable, "-c", HOLD_LOCK, str(db_path), "2.0", stdout=asyncio.subprocess.PIPE
+        )
         assert backup.stdout is not None
         assert (await backup.stdout.readline()).strip() == b"locked"
         locked = tg.now()
-        queries = [tg.tap(chat, student, q1.message_id, button_data(q1, correct_label(q1)))
-                   for student in cls.students]
+        queries = [
+            tg.tap(chat, student, q1.message_id, button_data(q1, correct_label(q1)))
+            for student in cls.students
+        ]
         replies = [await tg.wait_answered(q, timeout=15) for q in queries]
         assert (await backup.stdout.readline()).strip() == b"released"
         assert await backup.wait() == 0

@@ -52,8 +52,10 @@ def run_of_hw(message: StoredMessage) -> int:
 def totals_match_answers(db: Path) -> None:
     conn = sqlite3.connect(db)
     try:
-        kept = conn.execute("SELECT chat_id, season, user_id, points, correct, answered, runs,"
-                            " last_at FROM group_totals ORDER BY 1, 2, 3").fetchall()
+        kept = conn.execute(
+            "SELECT chat_id, season, user_id, points, correct, answered, runs,"
+            " last_at FROM group_totals ORDER BY 1, 2, 3"
+        ).fetchall()
         assert kept == conn.execute(GROUP_TOTALS_AGGREGATE + " ORDER BY 1, 2, 3").fetchall()
     finally:
         conn.close()
@@ -79,8 +81,9 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
 
         # a live quiz runs in the group meanwhile; Student0 answers its first question
         live = await start_quiz(tg, cls)
-        await tg.wait_answered(tg.tap(chat, s0, live.message_id,
-                                      button_data(live, correct_label(live))))
+        await tg.wait_answered(
+            tg.tap(chat, s0, live.message_id, button_data(live, correct_label(live)))
+        )
 
         await take_hw(tg, s0, 1, [True] * 8)
         await take_hw(tg, s1, 1, [True] * 4 + [False] * 4)
@@ -90,12 +93,16 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
         # Student2 lets question 1 run out (the clock passes its 30 s), then gets all right
         await start_hw(tg, s2, 1)
         first = await tg.wait_for(lambda: hw_question(tg, s2, 0))
-        attempt = await until(lambda: (a := attempts.get(run_of_hw(first))) is not None
-                              and a.engine.phase == "open" and a)
+        attempt = await until(
+            lambda: (
+                (a := attempts.get(run_of_hw(first))) is not None and a.engine.phase == "open" and a
+            )
+        )
         assert attempt.engine.deadline == clock() + 30
         clock.advance(31)
-        late = await tg.wait_answered(tg.tap(s2.id, s2, first.message_id,
-                                             button_data(first, correct_label(first))))
+        late = await tg.wait_answered(
+            tg.tap(s2.id, s2, first.message_id, button_data(first, correct_label(first)))
+        )
         assert late.text == "⌛ This question is closed."
         assert "Time's up" in (tg.stored_message(s2.id, first.message_id) or first).text
         for q in range(1, 8):
@@ -112,12 +119,15 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
 
         card_now = await tg.wait_for(
             functools.partial(message_with, tg, chat, card.message_id, "Finished: 3"),
-            what="card count")
+            what="card count",
+        )
         assert card_now.buttons  # still open: the Start button stays
         tg.user_says(chat, cls.admin, "/homework")
         listed = await tg.wait_for(lambda: tg.find_message(chat, "Open homework"))
-        assert "1. ZeRO and Sharded Optimizers — until Thu 4 Mar, 16:00 (UTC+6) · 3 finished" \
+        assert (
+            "1. ZeRO and Sharded Optimizers — until Thu 4 Mar, 16:00 (UTC+6) · 3 finished"
             in listed.text
+        )
 
         tg.user_says(chat, cls.creator, "/stop")  # the live quiz ends; the homework goes on
         await tg.wait_for(lambda: tg.find_message(chat, "— results"))
@@ -135,7 +145,8 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
         assert any(line.startswith("🧩 Hardest: question 5 (67% right)") for line in lines)
         closed = await tg.wait_for(
             functools.partial(message_with, tg, chat, card.message_id, "Closed:"),
-            what="card closed")
+            what="card closed",
+        )
         assert "Finished: 3" in closed.text and not closed.buttons
 
         late_start = await start_hw(tg, s3, 1)  # Bengali
@@ -152,7 +163,8 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
 
 
 async def test_several_homework_stop_timezone_and_a_restart_past_the_deadline(
-        tg: FakeTelegram, db_path: Path) -> None:
+    tg: FakeTelegram, db_path: Path
+) -> None:
     cls = populate(tg, students=2, forum=True)
     chat = cls.chat_id
     tg.add_topic(chat, TOPIC, "Homework")
@@ -202,10 +214,12 @@ async def test_several_homework_stop_timezone_and_a_restart_past_the_deadline(
     totals_match_answers(db_path)
 
 
-@pytest.mark.parametrize("text", ["/homework nosuchquiz", "/homework zero 3x",
-                                  "/homework zero 1d 2d"])
-async def test_bad_homework_commands_change_nothing(tg: FakeTelegram, db_path: Path,
-                                                    text: str) -> None:
+@pytest.mark.parametrize(
+    "text", ["/homework nosuchquiz", "/homework zero 3x", "/homework zero 1d 2d"]
+)
+async def test_bad_homework_commands_change_nothing(
+    tg: FakeTelegram, db_path: Path, text: str
+) -> None:
     cls = populate(tg, students=1)
     async with harness(tg, db_path, FrozenClock()) as bot:
         tg.user_says(cls.chat_id, cls.creator, text)
@@ -233,8 +247,10 @@ async def test_an_attempt_carries_on_after_a_restart(tg: FakeTelegram, db_path: 
         # question 2 was answered 10 s after it was posted: 833 + its streak bonus of 100
         assert "10333 points, 8/8 right" in done.text
         assert "results come at the deadline: Tue 2 Mar, 16:00 (UTC+6)" in done.text
-        await tg.wait_for(lambda: (m := tg.stored_message(chat, card.message_id))
-                          and "Finished: 1" in m.text, what="card count after a restart")
+        await tg.wait_for(
+            lambda: (m := tg.stored_message(chat, card.message_id)) and "Finished: 1" in m.text,
+            what="card count after a restart",
+        )
     totals_match_answers(db_path)
 
 
@@ -257,7 +273,8 @@ async def test_the_card_count_waits_for_spare_budget(tg: FakeTelegram, db_path: 
         await answer_hw(tg, s0, 7, True)
         updated = await tg.wait_for(
             functools.partial(message_with, tg, chat, card.message_id, "Finished: 1"),
-            what="card count")
+            what="card count",
+        )
         assert updated.edits, "the card was edited, not sent again"
         edited_at = tg.group_traffic(chat)[-1]
         assert edited_at >= filled_at + BotHarness.WINDOW - 0.05  # not before the slots freed
@@ -269,11 +286,13 @@ async def test_timezone_in_private_is_the_reminders(tg: FakeTelegram, db_path: P
     (s0,) = cls.students
     chat = tg.private_chat(s0)
     async with harness(tg, db_path, FrozenClock()) as bot:
-        for text, expect in (("/timezone", "Your time zone is not set yet"),
-                             ("/timezone +25", "Usage: /timezone +6"),
-                             ("/timezone +৫:৩০", "Your time zone is now UTC+5:30"),
-                             ("/timezone", "Your time zone: UTC+5:30"),
-                             ("/remind 20:30", "20:30")):
+        for text, expect in (
+            ("/timezone", "Your time zone is not set yet"),
+            ("/timezone +25", "Usage: /timezone +6"),
+            ("/timezone +৫:৩০", "Your time zone is now UTC+5:30"),
+            ("/timezone", "Your time zone: UTC+5:30"),
+            ("/remind 20:30", "20:30"),
+        ):
             before = len(tg.messages(chat.id))
             tg.user_says(chat, s0, text)
             reply = await tg.wait_for(functools.partial(messages_after, tg, chat.id, before))

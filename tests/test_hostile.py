@@ -77,12 +77,16 @@ near_valid = st.one_of(
     st.text(max_size=120),
     st.binary(max_size=80).map(lambda b: b.decode("latin-1")),
     st.from_regex(r"(a|s|r|v|tz|nu|dq):[\-0-9a-z:.]{0,70}", fullmatch=True),
-    st.from_regex(r"v:-?[0-9]{1,17}:[0-9]{1,11}:-?[0-9]{1,2}:[0-9]{1,3}:[0-9]{1,3}",
-                  fullmatch=True),
+    st.from_regex(
+        r"v:-?[0-9]{1,17}:[0-9]{1,11}:-?[0-9]{1,2}:[0-9]{1,3}:[0-9]{1,3}", fullmatch=True
+    ),
     st.from_regex(r"tz:-?[0-9]{1,5}", fullmatch=True),
     st.from_regex(r"a:-?[0-9]{1,22}:-?[0-9]{1,5}:-?[0-9]{1,3}\n?", fullmatch=True),
-    st.builds(lambda p, s: p + s, st.sampled_from(["a:1:0:", "s:", "r:1:", "a:"]),
-              st.text(string.printable + "০১২৩৪৫৬৭৮৯٣", max_size=70)),
+    st.builds(
+        lambda p, s: p + s,
+        st.sampled_from(["a:1:0:", "s:", "r:1:", "a:"]),
+        st.text(string.printable + "০১২৩৪৫৬৭৮৯٣", max_size=70),
+    ),
 )
 
 
@@ -93,21 +97,31 @@ def test_callback_parse_never_raises_and_stays_in_bounds(raw: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(
-    st.builds(callbacks.AnswerData, st.integers(1, 2**53 - 1), st.integers(0, 999),
-              st.integers(0, 9)),
-    st.builds(callbacks.StartData, st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}", fullmatch=True)),
-    st.builds(callbacks.ResetData, st.integers(1, 999_999), st.booleans()),
-    st.integers(2, 10).flatmap(lambda n: st.builds(
-        lambda card, order, shown, step, right: callbacks.ReviewData(
-            card, tuple(order), shown, step, min(right, step)),
-        st.integers(1, 2**53 - 1), st.permutations(range(n)), st.integers(0, n - 1),
-        st.integers(1, 99), st.integers(0, 99))),
-    st.builds(callbacks.TimezoneData, st.integers(-720, 840)),
-    st.builds(callbacks.StartData, st.integers(1, 2**53 - 1).map(lambda n: f"u.{n}")),
-    st.builds(callbacks.UndoData, st.integers(1, 999), st.integers(0, 2**32 - 1)),
-    st.builds(callbacks.DeleteData, st.integers(1, 2**53 - 1), st.booleans()),
-))
+@given(
+    st.one_of(
+        st.builds(
+            callbacks.AnswerData, st.integers(1, 2**53 - 1), st.integers(0, 999), st.integers(0, 9)
+        ),
+        st.builds(callbacks.StartData, st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}", fullmatch=True)),
+        st.builds(callbacks.ResetData, st.integers(1, 999_999), st.booleans()),
+        st.integers(2, 10).flatmap(
+            lambda n: st.builds(
+                lambda card, order, shown, step, right: callbacks.ReviewData(
+                    card, tuple(order), shown, step, min(right, step)
+                ),
+                st.integers(1, 2**53 - 1),
+                st.permutations(range(n)),
+                st.integers(0, n - 1),
+                st.integers(1, 99),
+                st.integers(0, 99),
+            )
+        ),
+        st.builds(callbacks.TimezoneData, st.integers(-720, 840)),
+        st.builds(callbacks.StartData, st.integers(1, 2**53 - 1).map(lambda n: f"u.{n}")),
+        st.builds(callbacks.UndoData, st.integers(1, 999), st.integers(0, 2**32 - 1)),
+        st.builds(callbacks.DeleteData, st.integers(1, 2**53 - 1), st.booleans()),
+    )
+)
 def test_callback_encode_parse_round_trip(data: callbacks.CallbackData) -> None:
     raw = callbacks.encode(data)
     assert len(raw.encode()) <= callbacks.MAX_BYTES
@@ -115,16 +129,34 @@ def test_callback_encode_parse_round_trip(data: callbacks.CallbackData) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.one_of(
-    st.builds(callbacks.AnswerData, st.integers(max_value=0) | st.integers(min_value=2**53),
-              st.integers(0, 999), st.integers(0, 9)),
-    st.builds(callbacks.AnswerData, st.integers(1, 100), st.integers(min_value=1000),
-              st.integers(0, 9)),
-    st.builds(callbacks.AnswerData, st.integers(1, 100), st.integers(0, 9),
-              st.integers(max_value=-1) | st.integers(min_value=10)),
-    st.builds(callbacks.StartData, st.text(max_size=40).filter(
-        lambda s: not (QUIZ_ID.fullmatch(s) or AUTHORED_ID.fullmatch(s)) or len(s) > 32)),
-))
+@given(
+    st.one_of(
+        st.builds(
+            callbacks.AnswerData,
+            st.integers(max_value=0) | st.integers(min_value=2**53),
+            st.integers(0, 999),
+            st.integers(0, 9),
+        ),
+        st.builds(
+            callbacks.AnswerData,
+            st.integers(1, 100),
+            st.integers(min_value=1000),
+            st.integers(0, 9),
+        ),
+        st.builds(
+            callbacks.AnswerData,
+            st.integers(1, 100),
+            st.integers(0, 9),
+            st.integers(max_value=-1) | st.integers(min_value=10),
+        ),
+        st.builds(
+            callbacks.StartData,
+            st.text(max_size=40).filter(
+                lambda s: not (QUIZ_ID.fullmatch(s) or AUTHORED_ID.fullmatch(s)) or len(s) > 32
+            ),
+        ),
+    )
+)
 def test_out_of_range_data_cannot_be_encoded(data: callbacks.CallbackData) -> None:
     with pytest.raises(ValueError, match="cannot encode"):
         callbacks.encode(data)
@@ -132,11 +164,17 @@ def test_out_of_range_data_cannot_be_encoded(data: callbacks.CallbackData) -> No
 
 QUIZ_IDS = frozenset({"zero", "a", "net-101", "x_y"})
 args_strategy = st.lists(
-    st.one_of(st.text(max_size=40), st.sampled_from(sorted(QUIZ_IDS | {"ZERO", "../../etc"})),
-              st.integers(-10**12, 10**12).map(str),
-              st.integers(0, 9999).map(lambda n: str(n).translate(
-                  str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")))),
-    min_size=1, max_size=4)
+    st.one_of(
+        st.text(max_size=40),
+        st.sampled_from(sorted(QUIZ_IDS | {"ZERO", "../../etc"})),
+        st.integers(-(10**12), 10**12).map(str),
+        st.integers(0, 9999).map(
+            lambda n: str(n).translate(str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"))
+        ),
+    ),
+    min_size=1,
+    max_size=4,
+)
 
 
 @settings(max_examples=800, deadline=None)
@@ -173,15 +211,30 @@ def test_seconds_in_range_are_taken_in_both_digit_sets(n: int) -> None:
     assert _seconds(str(n).translate(str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"))) == n
 
 
-@pytest.mark.parametrize("args", [
-    ["../../etc/passwd"], ["zero", "-5"], ["zero", "99999999999"], ["zero", "4"],
-    ["zero", "601"], ["zero", "30", "x"], ["zero", "３０"], ["zero", "1e3"], ["zero", " 30"],
-    ["zero\n"], ["ZERO", "30"], ["zero", "৩০"], ["ড" * 5000],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["../../etc/passwd"],
+        ["zero", "-5"],
+        ["zero", "99999999999"],
+        ["zero", "4"],
+        ["zero", "601"],
+        ["zero", "30", "x"],
+        ["zero", "３０"],
+        ["zero", "1e3"],
+        ["zero", " 30"],
+        ["zero\n"],
+        ["ZERO", "30"],
+        ["zero", "৩০"],
+        ["ড" * 5000],
+    ],
+)
 def test_junk_quiz_arguments(args: list[str]) -> None:
     result = parse_quiz_args(args, QUIZ_IDS)
     expected: dict[tuple[str, ...], tuple[str, int, bool]] = {
-        ("ZERO", "30"): ("zero", 30, False), ("zero", "৩০"): ("zero", 30, False)}
+        ("ZERO", "30"): ("zero", 30, False),
+        ("zero", "৩০"): ("zero", 30, False),
+    }
     if tuple(args) in expected:
         assert (result.name, result.seconds, result.usage) == expected[tuple(args)]
     elif args[0] in ("zero",):
@@ -195,7 +248,8 @@ def test_junk_quiz_arguments(args: list[str]) -> None:
 
 
 async def test_forged_buttons_get_an_alert_and_store_nothing(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=6)
     other = populate(tg, students=2, chat_id=OTHER_GROUP, base=5000)
     chat = cls.chat_id
@@ -268,8 +322,9 @@ async def test_forged_buttons_get_an_alert_and_store_nothing(
         # The real buttons still work for everyone.
         q2 = open_question(tg, chat, 2)
         assert q2 is not None
-        ok = await tg.wait_answered(tg.tap(chat, student, q2.message_id,
-                                           button_data(q2, correct_label(q2))))
+        ok = await tg.wait_answered(
+            tg.tap(chat, student, q2.message_id, button_data(q2, correct_label(q2)))
+        )
         assert ok.text is not None
         assert ok.text.startswith("✅")
         assert [(a.user_id, a.q_index) for a in await store.answers(run)] == [(student.id, 1)]
@@ -280,7 +335,8 @@ async def test_forged_buttons_get_an_alert_and_store_nothing(
 
 
 async def test_junk_commands_are_refused_or_ignored(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=2)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
@@ -306,8 +362,19 @@ async def test_junk_commands_are_refused_or_ignored(
         # Ignored without a word: another bot's command, a message without a sender.
         before = len(tg.messages(chat))
         tg.user_says(chat, cls.creator, "/quiz@otherbot zero")
-        for command in ("/quiz zero", "/next", "/stop", "/leaderboard", "/me", "/lang en",
-                        "/resetleaderboard", "/export", "/start", "/help", "/quiz"):
+        for command in (
+            "/quiz zero",
+            "/next",
+            "/stop",
+            "/leaderboard",
+            "/me",
+            "/lang en",
+            "/resetleaderboard",
+            "/export",
+            "/start",
+            "/help",
+            "/quiz",
+        ):
             tg.message_without_sender(chat, command)
         # An edited message and a channel post: Telegram is not even asked for them ...
         said = tg.user_says(chat, cls.creator, "hello")
@@ -315,15 +382,25 @@ async def test_junk_commands_are_refused_or_ignored(
         tg.channel_post(-1005555, "/quiz zero")
         await tg.wait_consumed()
         # ... and if one arrives anyway, no handler takes it.
-        edited = dict(said, text="/quiz zero", edit_date=said["date"] + 1,
-                      entities=[{"type": "bot_command", "offset": 0, "length": 5}])
-        post = {"message_id": 7, "date": said["date"], "text": "/quiz zero",
-                "chat": {"id": -1005555, "type": "channel", "title": "C"},
-                "sender_chat": {"id": -1005555, "type": "channel", "title": "C"},
-                "entities": [{"type": "bot_command", "offset": 0, "length": 5}]}
-        for raw in ({"update_id": 900001, "edited_message": edited},
-                    {"update_id": 900002, "channel_post": post},
-                    {"update_id": 900003, "edited_channel_post": post}):
+        edited = dict(
+            said,
+            text="/quiz zero",
+            edit_date=said["date"] + 1,
+            entities=[{"type": "bot_command", "offset": 0, "length": 5}],
+        )
+        post = {
+            "message_id": 7,
+            "date": said["date"],
+            "text": "/quiz zero",
+            "chat": {"id": -1005555, "type": "channel", "title": "C"},
+            "sender_chat": {"id": -1005555, "type": "channel", "title": "C"},
+            "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+        }
+        for raw in (
+            {"update_id": 900001, "edited_message": edited},
+            {"update_id": 900002, "channel_post": post},
+            {"update_id": 900003, "edited_channel_post": post},
+        ):
             await bot.app.process_update(Update.de_json(raw, bot.app.bot))
         assert groups.running(chat, 0) is None
         assert groups.active() == []
@@ -358,11 +435,14 @@ def visible_names(text: str) -> list[str]:
 
 
 async def test_hostile_names_are_escaped_and_shortened(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=0)
     chat = cls.chat_id
-    users = [tg.add_user(7000 + i, first, last, username=username)
-             for i, (first, last, username) in enumerate(HOSTILE_NAMES)]
+    users = [
+        tg.add_user(7000 + i, first, last, username=username)
+        for i, (first, last, username) in enumerate(HOSTILE_NAMES)
+    ]
     for user in users:
         tg.set_member(chat, user, "member")
     async with BotHarness(tg, db_path):
@@ -404,7 +484,8 @@ async def test_hostile_names_are_escaped_and_shortened(
 
 
 async def test_spamming_taps_and_commands_costs_the_spammer_not_the_group(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=3)
     chat = cls.chat_id
     spammer: User = cls.students[0]
@@ -417,33 +498,50 @@ async def test_spamming_taps_and_commands_costs_the_spammer_not_the_group(
         lookups = tg.admin_lookups(chat)
 
         # Fifty taps on every button: one answer counts, each tap gets its alert.
-        queries = [tg.tap(chat, spammer, q1.message_id, button_data(q1, "ABCD"[i % 4]))
-                   for i in range(50)]
+        queries = [
+            tg.tap(chat, spammer, q1.message_id, button_data(q1, "ABCD"[i % 4])) for i in range(50)
+        ]
         answers = [await tg.wait_answered(q) for q in queries]
         assert all(a.show_alert and a.text for a in answers)
         first = answers[0].text
         assert first is not None
         assert first.startswith(("✅", "❌"))
-        assert all(a.text == "You already chose A; only your first tap counts."
-                   for a in answers[1:])
+        assert all(
+            a.text == "You already chose A; only your first tap counts." for a in answers[1:]
+        )
         stored = await bot.services.store.answers(run)
         assert [(a.user_id, a.q_index) for a in stored] == [(spammer.id, 0)]
 
         # Ten rounds of every command a student may send.
         for _ in range(10):
-            for command in ("/quiz", "/quiz zero", "/help", "/start", "/leaderboard", "/me",
-                            "/next", "/stop", "/lang xx", "/resetleaderboard", "/export"):
+            for command in (
+                "/quiz",
+                "/quiz zero",
+                "/help",
+                "/start",
+                "/leaderboard",
+                "/me",
+                "/next",
+                "/stop",
+                "/lang xx",
+                "/resetleaderboard",
+                "/export",
+            ):
                 tg.user_says(chat, spammer, command)
         await tg.wait_consumed()
-        await tg.wait_for(lambda: "1 answered" in (tg.stored_message(chat, q1.message_id)
-                                                   or q1).text)
+        await tg.wait_for(
+            lambda: "1 answered" in (tg.stored_message(chat, q1.message_id) or q1).text
+        )
         # Nobody waits on the spammer: the moderator's /next goes through at once.
         tg.user_says(chat, cls.creator, "/next")
         await tg.wait_for(lambda: open_question(tg, chat, 2), timeout=5)
 
         new = tg.messages(chat)[messages:]
-        to_spammer = [m for m in new if not question_messages(tg, chat) or m not in
-                      question_messages(tg, chat)]
+        to_spammer = [
+            m
+            for m in new
+            if not question_messages(tg, chat) or m not in question_messages(tg, chat)
+        ]
         assert len(to_spammer) <= 1, [m.text for m in to_spammer]
         # Spent on the group: at most that one reply, the "1 answered" refresh, the reveal and
         # question 2 (the spam itself spent nothing).

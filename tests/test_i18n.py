@@ -44,4 +44,11 @@ def test_digits_and_language_names() -> None:
     assert num("en", 1030) == "1030"
     assert ascii_digits("৩০") == "30"
     assert [parse_lang(v) for v in ("bn", "bn-BD", "বাংলা", "en_US", "English", "fr", None)] == [
-        "bn", "bn", "bn", "en", "en", None, None]
+        "bn",
+        "bn",
+        "bn",
+        "en",
+        "en",
+        None,
+        None,
+    ]

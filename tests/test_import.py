@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "import"
 
 
-def run_import(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str
-               ) -> tuple[int, list[str], str]:
+def run_import(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, list[str], str]:
     """(exit code, problem lines, summary) of ``quizbot import ... --out tmp_path/out``."""
     out = tmp_path / "out"
     out.mkdir(exist_ok=True)
@@ -50,8 +51,7 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert lines == [
         "networking.gift:38: not a single-answer multiple-choice question (essay); skipped.",
         "networking.gift:40: not a single-answer multiple-choice question (numerical); skipped.",
-        "networking.gift:42: not a single-answer multiple-choice question (short answer); "
-        "skipped.",
+        "networking.gift:42: not a single-answer multiple-choice question (short answer); skipped.",
         "networking.gift:44: not a single-answer multiple-choice question (matching); skipped.",
         "networking.gift:50: not a single-answer multiple-choice question (partial credit); "
         "skipped.",
@@ -69,10 +69,14 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert q["q1"].tag == "Networking basics"
     assert q["q2"].text.en == "Which protocol usually listens on port 443?"  # [markdown]
     # escapes \: \{ \} \= \~ \# are plain characters
-    assert q["q3"].text.en == ("Which of these is a valid CIDR block: 10.0.0.0/8 or "
-                               "10.0.0.0/33 {pick one}?")
-    assert [o.en for o in q["q3"].options] == ["10.0.0.0/8 = a class A sized block",
-                                               "10.0.0.0/33 ~ invalid prefix", "Both # neither"]
+    assert q["q3"].text.en == (
+        "Which of these is a valid CIDR block: 10.0.0.0/8 or 10.0.0.0/33 {pick one}?"
+    )
+    assert [o.en for o in q["q3"].options] == [
+        "10.0.0.0/8 = a class A sized block",
+        "10.0.0.0/33 ~ invalid prefix",
+        "Both # neither",
+    ]
     assert q["q4"].text.en == "What does DNS translate names into?"  # [html], &nbsp;
     assert q["q4"].options[0].en == "IP addresses"  # [html] applies to the answers too
     assert q["q4"].explanation is not None and q["q4"].explanation.en == "Names → addresses."
@@ -86,8 +90,9 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_aiken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, lines, _ = run_import(tmp_path, capsys, str(DATA / "networking-aiken.txt"),
-                                "--id", "aiken")
+    code, lines, _ = run_import(
+        tmp_path, capsys, str(DATA / "networking-aiken.txt"), "--id", "aiken"
+    )
     assert code == 1
     assert lines == [
         "networking-aiken.txt:20: ANSWER: E names no option (A, B); skipped.",
@@ -108,8 +113,7 @@ def test_moodle_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "answers); skipped.",
         "moodle.xml question #6: not a single-answer multiple-choice question (shortanswer); "
         "skipped.",
-        "moodle.xml question #7: not a single-answer multiple-choice question (essay); "
-        "skipped.",
+        "moodle.xml question #7: not a single-answer multiple-choice question (essay); skipped.",
         "moodle.xml question #8: 0 right answers, exactly one needed; skipped.",
     ]
     quiz = bank(tmp_path, "moodle")
@@ -127,19 +131,23 @@ def test_moodle_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_spreadsheets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, lines, _ = run_import(tmp_path, capsys, *(str(DATA / n) for n in (
-        "kahoot.csv", "quizizz.csv", "zero-bn.csv")))
+    code, lines, _ = run_import(
+        tmp_path, capsys, *(str(DATA / n) for n in ("kahoot.csv", "quizizz.csv", "zero-bn.csv"))
+    )
     assert code == 1
     assert lines == [
         "kahoot.csv row 10: 2 right answers, exactly one needed; skipped.",
         "quizizz.csv row 3: not a single-answer multiple-choice question (Checkbox); skipped.",
         "quizizz.csv row 4: not a single-answer multiple-choice question (Fill-in-the-Blank); "
         "skipped.",
-        "zero-bn.csv row 5: the right answer \"F\" matches no option; skipped.",
+        'zero-bn.csv row 5: the right answer "F" matches no option; skipped.',
     ]
     kahoot = bank(tmp_path, "kahoot")  # Excel's BOM, instruction rows above the header
     assert [q.options[q.correct].en for q in kahoot.questions] == [
-        "Graphics Processing Unit", "NVIDIA", "Yes"]
+        "Graphics Processing Unit",
+        "NVIDIA",
+        "Yes",
+    ]
     assert len(kahoot.questions[2].options) == 2  # empty answer columns are not options
     assert kahoot.seconds == 20
     quizizz = bank(tmp_path, "quizizz")
@@ -149,7 +157,10 @@ def test_spreadsheets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     bengali = bank(tmp_path, "zero-bn")  # semicolons, a quoted ';', Bengali digit ১, text key
     assert bengali.language == "bn" and not bengali.bilingual
     assert [q.options[q.correct].bn for q in bengali.questions] == [
-        "অপটিমাইজার স্টেট", "গ্রেডিয়েন্ট", "FSDP"]
+        "অপটিমাইজার স্টেট",
+        "গ্রেডিয়েন্ট",
+        "FSDP",
+    ]
     assert bengali.questions[2].text.bn == "কোনটি PyTorch-এর নিজস্ব শার্ডিং; বলুন তো?"
     # Excel's "Unicode text": UTF-16 with a BOM, tab separated
     unicode_text = "question\tA\tB\tanswer\nপ্রশ্ন?\tহ্যাঁ\tনা\tB\n".encode("utf-16")
@@ -165,23 +176,32 @@ def test_open_trivia_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     quiz = bank(tmp_path, "trivia")
     assert quiz.title.en == "Science: Computers"
     assert quiz.questions[0].text.en == 'What does "CPU" stand for?'
-    assert quiz.questions[2].text.en == "In \"C\", what's the <stdio.h> function that prints?"
+    assert quiz.questions[2].text.en == 'In "C", what\'s the <stdio.h> function that prints?'
     assert [o.en for o in quiz.questions[1].options] == ["True", "False"]
     assert quiz.questions[1].correct == 1
 
 
 def test_a_clean_file_exits_0_and_the_bank_validates_and_plays(tmp_path: Path) -> None:
     src = tmp_path / "Intro Quiz (v2).gift"
-    src.write_text("::a::2 + 2 = ?{=4 ~3 ~5}\n\n::b::Capital of Bangladesh?{~Khulna =Dhaka}\n",
-                   encoding="utf-8")
+    src.write_text(
+        "::a::2 + 2 = ?{=4 ~3 ~5}\n\n::b::Capital of Bangladesh?{~Khulna =Dhaka}\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "banks"
     out.mkdir()
     env = {"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1", "QUIZBOT_QUESTIONS": str(out)}
 
     def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin,
-                              capture_output=True, text=True, cwd=tmp_path, timeout=60,
-                              env={**env, "PYTHONPATH": str(ROOT)}, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "bot.cli", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+            env={**env, "PYTHONPATH": str(ROOT)},
+            check=False,
+        )
 
     done = cli("import", str(src))  # default: into the questions folder, id from the name
     assert done.returncode == 0, done.stdout + done.stderr
@@ -213,49 +233,62 @@ def test_hostile_gift_imports_nothing(tmp_path: Path, capsys: pytest.CaptureFixt
     assert written(tmp_path) == []
 
 
-def test_entity_bomb_is_refused_unexpanded(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_entity_bomb_is_refused_unexpanded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, lines, _ = run_import(tmp_path, capsys, str(DATA / "bomb.xml"))
     assert code == 2
-    assert lines == ["bomb.xml: the XML declares a DTD or entities, refused for safety; "
-                     "nothing imported."]
+    assert lines == [
+        "bomb.xml: the XML declares a DTD or entities, refused for safety; nothing imported."
+    ]
     assert written(tmp_path) == []
-    external = (b'<?xml version="1.0"?><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-                b"<quiz>&x;</quiz>")
+    external = (
+        b'<?xml version="1.0"?><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+        b"<quiz>&x;</quiz>"
+    )
     report = import_bytes("x.xml", external, quiz_id="x")
     assert report.fatal is not None and report.fatal.key == "imp_xml_forbidden"
 
 
-def test_a_50_mb_file_is_refused_before_reading(tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_50_mb_file_is_refused_before_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     huge = tmp_path / "huge.gift"
     with huge.open("wb") as f:  # sparse: 50 MB on paper, nothing on disk
         f.truncate(50 * 1024 * 1024)
     code, lines, _ = run_import(tmp_path, capsys, str(huge))
     assert code == 2
-    assert lines == [f"{huge}: the file is {50 * 1024 * 1024} bytes, at most "
-                     f"{MAX_IMPORT_BYTES} allowed; nothing imported."]
+    assert lines == [
+        f"{huge}: the file is {50 * 1024 * 1024} bytes, at most "
+        f"{MAX_IMPORT_BYTES} allowed; nothing imported."
+    ]
     assert written(tmp_path) == []
     report = import_bytes("huge.csv", b"x" * (MAX_IMPORT_BYTES + 1), quiz_id="huge")
     assert report.fatal is not None and report.fatal.key == "imp_too_big"
 
 
-def test_mixed_encodings_are_refused_with_the_line(tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_mixed_encodings_are_refused_with_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     mixed = tmp_path / "mixed.csv"
-    mixed.write_bytes("question,A,B,answer\nপ্রশ্ন?,হ্যাঁ,না,A\n".encode()
-                      + "Café?,oui,non,A\n".encode("latin-1"))
+    mixed.write_bytes(
+        "question,A,B,answer\nপ্রশ্ন?,হ্যাঁ,না,A\n".encode() + "Café?,oui,non,A\n".encode("latin-1")
+    )
     code, lines, _ = run_import(tmp_path, capsys, str(mixed))
     assert code == 2
-    assert lines == ["mixed.csv: line 3 holds bytes that are not UTF-8 (mixed encodings?); "
-                     "save the file as UTF-8. Nothing imported."]
+    assert lines == [
+        "mixed.csv: line 3 holds bytes that are not UTF-8 (mixed encodings?); "
+        "save the file as UTF-8. Nothing imported."
+    ]
     assert written(tmp_path) == []
 
 
 def test_texts_over_the_limits_are_reported_not_cut() -> None:
     long_option = "x" * 301
-    gift = (f"::a::Fine?{{=yes ~no}}\n\n::b::Long option?{{=ok ~{long_option}}}\n\n"
-            f"::c::Long feedback?{{=ok#{'because ' * 30} ~no}}\n").encode()
+    gift = (
+        f"::a::Fine?{{=yes ~no}}\n\n::b::Long option?{{=ok ~{long_option}}}\n\n"
+        f"::c::Long feedback?{{=ok#{'because ' * 30} ~no}}\n"
+    ).encode()
     report = import_bytes("limits.gift", gift, quiz_id="limits")
     assert report.imported == 1
     assert [p.text("en") for p in report.problems] == [
@@ -266,30 +299,36 @@ def test_texts_over_the_limits_are_reported_not_cut() -> None:
     assert report.yaml_text is not None and long_option not in report.yaml_text
     titled = import_bytes("t.gift", b"Q? {=a ~b}", quiz_id="t", title="T" * 250)
     assert [p.text("en") for p in titled.problems] == [
-        "t.gift: the title is 250 characters, at most 200; the file name is used instead."]
-    many_options = "question,A,B,C,D,E,F,G,H,I,J,K,answer\n" + "Q?," + ",".join(
-        "abcdefghijk") + ",A\n"
+        "t.gift: the title is 250 characters, at most 200; the file name is used instead."
+    ]
+    many_options = (
+        "question,A,B,C,D,E,F,G,H,I,J,K,answer\n" + "Q?," + ",".join("abcdefghijk") + ",A\n"
+    )
     too_many = import_bytes("wide.csv", many_options.encode(), quiz_id="wide")
     assert too_many.fatal is not None
     assert [p.text("en") for p in too_many.problems] == [
-        "wide.csv row 2: 11 option(s), 2 to 10 needed; skipped."]
+        "wide.csv row 2: 11 option(s), 2 to 10 needed; skipped."
+    ]
 
 
 def test_existing_banks_are_not_overwritten_and_writes_are_atomic(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "trivia.yaml").write_text("keep me", encoding="utf-8")
     code, lines, _ = run_import(tmp_path, capsys, str(DATA / "trivia.json"))
     assert code == 2
-    assert lines[-1].endswith("trivia.yaml: exists; nothing imported (use --force to replace "
-                              "it, or --id).")
+    assert lines[-1].endswith(
+        "trivia.yaml: exists; nothing imported (use --force to replace it, or --id)."
+    )
     assert (out / "trivia.yaml").read_text(encoding="utf-8") == "keep me"
     code, _, _ = run_import(tmp_path, capsys, str(DATA / "trivia.json"), "--force")
     assert code == 1
     assert written(tmp_path) == ["trivia.yaml"]  # no temporary file left beside it
-    code, _, summary = run_import(tmp_path, capsys, str(DATA / "trivia.json"),
-                                  str(DATA / "kahoot.csv"), "--id", "x")
+    code, _, summary = run_import(
+        tmp_path, capsys, str(DATA / "trivia.json"), str(DATA / "kahoot.csv"), "--id", "x"
+    )
     assert code == 2 and "--id names one quiz" in summary
 
 
@@ -298,8 +337,12 @@ def test_problems_read_in_bengali_and_formats_are_detected_by_content() -> None:
     assert report.format == "aiken" and report.fatal is not None
     assert report.problems[0].text("bn") == "q.txt:1: ANSWER: Q কোনো বিকল্প নয় (A, B); বাদ গেছে।"
     assert report.fatal.text("bn") == "q.txt: আনার মতো কোনো প্রশ্ন পাওয়া যায়নি।"
-    assert import_bytes("big.txt", b"x" * 20, quiz_id="b", max_bytes=10).fatal.text(  # type: ignore[union-attr]
-        "bn") == "big.txt: ফাইলটি ২০ বাইট, সর্বোচ্চ ১০ বাইট চলে; কিছুই আনা হয়নি।"
+    assert (
+        import_bytes("big.txt", b"x" * 20, quiz_id="b", max_bytes=10).fatal.text(  # type: ignore[union-attr]
+            "bn"
+        )
+        == "big.txt: ফাইলটি ২০ বাইট, সর্বোচ্চ ১০ বাইট চলে; কিছুই আনা হয়নি।"
+    )
     assert detect_format("x.txt", b"::t:: Q {=a ~b}") == "gift"
     assert detect_format("x", b'<?xml version="1.0"?><quiz/>') == "moodle-xml"
     assert detect_format("x", b'{"response_code":0,"results":[]}') == "opentdb"
@@ -309,8 +352,9 @@ def test_problems_read_in_bengali_and_formats_are_detected_by_content() -> None:
 
 
 def test_true_false_options_follow_the_bank_language() -> None:
-    bengali = import_bytes("tf.gift", "ZeRO কি মেমরি বাঁচায়? {T}\n\nএটা কি ঠিক? {FALSE}".encode(),
-                           quiz_id="tf")
+    bengali = import_bytes(
+        "tf.gift", "ZeRO কি মেমরি বাঁচায়? {T}\n\nএটা কি ঠিক? {FALSE}".encode(), quiz_id="tf"
+    )
     assert bengali.yaml_text is not None and "language: bn" in bengali.yaml_text
     assert "- সত্য\n  - মিথ্যা\n  correct: 2" in bengali.yaml_text
     forced = import_bytes("tf.gift", b"Is ZeRO useful? {T}", quiz_id="tf", lang="bn")
@@ -328,22 +372,38 @@ def test_our_own_yaml_passes_through_the_validator() -> None:
 
 def test_importers_and_catalog_are_pure() -> None:
     """No Telegram, no database: chat uploads and the CLI share the same code."""
-    code = ("import sys, bot.importers, bot.catalog, bot.reload; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('telegram', 'aiosqlite', 'sqlite3')))")
-    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           cwd=ROOT, timeout=60, check=True)
+    code = (
+        "import sys, bot.importers, bot.catalog, bot.reload; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('telegram', 'aiosqlite', 'sqlite3')))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    )
     assert found.stdout.strip() == "[]"
 
 
-_SEEDS = [b"::t:: Q {=a ~b}", b"Q?\nA. x\nB. y\nANSWER: A\n", b"question,A,B,answer\nq,x,y,A\n",
-          b'{"results":[{"question":"q","correct_answer":"a","incorrect_answers":["b"]}]}',
-          b'<?xml version="1.0"?><quiz><question type="multichoice"><single>true</single>'
-          b'<answer fraction="100"><text>a</text></answer></question></quiz>']
+_SEEDS = [
+    b"::t:: Q {=a ~b}",
+    b"Q?\nA. x\nB. y\nANSWER: A\n",
+    b"question,A,B,answer\nq,x,y,A\n",
+    b'{"results":[{"question":"q","correct_answer":"a","incorrect_answers":["b"]}]}',
+    b'<?xml version="1.0"?><quiz><question type="multichoice"><single>true</single>'
+    b'<answer fraction="100"><text>a</text></answer></question></quiz>',
+]
 
 
-@given(seed=st.sampled_from(_SEEDS), cut=st.integers(0, 200), noise=st.binary(max_size=40),
-       ext=st.sampled_from([".gift", ".txt", ".csv", ".json", ".xml", ".yaml", ""]))
+@given(
+    seed=st.sampled_from(_SEEDS),
+    cut=st.integers(0, 200),
+    noise=st.binary(max_size=40),
+    ext=st.sampled_from([".gift", ".txt", ".csv", ".json", ".xml", ".yaml", ""]),
+)
 @settings(max_examples=300, deadline=None)
 def test_no_input_makes_an_importer_raise(seed: bytes, cut: int, noise: bytes, ext: str) -> None:
     data = seed[:cut] + noise + seed[cut:]

@@ -22,10 +22,20 @@ def user(uid: int) -> User:
 
 def admin(uid: int) -> ChatMemberAdministrator:
     return ChatMemberAdministrator(
-        user(uid), can_be_edited=False, is_anonymous=False, can_manage_chat=True,
-        can_delete_messages=False, can_manage_video_chats=False, can_restrict_members=False,
-        can_promote_members=False, can_change_info=False, can_invite_users=False,
-        can_post_stories=False, can_edit_stories=False, can_delete_stories=False)
+        user(uid),
+        can_be_edited=False,
+        is_anonymous=False,
+        can_manage_chat=True,
+        can_delete_messages=False,
+        can_manage_video_chats=False,
+        can_restrict_members=False,
+        can_promote_members=False,
+        can_change_info=False,
+        can_invite_users=False,
+        can_post_stories=False,
+        can_edit_stories=False,
+        can_delete_stories=False,
+    )
 
 
 class Lookups:
@@ -41,15 +51,17 @@ class Lookups:
         self.calls += 1
         if self.fail:
             raise NetworkError("down")
-        return tuple(ChatMemberOwner(user(uid), is_anonymous=False) if uid == OWNER else
-                     admin(uid)
-                     for uid in self.admins)
+        return tuple(
+            ChatMemberOwner(user(uid), is_anonymous=False) if uid == OWNER else admin(uid)
+            for uid in self.admins
+        )
 
 
 def moderators() -> tuple[Moderators, Lookups, ManualClock]:
     lookups, clock = Lookups(), ManualClock(0.0)
-    mods = Moderators(cast(Bot, lookups), frozenset({OPERATOR}), ttl=600.0, recheck=60.0,
-                      clock=clock)
+    mods = Moderators(
+        cast(Bot, lookups), frozenset({OPERATOR}), ttl=600.0, recheck=60.0, clock=clock
+    )
     return mods, lookups, clock
 
 

@@ -65,8 +65,14 @@ async def test_an_optional_send_keeps_the_reserve_for_the_quiz() -> None:
         return {"ok": True}
 
     async def send(text: str, optional: bool) -> object:
-        return await pacer.process_request(call, (text,), {}, "sendMessage", {"chat_id": -5},
-                                           {"optional": True} if optional else None)
+        return await pacer.process_request(
+            call,
+            (text,),
+            {},
+            "sendMessage",
+            {"chat_id": -5},
+            {"optional": True} if optional else None,
+        )
 
     for n in range(3):
         await send(f"q{n}", False)

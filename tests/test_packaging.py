@@ -37,8 +37,9 @@ def test_license_is_an_spdx_expression_with_its_file() -> None:
     assert project["license-files"] == ["LICENSE"]
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")
     (backend,) = PYPROJECT["build-system"]["requires"]
-    assert Requirement(backend).specifier.contains("77") and not \
-        Requirement(backend).specifier.contains("76.9")
+    assert Requirement(backend).specifier.contains("77") and not Requirement(
+        backend
+    ).specifier.contains("76.9")
 
 
 def test_dev_tools_are_a_dependency_group_not_a_published_extra() -> None:
@@ -47,19 +48,23 @@ def test_dev_tools_are_a_dependency_group_not_a_published_extra() -> None:
     assert {"pytest", "pytest-xdist", "mypy", "ruff", "setuptools"} <= dev
 
 
-@pytest.mark.parametrize(("lock", "groups"), [("requirements.lock", ()),
-                                              ("requirements-dev.lock", ("dev",))])
+@pytest.mark.parametrize(
+    ("lock", "groups"), [("requirements.lock", ()), ("requirements-dev.lock", ("dev",))]
+)
 def test_the_lock_pins_every_dependency_with_hashes(lock: str, groups: tuple[str, ...]) -> None:
     locked = pins(lock)
-    wanted = [*PYPROJECT["project"]["dependencies"],
-              *(r for g in groups for r in PYPROJECT["dependency-groups"][g])]
+    wanted = [
+        *PYPROJECT["project"]["dependencies"],
+        *(r for g in groups for r in PYPROJECT["dependency-groups"][g]),
+    ]
     for raw in wanted:
         requirement = Requirement(raw)
         name = canonicalize_name(requirement.name)
         assert name in locked, f"{name} is not in {lock}: run ./scripts/lock.sh"
         version = locked[name][0]
-        assert requirement.specifier.contains(version, prereleases=True), \
+        assert requirement.specifier.contains(version, prereleases=True), (
             f"{lock} pins {name}=={version}, pyproject.toml wants {raw}: run ./scripts/lock.sh"
+        )
     assert all(hashes for _, _, hashes in locked.values()), "a pin without --hash"
     if not groups:
         assert "pytest" not in locked and "mypy" not in locked

@@ -25,13 +25,15 @@ def recaps_of(bot: BotHarness) -> Recaps:
     return found
 
 
-async def tap(tg: FakeTelegram, chat: int, question: StoredMessage, student: User,
-              right: bool) -> str:
+async def tap(
+    tg: FakeTelegram, chat: int, question: StoredMessage, student: User, right: bool
+) -> str:
     label = correct_label(question)
     if not right:
         label = next(x for x in "ABCD" if x != label)
-    answer = await tg.wait_answered(tg.tap(chat, student, question.message_id,
-                                           button_data(question, label)))
+    answer = await tg.wait_answered(
+        tg.tap(chat, student, question.message_id, button_data(question, label))
+    )
     assert answer.text is not None
     return answer.text
 
@@ -88,8 +90,10 @@ async def test_recaps_direct_deep_link_and_blocked(tg: FakeTelegram, db_path: Pa
         q2_bank = next(q for q in ZERO.questions if q.text.en in q2.text)
         assert "Question 2 — you chose" in recap.text
         assert q2_bank.text.en in recap.text
-        assert f"Right answer: {correct_label(q2)}) {q2_bank.options[q2_bank.correct].en}" \
+        assert (
+            f"Right answer: {correct_label(q2)}) {q2_bank.options[q2_bank.correct].en}"
             in recap.text
+        )
         assert explained(q2_bank).en in recap.text
         assert q2_bank.note is not None
         assert f"📖 {q2_bank.note.en}" in recap.text  # the note, as the reveal showed it
@@ -172,8 +176,9 @@ async def test_a_changed_telegram_language_is_stored(tg: FakeTelegram, db_path: 
         assert await store.user_language(s0.id) == "bn"
 
 
-async def test_a_users_telegram_language_survives_a_restart(tg: FakeTelegram,
-                                                            db_path: Path) -> None:
+async def test_a_users_telegram_language_survives_a_restart(
+    tg: FakeTelegram, db_path: Path
+) -> None:
     """The recap goes out in the student's Telegram language, learnt before a restart: after
     it, the student sends nothing, yet the recap is not in the group's English."""
     cls = populate(tg, students=2)

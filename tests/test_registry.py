@@ -30,8 +30,13 @@ from bot.settings import load_settings
 def handled_commands(registry: Registry) -> set[str]:
     settings = load_settings({"TELEGRAM_BOT_TOKEN": "1:x", "QUIZBOT_LANGUAGE": "en"})
     app = build_application(settings, quizzes={}, registry=registry)
-    return {name for group in app.handlers.values() for h in group
-            if isinstance(h, CommandHandler) for name in h.commands}
+    return {
+        name
+        for group in app.handlers.values()
+        for h in group
+        if isinstance(h, CommandHandler)
+        for name in h.commands
+    }
 
 
 def test_every_command_of_the_table_is_handled_and_only_those() -> None:
@@ -44,8 +49,8 @@ def test_readme_documents_every_command_of_the_table() -> None:
     """README's Commands section names every documented command, moderators' ones in the
     moderators' table, and names no command the bot does not have."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("\n## Commands"):]
-    section = section[:section.index("\n## ", 1)]
+    section = readme[readme.index("\n## Commands") :]
+    section = section[: section.index("\n## ", 1)]
     moderators = section.split("For moderators", 1)[1]
     for command in REGISTRY.commands:
         if not command.documented:
@@ -114,11 +119,16 @@ async def operator_ping(update: Update, context: Context) -> None:
 
 
 async def test_one_entry_adds_a_checked_listed_command(tg: FakeTelegram, db_path: Path) -> None:
-    registry = Registry((*COMMANDS,
-                         Command("ping", ping, who="moderator", where="group",
-                                 help="help_next", menu="cmd_next"),
-                         Command("op", operator_ping, who="admin", help="help_export")),
-                        BUTTONS)
+    registry = Registry(
+        (
+            *COMMANDS,
+            Command(
+                "ping", ping, who="moderator", where="group", help="help_next", menu="cmd_next"
+            ),
+            Command("op", operator_ping, who="admin", help="help_export"),
+        ),
+        BUTTONS,
+    )
     cls = populate(tg, students=1)
     chat = cls.chat_id
     bot = BotHarness(tg, db_path, env={"QUIZBOT_ADMIN_IDS": str(cls.outsider.id)})
@@ -157,8 +167,9 @@ async def test_one_entry_adds_a_checked_listed_command(tg: FakeTelegram, db_path
 
 
 def test_start_payloads_have_their_own_handlers_before_the_generic_start() -> None:
-    starts = [h for h in REGISTRY.handlers()
-              if isinstance(h, CommandHandler) and "start" in h.commands]
+    starts = [
+        h for h in REGISTRY.handlers() if isinstance(h, CommandHandler) and "start" in h.commands
+    ]
     assert len(starts) >= 2
     generic = [i for i, h in enumerate(starts) if h.callback is commands.start]
     assert generic == [len(starts) - 1]  # routes with a payload filter come first
@@ -173,13 +184,15 @@ async def test_each_deep_link_reaches_its_own_handler(tg: FakeTelegram, db_path:
     student = tg.add_user(501, "Mina")
     dm = tg.private_chat(student)
     async with BotHarness(tg, db_path, env={"QUIZBOT_LANGUAGE": "en"}):
-        for payload, answer in (("hw-99", "This homework could not be found."),
-                                ("hw-forged", "This homework could not be found."),
-                                ("an-5_zero", "Only the group's admins can do that."),
-                                ("an-forged", "No quiz has been answered in this group"),
-                                ("sq-forged", "This link no longer works"),
-                                ("recap_7", t("en", "recap_none")),
-                                ("other", "quizbot")):
+        for payload, answer in (
+            ("hw-99", "This homework could not be found."),
+            ("hw-forged", "This homework could not be found."),
+            ("an-5_zero", "Only the group's admins can do that."),
+            ("an-forged", "No quiz has been answered in this group"),
+            ("sq-forged", "This link no longer works"),
+            ("recap_7", t("en", "recap_none")),
+            ("other", "quizbot"),
+        ):
             before = len(tg.messages(dm.id))
             tg.user_says(dm, student, f"/start {payload}")
             await tg.wait_for(lambda b=before: len(tg.messages(dm.id)) > b)  # type: ignore[misc]

@@ -22,25 +22,37 @@ def bank_letter(option: int) -> str:
     return label(option)
 
 
-async def tap_bank(tg: FakeTelegram, bot: BotHarness, cls: Class, student: User,
-                   question: StoredMessage, option: int) -> str:
+async def tap_bank(
+    tg: FakeTelegram,
+    bot: BotHarness,
+    cls: Class,
+    student: User,
+    question: StoredMessage,
+    option: int,
+) -> str:
     """The student taps the button showing bank option ``option``."""
     run = bot.services.groups.running(cls.chat_id, 0)
     assert run is not None
     shown = run.engine.permutation.index(option)
-    answer = await tg.wait_answered(tg.tap(cls.chat_id, student, question.message_id,
-                                           button_data(question, label(shown))))
+    answer = await tg.wait_answered(
+        tg.tap(cls.chat_id, student, question.message_id, button_data(question, label(shown)))
+    )
     assert answer.text is not None
     return answer.text
 
 
-async def command(tg: FakeTelegram, chat: int, user: User, text: str, expect: str,
-                  clock: FrozenClock) -> StoredMessage:
+async def command(
+    tg: FakeTelegram, chat: int, user: User, text: str, expect: str, clock: FrozenClock
+) -> StoredMessage:
     before = {m.message_id for m in tg.messages(chat)}
     clock.advance(21)  # past the per-student reply cooldown
     tg.user_says(chat, user, text)
-    return await tg.wait_for(lambda: next((m for m in tg.messages(chat) if m.message_id not in
-                                           before and expect in m.text), None), what=expect)
+    return await tg.wait_for(
+        lambda: next(
+            (m for m in tg.messages(chat) if m.message_id not in before and expect in m.text), None
+        ),
+        what=expect,
+    )
 
 
 def csv_rows(message: StoredMessage) -> list[dict[str, str]]:
@@ -62,8 +74,7 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
             await tg.wait_for(functools.partial(tg.messages, student.id))
 
         first = await start_quiz(tg, cls)
-        busy = await command(tg, chat, cls.creator, "/regrade zero", "running in this group",
-                             clock)
+        busy = await command(tg, chat, cls.creator, "/regrade zero", "running in this group", clock)
         assert "Re-grade it once it has ended" in busy.text
         for student, option in ((s0, right), (s1, wrong), (s2, wrong), (s3, right)):
             await tap_bank(tg, bot, cls, student, first, option)
@@ -89,15 +100,18 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         assert key_report is not None
         thanks = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, key_report))
         assert thanks.text is None
-        await tg.wait_for(lambda: "Thank you!" in (tg.stored_message(s2.id, ask.message_id)
-                                                   or ask).text)
+        await tg.wait_for(
+            lambda: "Thank you!" in (tg.stored_message(s2.id, ask.message_id) or ask).text
+        )
         again = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, key_report))
         assert again.text == "You have reported this already." and again.show_alert
         forged = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, "p:999999:0:k"))
         assert forged.text == "This button is no longer valid." and forged.show_alert
-        for data, alert in (("pc:123456", "This button is no longer valid."),
-                            ("h:999999:0:0", "This homework is no longer running."),
-                            ("hs:1", "Only the group's admins can do that.")):
+        for data, alert in (
+            ("pc:123456", "This button is no longer valid."),
+            ("h:999999:0:0", "This homework is no longer running."),
+            ("hs:1", "Only the group's admins can do that."),
+        ):
             got = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, data))
             assert (got.text, got.show_alert) == (alert, True)
         # someone who was not in that run cannot report on it
@@ -131,23 +145,32 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         await tg.wait_for(lambda: tg.find_message(cls.admin.id, "প্রশ্ন বিশ্লেষণ"))  # in Bengali
 
         # --- /regrade QUIZ N X: question 1's key becomes the wrong option
-        await command(tg, chat, s0, f"/regrade zero 1 {bank_letter(wrong)}",
-                      "Only the group's admins", clock)
+        await command(
+            tg, chat, s0, f"/regrade zero 1 {bank_letter(wrong)}", "Only the group's admins", clock
+        )
         await command(tg, chat, cls.creator, "/regrade zero ৯ A", "questions 1 to 8", clock)
-        await command(tg, chat, cls.creator, "/regrade zero 1 Z", "has options A, B, C, D",
-                      clock)
-        done = await command(tg, chat, cls.creator, f"/regrade zero ১ {bank_letter(wrong)}",
-                             "re-graded", clock)
-        assert (f"question 1 is re-graded, its right answer is now {bank_letter(wrong)}. "
-                "8 answers re-scored, points of 4 students changed.") in done.text
+        await command(tg, chat, cls.creator, "/regrade zero 1 Z", "has options A, B, C, D", clock)
+        done = await command(
+            tg, chat, cls.creator, f"/regrade zero ১ {bank_letter(wrong)}", "re-graded", clock
+        )
+        assert (
+            f"question 1 is re-graded, its right answer is now {bank_letter(wrong)}. "
+            "8 answers re-scored, points of 4 students changed."
+        ) in done.text
         board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
         assert "🥇 1. Student1 — 2100 points · 2 right" in plain(board.text)
         assert "🥈 2. Student2 — 2100 points · 2 right" in plain(board.text)
         assert "3. Student0 — 1000 points · 1 right" in plain(board.text)
         me = await command(tg, chat, s1, "/me", "Rank:", clock)
         assert "Rank: 1 · 2100 points" in me.text
-        nothing = await command(tg, chat, cls.creator, f"/regrade zero 1 {bank_letter(wrong)}",
-                                "Nothing to change", clock)
+        nothing = await command(
+            tg,
+            chat,
+            cls.creator,
+            f"/regrade zero 1 {bank_letter(wrong)}",
+            "Nothing to change",
+            clock,
+        )
         assert nothing is not None
 
         # /export: the results reflect it, and a second file analyses each question

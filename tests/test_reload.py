@@ -40,13 +40,16 @@ settings:
   pick: 2
   shuffle: false
 questions:
-""" + "".join(f"""\
+""" + "".join(
+    f"""\
   - id: q{i}
     question: বাংলা প্রশ্ন নম্বর {i}?
     options: [ঠিক {i}, ভুল {i}]
     correct: 1
     explanation: কারণ {i}।
-""" for i in range(1, 6))
+"""
+    for i in range(1, 6)
+)
 
 
 def folder(tmp_path: Path) -> Path:
@@ -58,8 +61,9 @@ def folder(tmp_path: Path) -> Path:
     return banks
 
 
-async def test_reload_by_admin_only_and_what_it_reports(tg: FakeTelegram, db_path: Path,
-                                                        tmp_path: Path) -> None:
+async def test_reload_by_admin_only_and_what_it_reports(
+    tg: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
     banks = folder(tmp_path)
     cls = populate(tg, students=2)
     admin = tg.add_user(ADMIN, "Root", username="root")
@@ -97,8 +101,10 @@ async def test_reload_by_admin_only_and_what_it_reports(tg: FakeTelegram, db_pat
         assert "➕ Added: fresh" in report.text
         assert "✏️ Changed: net" in report.text
         assert "➖ Removed: gone" in report.text
-        assert f"⚠️ Refused: {banks / 'zero.yaml'} its last good version stays served (zero)" \
+        assert (
+            f"⚠️ Refused: {banks / 'zero.yaml'} its last good version stays served (zero)"
             in report.text
+        )
         assert "correct: 9 is out of range (1 to 4)" in report.text
         assert sorted(catalog) == ["fresh", "net", "zero"]
         assert catalog["zero"] is zero_before
@@ -112,8 +118,9 @@ async def test_reload_by_admin_only_and_what_it_reports(tg: FakeTelegram, db_pat
         # a folder gone (unmounted, renamed) takes nothing offline
         banks.rename(tmp_path / "elsewhere")
         tg.user_says(tg.private_chat(admin), admin, "/reload")
-        lost = await tg.wait_for(lambda: [m for m in tg.messages(ADMIN)
-                                          if "no such file or folder" in m.text])
+        lost = await tg.wait_for(
+            lambda: [m for m in tg.messages(ADMIN) if "no such file or folder" in m.text]
+        )
         assert f"⚠️ Refused: {banks}" in lost[0].text
         assert sorted(catalog) == ["fresh", "net", "zero"]
         (tmp_path / "elsewhere").rename(banks)
@@ -128,7 +135,8 @@ async def test_reload_by_admin_only_and_what_it_reports(tg: FakeTelegram, db_pat
 
 
 async def test_a_running_quiz_finishes_with_the_questions_it_started_with(
-        tg: FakeTelegram, db_path: Path, tmp_path: Path) -> None:
+    tg: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
     banks = folder(tmp_path)
     cls = populate(tg, students=4)
     admin = tg.add_user(ADMIN, "Root", username="root")
@@ -142,14 +150,19 @@ async def test_a_running_quiz_finishes_with_the_questions_it_started_with(
         tg.user_says(chat, cls.creator, "/quiz zero 600")
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1))
         tg.tap(chat, cls.students[0], q1.message_id, button_data(q1, correct_label(q1)))
-        tg.tap(chat, reader, q1.message_id, button_data(q1, next(
-            label for label in "ABCD" if label != correct_label(q1))))
+        tg.tap(
+            chat,
+            reader,
+            q1.message_id,
+            button_data(q1, next(label for label in "ABCD" if label != correct_label(q1))),
+        )
 
         # the bank changes under the running quiz: a question reworded, the last one removed
         text = (ROOT / "questions" / "zero.yaml").read_text("utf-8")
-        reworded = text.replace(old.questions[1].text.en, "Reworded, why does Adam need memory?"
-                                ).replace(old.questions[1].text.bn, "নতুন করে লেখা প্রশ্ন?")
-        cut = reworded[:reworded.index("  - id: sharding-cost")]
+        reworded = text.replace(
+            old.questions[1].text.en, "Reworded, why does Adam need memory?"
+        ).replace(old.questions[1].text.bn, "নতুন করে লেখা প্রশ্ন?")
+        cut = reworded[: reworded.index("  - id: sharding-cost")]
         (banks / "zero.yaml").write_text(cut, "utf-8")
         tg.user_says(tg.private_chat(admin), admin, "/reload")
         report = await tg.wait_for_message(ADMIN, "Questions folder re-read")
@@ -180,8 +193,9 @@ async def test_a_running_quiz_finishes_with_the_questions_it_started_with(
         assert q1.text.startswith("❓ Question 1/7")
 
 
-async def test_one_language_bank_and_random_draws(tg: FakeTelegram, db_path: Path,
-                                                  tmp_path: Path) -> None:
+async def test_one_language_bank_and_random_draws(
+    tg: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
     banks = folder(tmp_path)
     (banks / "bnpick.yaml").write_text(BN_PICK, "utf-8")
     cls = populate(tg, students=2)
@@ -224,8 +238,9 @@ async def test_one_language_bank_and_random_draws(tg: FakeTelegram, db_path: Pat
         assert "বাংলা প্রশ্ন নম্বর" in first.text
 
 
-async def test_sighup_reloads_the_running_process(tg: FakeTelegram, db_path: Path,
-                                                  tmp_path: Path) -> None:
+async def test_sighup_reloads_the_running_process(
+    tg: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
     banks = folder(tmp_path)
     student = tg.add_user(777, "Mita")
     proc = BotProcess(tg, db_path, QUIZBOT_QUESTIONS=str(banks))
@@ -244,8 +259,9 @@ async def test_sighup_reloads_the_running_process(tg: FakeTelegram, db_path: Pat
         await proc.close()
 
 
-async def test_a_restart_resumes_the_questions_drawn(tg: FakeTelegram, db_path: Path,
-                                                     tmp_path: Path) -> None:
+async def test_a_restart_resumes_the_questions_drawn(
+    tg: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
     banks = folder(tmp_path)
     (banks / "bnpick.yaml").write_text(BN_PICK.replace("pick: 2", "pick: 3"), "utf-8")
     cls = populate(tg, students=2)

@@ -15,12 +15,14 @@ from quizkit import button_data, correct_label, open_question, populate, questio
 
 def stored_answers(db: Path) -> list[tuple[int, int, int]]:
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT q_index, user_id, points FROM answers "
-                            "ORDER BY q_index, user_id").fetchall()
+        return conn.execute(
+            "SELECT q_index, user_id, points FROM answers ORDER BY q_index, user_id"
+        ).fetchall()
 
 
-async def test_sigkill_mid_question_loses_no_acknowledged_answer(tg: FakeTelegram,
-                                                                 db_path: Path) -> None:
+async def test_sigkill_mid_question_loses_no_acknowledged_answer(
+    tg: FakeTelegram, db_path: Path
+) -> None:
     cls = populate(tg, students=12)
     chat = cls.chat_id
     bot = await BotProcess(tg, db_path).start()
@@ -62,8 +64,9 @@ async def test_sigkill_mid_question_loses_no_acknowledged_answer(tg: FakeTelegra
         for number in range(2, 9):
             q = await tg.wait_for(partial(open_question, tg, chat, number), timeout=20)
             label = correct_label(q)
-            await tg.wait_answered(tg.tap(chat, cls.students[0], q.message_id,
-                                          button_data(q, label)))
+            await tg.wait_answered(
+                tg.tap(chat, cls.students[0], q.message_id, button_data(q, label))
+            )
             tg.user_says(chat, cls.admin, "/next")
         results = await tg.wait_for(lambda: tg.find_message(chat, "🏁"), timeout=20)
         assert "🥇 1. \u2068Student0\u2069" in results.text
@@ -82,8 +85,7 @@ async def test_sigkill_mid_question_loses_no_acknowledged_answer(tg: FakeTelegra
         await bot.close()
 
 
-async def test_deadline_passed_while_down_closes_at_once(tg: FakeTelegram,
-                                                         db_path: Path) -> None:
+async def test_deadline_passed_while_down_closes_at_once(tg: FakeTelegram, db_path: Path) -> None:
     cls = populate(tg, students=3)
     chat = cls.chat_id
     bot = await BotProcess(tg, db_path).start()
@@ -91,8 +93,9 @@ async def test_deadline_passed_while_down_closes_at_once(tg: FakeTelegram,
         tg.user_says(chat, cls.creator, "/quiz zero 5")
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1), timeout=20)
         posted = time.monotonic()
-        await tg.wait_answered(tg.tap(chat, cls.students[0], q1.message_id,
-                                      button_data(q1, correct_label(q1))))
+        await tg.wait_answered(
+            tg.tap(chat, cls.students[0], q1.message_id, button_data(q1, correct_label(q1)))
+        )
         await bot.kill()
         # Let the question's 5 seconds run out while nothing is running.
         await asyncio.sleep(max(0.0, posted + 6 - time.monotonic()))
@@ -102,8 +105,10 @@ async def test_deadline_passed_while_down_closes_at_once(tg: FakeTelegram,
         assert revealed is not None
         assert "1 answered, 1 right" in revealed.text
         # Closed on resume, not after a new timer (timings left out: they depend on the machine).
-        assert "question 1's time ran out while the bot was down: closed now" in \
-            bot.log_path.read_text(encoding="utf-8")
+        assert (
+            "question 1's time ran out while the bot was down: closed now"
+            in bot.log_path.read_text(encoding="utf-8")
+        )
         assert len(question_messages(tg, chat)) == 2
     finally:
         await bot.close()

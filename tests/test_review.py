@@ -64,8 +64,9 @@ def review_question(tg: FakeTelegram, user: User) -> StoredMessage | None:
     return found[-1] if found else None
 
 
-async def test_review_over_simulated_days(tg: FakeTelegram, db_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_review_over_simulated_days(
+    tg: FakeTelegram, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     student = tg.add_user(501, "Rina", language_code="en")
     clock = ManualClock(time.time(), running=True)
     async with harness(tg, db_path, clock) as bot:
@@ -77,18 +78,21 @@ async def test_review_over_simulated_days(tg: FakeTelegram, db_path: Path,
         practice = await say(tg, student, "/quiz zero")
         right = correct_label(practice)
         wrong = next(x for x in "ABCD" if x != right)
-        await tg.wait_answered(tg.tap(student.id, student, practice.message_id,
-                                      button_data(practice, wrong)))
+        await tg.wait_answered(
+            tg.tap(student.id, student, practice.message_id, button_data(practice, wrong))
+        )
         await tg.wait_for(lambda: tg.find_message(student.id, "Question 2/8"))
         nothing = await say(tg, student, "/review")
-        assert nothing.text == ("🎉 Nothing to review right now. The next question is due "
-                                "in a day.")
+        assert nothing.text == (
+            "🎉 Nothing to review right now. The next question is due in a day."
+        )
 
         # A day later it is due: right → box 2, back in 3 days.
         clock.advance(DAY + 60)
         asked = await say(tg, student, "/review")
-        assert asked.text.startswith("🔁 Review · ZeRO and Sharded Optimizers · box 1/5 · "
-                                     "1 due now")
+        assert asked.text.startswith(
+            "🔁 Review · ZeRO and Sharded Optimizers · box 1/5 · 1 due now"
+        )
         assert ZERO.questions[0].text.en in asked.text
         label = correct_label(asked)
         data = button_data(asked, label)
@@ -96,8 +100,10 @@ async def test_review_over_simulated_days(tg: FakeTelegram, db_path: Path,
         assert answer.text == "✅ Right!"
         assert not answer.show_alert
         done = await tg.wait_for(lambda: tg.find_message(student.id, "Review finished"))
-        assert done.text == ("🏁 Review finished: 1 of 1 right.\n"
-                             "None left due now. The next question is due in 3 days.")
+        assert done.text == (
+            "🏁 Review finished: 1 of 1 right.\n"
+            "None left due now. The next question is due in 3 days."
+        )
         edited = tg.stored_message(student.id, asked.message_id)
         assert edited is not None
         # the answer buttons are gone; what is left is "report a problem" (issue 15)
@@ -121,12 +127,16 @@ async def test_review_over_simulated_days(tg: FakeTelegram, db_path: Path,
         asked = await say(tg, student, "/review")
         assert "box 2/5" in asked.text
         label = next(x for x in "ABCD" if x != correct_label(asked))
-        answer = await tg.wait_answered(tg.tap(student.id, student, asked.message_id,
-                                               button_data(asked, label)))
+        answer = await tg.wait_answered(
+            tg.tap(student.id, student, asked.message_id, button_data(asked, label))
+        )
         assert answer.text is not None
         assert answer.text.startswith("❌ Wrong. The answer is ")
-        await tg.wait_for(lambda: "Back to box 1" in (
-            tg.stored_message(student.id, asked.message_id) or asked).text)
+        await tg.wait_for(
+            lambda: (
+                "Back to box 1" in (tg.stored_message(student.id, asked.message_id) or asked).text
+            )
+        )
         done = await tg.wait_for(lambda: tg.find_message(student.id, "0 of 1 right"))
         assert done.text.endswith("The next question is due in a day.")
         cards = await store.due_cards(student.id, clock() + DAY + 1, limit=5)
@@ -134,15 +144,22 @@ async def test_review_over_simulated_days(tg: FakeTelegram, db_path: Path,
 
         # A session asks at most SESSION questions, then says how many are still due.
         monkeypatch.setattr(review, "SESSION", 2)
-        await store.add_missed([(student.id, "zero", q.id) for q in ZERO.questions[1:4]], 1,
-                               clock())
+        await store.add_missed(
+            [(student.id, "zero", q.id) for q in ZERO.questions[1:4]], 1, clock()
+        )
         clock.advance(DAY + 60)
         for step in (1, 2):
-            asked = await tg.wait_for(lambda: review_question(tg, student)) if step == 2 else (
-                await say(tg, student, "/review"))
+            asked = (
+                await tg.wait_for(lambda: review_question(tg, student))
+                if step == 2
+                else (await say(tg, student, "/review"))
+            )
             assert "4 due now" in asked.text if step == 1 else "3 due now" in asked.text
-            await tg.wait_answered(tg.tap(student.id, student, asked.message_id,
-                                          button_data(asked, correct_label(asked))))
+            await tg.wait_answered(
+                tg.tap(
+                    student.id, student, asked.message_id, button_data(asked, correct_label(asked))
+                )
+            )
         done = await tg.wait_for(lambda: tg.find_message(student.id, "2 of 2 right"))
         assert done.text.endswith("2 more due now: /review again")
 
@@ -157,20 +174,30 @@ async def test_reminder_fires_after_restart(tg: FakeTelegram, db_path: Path) -> 
         ask = await say(tg, student, "/remind 20:00")
         assert "Which time zone" in ask.text
         assert [text for row in ask.buttons for text, _ in row] == [
-            "Bangladesh (UTC+6)", "India (UTC+5:30)", "UTC"]
-        await tg.wait_answered(tg.tap(student.id, student, ask.message_id,
-                                      button_data(ask, "Bangladesh (UTC+6)")))
-        await tg.wait_for(lambda: "remind you at 20:00 (UTC+6)" in (
-            tg.stored_message(student.id, ask.message_id) or ask).text)
+            "Bangladesh (UTC+6)",
+            "India (UTC+5:30)",
+            "UTC",
+        ]
+        await tg.wait_answered(
+            tg.tap(student.id, student, ask.message_id, button_data(ask, "Bangladesh (UTC+6)"))
+        )
+        await tg.wait_for(
+            lambda: (
+                "remind you at 20:00 (UTC+6)"
+                in (tg.stored_message(student.id, ask.message_id) or ask).text
+            )
+        )
         jobs = bot.app.job_queue.get_jobs_by_name(f"remind:{student.id}")
         assert len(jobs) == 1
         # The offset is asked once: the next /remind just sets the time.
         changed = await say(tg, student, "/remind 20:30")
-        assert changed.text == ("⏰ Done: on days with questions to review I'll remind you at "
-                                "20:30 (UTC+6).")
+        assert changed.text == (
+            "⏰ Done: on days with questions to review I'll remind you at 20:30 (UTC+6)."
+        )
         await say(tg, student, "/remind 20:00")
-        await bot.services.store.add_missed([(student.id, "zero", ZERO.questions[2].id)], 1,
-                                            clock() + HOUR)
+        await bot.services.store.add_missed(
+            [(student.id, "zero", ZERO.questions[2].id)], 1, clock() + HOUR
+        )
         sent = len(tg.messages(student.id))
 
     # Down until a moment before 20:00 in Dhaka; the question is due by then.
@@ -180,7 +207,8 @@ async def test_reminder_fires_after_restart(tg: FakeTelegram, db_path: Path) -> 
         # however long the machine takes to get there), so the reminder re-arms for tomorrow.
         clock.now = local_midnight + 20 * HOUR + 0.1
         reminder = await tg.wait_for(
-            lambda: tg.find_message(student.id, "due for review today"), timeout=10)
+            lambda: tg.find_message(student.id, "due for review today"), timeout=10
+        )
         assert reminder.text == "📚 Questions due for review today: 1. /review"
         assert len(tg.messages(student.id)) == sent + 1
         await tg.wait_for(lambda: bot.app.job_queue.get_jobs_by_name(f"remind:{student.id}"))

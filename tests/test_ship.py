@@ -23,14 +23,23 @@ from shipkit import ROOT, TOKEN, QuizbotProcess, healthcheck, quizbot_env
 from bot import __version__
 from bot.cli import _parser
 
-LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} "
-                      r"(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+: ")
+LOG_LINE = re.compile(
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} "
+    r"(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+: "
+)
 
 
 def quizbot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=tmp_path,
-                          env=quizbot_env(None, None, **env), stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        cwd=tmp_path,
+        env=quizbot_env(None, None, **env),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def token_variants() -> list[str]:
@@ -90,8 +99,14 @@ def test_run_without_a_valid_quiz_is_a_one_line_error(tmp_path: Path, folder: st
         questions.mkdir()
     if folder == "broken":
         (questions / "zero.yaml").write_text("id: zero\nquestions: []\n")
-    done = quizbot(tmp_path, "run", TELEGRAM_BOT_TOKEN=TOKEN, QUIZBOT_QUESTIONS=str(questions),
-                   QUIZBOT_API_URL="http://127.0.0.1:9/bot", QUIZBOT_DB=str(tmp_path / "q.db"))
+    done = quizbot(
+        tmp_path,
+        "run",
+        TELEGRAM_BOT_TOKEN=TOKEN,
+        QUIZBOT_QUESTIONS=str(questions),
+        QUIZBOT_API_URL="http://127.0.0.1:9/bot",
+        QUIZBOT_DB=str(tmp_path / "q.db"),
+    )
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.splitlines()
@@ -110,8 +125,9 @@ async def test_debug_logs_never_show_the_token(tg: FakeTelegram, tmp_path: Path)
         tg.user_says(chat, cls.creator, "/quiz zero 600")
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1), timeout=30)
         label = correct_label(q1)
-        answer = await tg.wait_answered(tg.tap(chat, cls.students[0], q1.message_id,
-                                               button_data(q1, label)), timeout=20)
+        answer = await tg.wait_answered(
+            tg.tap(chat, cls.students[0], q1.message_id, button_data(q1, label)), timeout=20
+        )
         assert answer.text is not None
         assert answer.text.startswith("✅")
         tg.user_says(chat, cls.creator, "/stop")
@@ -128,8 +144,9 @@ async def test_debug_logs_never_show_the_token(tg: FakeTelegram, tmp_path: Path)
     assert len(lines) > 50
     assert [line for line in lines if not LOG_LINE.match(line)] == []  # one line per event
     # The transport logged every request URL, the token in it replaced.
-    assert re.search(r" bot.transport: HTTP Request: POST http://\S+/bot<token>/sendMessage 200",
-                     logs)
+    assert re.search(
+        r" bot.transport: HTTP Request: POST http://\S+/bot<token>/sendMessage 200", logs
+    )
     assert " DEBUG telegram.ext.ExtBot: Calling Bot API endpoint `sendMessage`" in logs
     assert "aiosqlite" not in logs  # every statement, twice: kept out even at DEBUG
     assert "INFO bot.app: database closed" in logs
@@ -139,8 +156,9 @@ async def test_debug_logs_never_show_the_token(tg: FakeTelegram, tmp_path: Path)
 async def test_rejected_token_is_a_clear_error_and_never_shown(tmp_path: Path) -> None:
     server = FakeTelegram(token="4242:the-token-telegram-knows")
     await server.start()
-    bot = QuizbotProcess(quizbot_env(server, tmp_path / "q.sqlite3",
-                                     QUIZBOT_LOG_LEVEL="DEBUG"), tmp_path)
+    bot = QuizbotProcess(
+        quizbot_env(server, tmp_path / "q.sqlite3", QUIZBOT_LOG_LEVEL="DEBUG"), tmp_path
+    )
     try:
         await bot.start()
         code = await bot.wait(timeout=30)
@@ -153,12 +171,14 @@ async def test_rejected_token_is_a_clear_error_and_never_shown(tmp_path: Path) -
         assert variant not in logs
     lines = logs.splitlines()
     assert [line for line in lines if not LOG_LINE.match(line)] == []  # no raw traceback
-    assert lines[-1].endswith(" CRITICAL bot.app: TELEGRAM_BOT_TOKEN was rejected by Telegram: "
-                              "check it with @BotFather")
+    assert lines[-1].endswith(
+        " CRITICAL bot.app: TELEGRAM_BOT_TOKEN was rejected by Telegram: check it with @BotFather"
+    )
 
 
-async def test_sigterm_mid_quiz_stops_cleanly_and_restart_resumes(tg: FakeTelegram,
-                                                                  tmp_path: Path) -> None:
+async def test_sigterm_mid_quiz_stops_cleanly_and_restart_resumes(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
     cls = populate(tg, students=3)
     chat = cls.chat_id
     db = tmp_path / "quizbot.sqlite3"
@@ -173,8 +193,9 @@ async def test_sigterm_mid_quiz_stops_cleanly_and_restart_resumes(tg: FakeTelegr
         right = correct_label(q1)
         wrong = next(label for label in "ABCD" if label != right)
         data = {label: button_data(q1, label) for label in "ABCD"}
-        await tg.wait_answered(tg.tap(chat, cls.students[0], q1.message_id, data[right]),
-                               timeout=20)
+        await tg.wait_answered(
+            tg.tap(chat, cls.students[0], q1.message_id, data[right]), timeout=20
+        )
         assert await bot.stop(signal.SIGTERM, timeout=10) == 0
     finally:
         await bot.close()
@@ -205,7 +226,7 @@ async def test_sigterm_mid_quiz_stops_cleanly_and_restart_resumes(tg: FakeTelegr
 def test_readme_commands_exist() -> None:
     """The README's two set-up commands and CI's entry point are there and executable."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    head = readme[:readme.index("\n## ")]
+    head = readme[: readme.index("\n## ")]
     assert "./scripts/run.sh" in head
     assert "./scripts/test.sh" in head
     for script in ("scripts/run.sh", "scripts/test.sh", ".ci/run"):

@@ -18,7 +18,8 @@ def is_question(number: int) -> Any:
 
 
 async def test_stop_does_not_wait_for_the_group_budget(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=2)
     chat = cls.chat_id
     bot = await BotHarness(tg, db_path).start()
@@ -40,7 +41,8 @@ async def test_stop_does_not_wait_for_the_group_budget(
 
 
 async def test_homework_results_held_up_at_stop_go_out_after_the_restart(
-        tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     cls = populate(tg, students=1)
     chat = cls.chat_id
 
@@ -60,8 +62,7 @@ async def test_homework_results_held_up_at_stop_go_out_after_the_restart(
     assert tg.find_message(chat, "Homework results") is None
     # not marked as posted: the restart posts them, once
     async with BotHarness(tg, db_path):
-        results = await tg.wait_for(lambda: tg.find_message(chat, "Homework results"),
-                                    timeout=10)
+        results = await tg.wait_for(lambda: tg.find_message(chat, "Homework results"), timeout=10)
         assert "(ended early by a moderator)" in results.text
     posts = [c for c in tg.calls_to("sendMessage") if is_results(c.params)]
     assert [c.status for c in posts] == [429, 200]

@@ -11,9 +11,11 @@ import pytest
 from bot.storage import NameTaken, NewAuthored, Store
 from bot.storage.schema import AUTHORED_STATEMENTS, MIGRATIONS, migrate
 
-STEP = next(i for i, step in enumerate(MIGRATIONS)
-            if step.__closure__ and AUTHORED_STATEMENTS in
-            [c.cell_contents for c in step.__closure__])
+STEP = next(
+    i
+    for i, step in enumerate(MIGRATIONS)
+    if step.__closure__ and AUTHORED_STATEMENTS in [c.cell_contents for c in step.__closure__]
+)
 
 
 def new(author: int, name: str) -> NewAuthored:
@@ -24,9 +26,11 @@ async def test_upgrade_keeps_history_and_adds_the_tables(tmp_path: Path) -> None
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
     migrate(conn, target=STEP)  # the file as the version before this step left it
-    conn.execute("INSERT INTO runs (chat_id, mode, quiz_id, language, seconds, season, plan,"
-                 " question_count, started_at) VALUES (-1, 'group', 'zero', 'en', 30, 1, '{}',"
-                 " 8, 0)")
+    conn.execute(
+        "INSERT INTO runs (chat_id, mode, quiz_id, language, seconds, season, plan,"
+        " question_count, started_at) VALUES (-1, 'group', 'zero', 'en', 30, 1, '{}',"
+        " 8, 0)"
+    )
     conn.close()
     async with await Store.open(path) as store:
         assert await store.run_counts(["zero", "u.1"]) == {"zero": 1}

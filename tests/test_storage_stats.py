@@ -31,7 +31,6 @@ T0 = 1_700_000_000.0
 CHAT = -1001
 
 
-
 def plan(n: int = 3) -> Plan:
     return Plan(tuple(f"q{i + 1}" for i in range(n)), tuple((0, 1, 2, 3) for _ in range(n)))
 

@@ -24,8 +24,10 @@ from bot.storage.schema import migrate
 def counts(path: Path) -> tuple[int, int, int]:
     conn = sqlite3.connect(path)
     try:
-        return tuple(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                     for t in ("runs", "answers", "group_totals"))
+        return tuple(
+            conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+            for t in ("runs", "answers", "group_totals")
+        )
     finally:
         conn.close()
 
@@ -41,8 +43,7 @@ async def test_version_4_file_upgrades_and_homework_counts_in_the_totals(tmp_pat
         assert counts(path) == before  # the runs table was rebuilt, nothing lost
         table, aggregate = totals_and_aggregate(path)
         assert table == aggregate
-        hw = await store.create_homework(NewHomework(-7, 0, "physics", "en", 30, 1, T0,
-                                                     T0 + 3600))
+        hw = await store.create_homework(NewHomework(-7, 0, "physics", "en", 30, 1, T0, T0 + 3600))
         attempt = NewRun(-7, 0, "homework", "physics", "en", 30, PLAN, 42, T0 + 10)
         run = await store.start_attempt(hw.homework_id, 42, attempt)
         assert (run.chat_id, run.mode, run.season) == (-7, "homework", 1)
@@ -52,7 +53,8 @@ async def test_version_4_file_upgrades_and_homework_counts_in_the_totals(tmp_pat
         assert await store.record_answer(ans(run.run_id, 1, 42, False, 0, T0 + 30))
         board = await store.leaderboard(-7)
         assert [(s.user_id, s.points, s.correct, s.answered) for s in board.rows] == [
-            (42, 900, 1, 2)]
+            (42, 900, 1, 2)
+        ]
         # a re-grading updates answers; the totals follow, and the same again changes nothing
         change = [Rescored(run.run_id, 1, 42, True, 1100), Rescored(run.run_id, 0, 42, True, 900)]
         assert await store.apply_regrade(change) == 1

@@ -44,7 +44,6 @@ TOTALS = (
 )
 
 
-
 def new_run(chat_id: int, *, mode: Mode = "group", thread_id: int = 0) -> NewRun:
     return NewRun(chat_id, thread_id, mode, "physics", "en", 30, PLAN, 1, T0)
 

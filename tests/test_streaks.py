@@ -26,8 +26,10 @@ def test_engine_streaks_reset_on_wrong_and_missed() -> None:
     e = QuizEngine(ZERO, make_plan(ZERO, random.Random(1)), 30)
     # user 1: right ×3, wrong, right; user 2: right, (misses question 2), right
     seen: dict[int, list[Answer]] = {1: [], 2: []}
-    plan: dict[int, list[bool | None]] = {1: [True, True, True, False, True],
-                                          2: [True, None, True, True, True]}
+    plan: dict[int, list[bool | None]] = {
+        1: [True, True, True, False, True],
+        2: [True, None, True, True, True],
+    }
     for q in range(5):
         e.open(T0 + 100 * q)
         for user, choices in plan.items():
@@ -49,8 +51,11 @@ def test_engine_streaks_reset_on_wrong_and_missed() -> None:
 
     # Rebuilt after a restart from stored answers (which keep points, not streaks).
     again = QuizEngine(ZERO, e.plan, 30, current=5, phase="posting")
-    again.restore(Answer(a.q_index, a.user_id, a.option, a.correct, a.points, a.at)
-                  for user in seen for a in seen[user])
+    again.restore(
+        Answer(a.q_index, a.user_id, a.option, a.correct, a.points, a.at)
+        for user in seen
+        for a in seen[user]
+    )
     assert [a.streak for a in again.answers_of(1).values()] == [1, 2, 3, 0, 1]
     assert again.standings() == e.standings()
     again.open(T0 + 600)
@@ -95,13 +100,13 @@ async def test_streaks_in_alerts_and_results(tg: FakeTelegram, db_path: Path) ->
             right = correct_label(q)
             run_id = int(button_data(q, right).split(":")[1])
             wrong = next(x for x in "ABCD" if x != right)
-            answer = await tg.wait_answered(tg.tap(chat, hero, q.message_id,
-                                                   button_data(q, right)))
+            answer = await tg.wait_answered(tg.tap(chat, hero, q.message_id, button_data(q, right)))
             assert answer.text is not None
             alerts.append(answer.text.split("\n")[0])
             # the other student is right, then wrong, then right: no streak above 1
-            await tg.wait_answered(tg.tap(chat, other, q.message_id,
-                                          button_data(q, right if n != 2 else wrong)))
+            await tg.wait_answered(
+                tg.tap(chat, other, q.message_id, button_data(q, right if n != 2 else wrong))
+            )
             tg.user_says(chat, cls.creator, "/next" if n < 3 else "/stop")
         points = [int(a.split("+")[1].split()[0]) for a in alerts]
         assert "streak" not in alerts[0]

@@ -42,20 +42,23 @@ async def stored_run(bot: BotHarness, run_id: int) -> StoredRun:
 
 def send_threads(tg: FakeTelegram, chat: int) -> set[object]:
     """The message_thread_id of every sendMessage call the bot made into ``chat``."""
-    return {c.params.get("message_thread_id") for c in tg.calls_to("sendMessage")
-            if c.params.get("chat_id") == chat}
+    return {
+        c.params.get("message_thread_id")
+        for c in tg.calls_to("sendMessage")
+        if c.params.get("chat_id") == chat
+    }
 
 
-async def test_two_quizzes_in_two_topics_share_the_budget(tg: FakeTelegram,
-                                                          db_path: Path) -> None:
+async def test_two_quizzes_in_two_topics_share_the_budget(tg: FakeTelegram, db_path: Path) -> None:
     cls = forum_class(tg)
     chat = cls.chat_id
     in_lectures, in_quiz = cls.students[:4], cls.students[4:]
     async with BotHarness(tg, db_path) as bot:
         tg.user_says(chat, cls.creator, "/quiz zero 600", thread_id=LECTURES)
         tg.user_says(chat, cls.admin, "/quiz zero 600", thread_id=QUIZ)
-        await tg.wait_for(lambda: open_question(tg, chat, 1, LECTURES)
-                          and open_question(tg, chat, 1, QUIZ))
+        await tg.wait_for(
+            lambda: open_question(tg, chat, 1, LECTURES) and open_question(tg, chat, 1, QUIZ)
+        )
         run_l = bot.services.groups.running(chat, LECTURES)
         run_q = bot.services.groups.running(chat, QUIZ)
         assert run_l is not None and run_q is not None
@@ -94,11 +97,15 @@ async def test_two_quizzes_in_two_topics_share_the_budget(tg: FakeTelegram,
             elif number == 3:
                 tg.user_says(chat, cls.creator, "/stop", thread_id=LECTURES)
             if number < 8:
-                await tg.wait_for(partial(open_question, tg, chat, number + 1, QUIZ),
-                                  what=f"question {number + 1} in the Quiz topic")
+                await tg.wait_for(
+                    partial(open_question, tg, chat, number + 1, QUIZ),
+                    what=f"question {number + 1} in the Quiz topic",
+                )
             if number < 3:
-                await tg.wait_for(partial(open_question, tg, chat, number + 1, LECTURES),
-                                  what=f"question {number + 1} in the Lectures topic")
+                await tg.wait_for(
+                    partial(open_question, tg, chat, number + 1, LECTURES),
+                    what=f"question {number + 1} in the Lectures topic",
+                )
             if number == 3:
                 stopped = await tg.wait_for_message(chat, "results", thread_id=LECTURES)
                 assert "a moderator ended the quiz early" in stopped.text
@@ -144,13 +151,15 @@ async def test_resume_after_restart_in_the_same_topic(tg: FakeTelegram, db_path:
     try:
         tg.user_says(chat, cls.creator, "/quiz zero 600", thread_id=LECTURES)
         tg.user_says(chat, cls.admin, "/quiz zero 5", thread_id=QUIZ)
-        await tg.wait_for(lambda: open_question(tg, chat, 1, LECTURES)
-                          and open_question(tg, chat, 1, QUIZ))
+        await tg.wait_for(
+            lambda: open_question(tg, chat, 1, LECTURES) and open_question(tg, chat, 1, QUIZ)
+        )
         q1 = open_question(tg, chat, 1, LECTURES)
         assert q1 is not None
         right = correct_label(q1)
-        answer = await tg.wait_answered(tg.tap(chat, cls.students[0], q1.message_id,
-                                               button_data(q1, right)))
+        answer = await tg.wait_answered(
+            tg.tap(chat, cls.students[0], q1.message_id, button_data(q1, right))
+        )
         assert answer.text is not None and answer.text.startswith("✅")
         run_l = first.services.groups.running(chat, LECTURES)
         run_q = first.services.groups.running(chat, QUIZ)
@@ -163,8 +172,12 @@ async def test_resume_after_restart_in_the_same_topic(tg: FakeTelegram, db_path:
         assert (await _peek(db_path, run_id)) == "running"
 
     async with BotHarness(tg, db_path) as bot:
-        await until(lambda: bot.services.groups.running(chat, LECTURES)
-                    and bot.services.groups.running(chat, QUIZ))
+        await until(
+            lambda: (
+                bot.services.groups.running(chat, LECTURES)
+                and bot.services.groups.running(chat, QUIZ)
+            )
+        )
         resumed_l = bot.services.groups.running(chat, LECTURES)
         resumed_q = bot.services.groups.running(chat, QUIZ)
         assert resumed_l is not None and resumed_q is not None
@@ -191,8 +204,12 @@ async def test_resume_after_restart_in_the_same_topic(tg: FakeTelegram, db_path:
 
         tg.user_says(chat, cls.creator, "/stop", thread_id=LECTURES)
         tg.user_says(chat, cls.admin, "/stop", thread_id=QUIZ)
-        await tg.wait_for(lambda: tg.find_message(chat, "results", LECTURES)
-                          and tg.find_message(chat, "results", QUIZ))
+        await tg.wait_for(
+            lambda: (
+                tg.find_message(chat, "results", LECTURES)
+                and tg.find_message(chat, "results", QUIZ)
+            )
+        )
         assert tg.messages(chat, None) == []
         assert None not in send_threads(tg, chat)
         assert tg.max_in_window(chat) <= 20
@@ -202,20 +219,21 @@ async def _peek(db_path: Path, run_id: int) -> str:
     import aiosqlite
 
     async with aiosqlite.connect(db_path) as conn:
-        rows = list(await conn.execute_fetchall("SELECT status FROM runs WHERE run_id = ?",
-                                                (run_id,)))
+        rows = list(
+            await conn.execute_fetchall("SELECT status FROM runs WHERE run_id = ?", (run_id,))
+        )
     return str(rows[0][0])
 
 
-async def test_closed_or_deleted_topic_ends_its_quiz_only(tg: FakeTelegram,
-                                                          db_path: Path) -> None:
+async def test_closed_or_deleted_topic_ends_its_quiz_only(tg: FakeTelegram, db_path: Path) -> None:
     cls = forum_class(tg)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
         tg.user_says(chat, cls.creator, "/quiz zero 600", thread_id=LECTURES)
         tg.user_says(chat, cls.admin, "/quiz zero 5", thread_id=QUIZ)
-        await tg.wait_for(lambda: open_question(tg, chat, 1, LECTURES)
-                          and open_question(tg, chat, 1, QUIZ))
+        await tg.wait_for(
+            lambda: open_question(tg, chat, 1, LECTURES) and open_question(tg, chat, 1, QUIZ)
+        )
         run_l = bot.services.groups.running(chat, LECTURES)
         run_q = bot.services.groups.running(chat, QUIZ)
         assert run_l is not None and run_q is not None
@@ -235,8 +253,9 @@ async def test_closed_or_deleted_topic_ends_its_quiz_only(tg: FakeTelegram,
         # Reopened, Lectures can run a new quiz.
         tg.reopen_topic(chat, LECTURES)
         tg.user_says(chat, cls.creator, "/quiz zero 600", thread_id=LECTURES)
-        await tg.wait_for(lambda: len([m for m in tg.messages(chat, LECTURES)
-                                       if "8 questions" in m.text]) == 2)
+        await tg.wait_for(
+            lambda: len([m for m in tg.messages(chat, LECTURES) if "8 questions" in m.text]) == 2
+        )
         await tg.wait_for(lambda: open_question(tg, chat, 1, LECTURES))
         new_l = bot.services.groups.running(chat, LECTURES)
         assert new_l is not None and new_l.run_id != run_l.run_id
@@ -300,13 +319,13 @@ async def test_group_without_topics_is_unchanged(tg: FakeTelegram, db_path: Path
         tg.user_says(chat, cls.creator, "/quiz zero 600")
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1))
         # A moderator answers inside a reply thread (message_thread_id set, not a topic).
-        said = tg.user_says(chat, cls.admin, "/next", thread_id=q1.message_id,
-                            reply_to=q1.message_id)
+        said = tg.user_says(
+            chat, cls.admin, "/next", thread_id=q1.message_id, reply_to=q1.message_id
+        )
         assert said["message_thread_id"] == q1.message_id
         assert "is_topic_message" not in said
         await tg.wait_for(lambda: open_question(tg, chat, 2))
-        tg.user_says(chat, cls.admin, "/quiz zero", thread_id=q1.message_id,
-                     reply_to=q1.message_id)
+        tg.user_says(chat, cls.admin, "/quiz zero", thread_id=q1.message_id, reply_to=q1.message_id)
         await tg.wait_for_message(chat, "already running")
         tg.user_says(chat, cls.creator, "/stop")
         await tg.wait_for_message(chat, "results")
@@ -319,6 +338,7 @@ async def test_unexpected_error_apology_in_the_topic(tg: FakeTelegram, db_path: 
     cls = forum_class(tg)
     chat = cls.chat_id
     async with BotHarness(tg, db_path) as bot:
+
         async def broken(*args: object, **kwargs: object) -> Leaderboard:
             raise RuntimeError("database on fire")
 

@@ -78,8 +78,10 @@ class RawServer:
                 head = await reader.readuntil(b"\r\n\r\n")
                 lines = head.decode("latin-1").split("\r\n")
                 path = lines[0].split()[1]
-                headers = {k.lower(): v.strip() for k, _, v in
-                           (line.partition(":") for line in lines[1:] if line)}
+                headers = {
+                    k.lower(): v.strip()
+                    for k, _, v in (line.partition(":") for line in lines[1:] if line)
+                }
                 body = await reader.readexactly(int(headers.get("content-length", "0")))
                 method = path.rsplit("/", 1)[-1]
                 self.seen.append(Seen(method, body, headers))
@@ -93,8 +95,11 @@ class RawServer:
                     return
                 _, status, payload = action
                 data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-                writer.write(f"HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n"
-                             f"Content-Length: {len(data)}\r\n\r\n".encode() + data)
+                writer.write(
+                    f"HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {len(data)}\r\n\r\n".encode()
+                    + data
+                )
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             writer.close()
@@ -104,15 +109,20 @@ def ok(result: Any = True) -> tuple[str, int, Any]:
     return ("answer", 200, {"ok": True, "result": result})
 
 
-MESSAGE = {"message_id": 7, "date": 1_700_000_000, "chat": {"id": GROUP, "type": "supergroup",
-                                                             "title": "G"}, "text": "hi"}
+MESSAGE = {
+    "message_id": 7,
+    "date": 1_700_000_000,
+    "chat": {"id": GROUP, "type": "supergroup", "title": "G"},
+    "text": "hi",
+}
 
 
 @pytest_asyncio.fixture
 async def server() -> AsyncIterator[RawServer]:
     srv = await RawServer(ok(MESSAGE)).start()
-    srv.actions["getMe"] = ok({"id": 4242, "is_bot": True, "first_name": "Quiz Bot",
-                               "username": "quiz_bot"})
+    srv.actions["getMe"] = ok(
+        {"id": 4242, "is_bot": True, "first_name": "Quiz Bot", "username": "quiz_bot"}
+    )
     try:
         yield srv
     finally:
@@ -163,14 +173,23 @@ class CountingRequest(AiohttpRequest):
 
 
 def request(**kwargs: Any) -> CountingRequest:
-    defaults: dict[str, Any] = {"connect_timeout": 0.3, "read_timeout": 0.3,
-                                "write_timeout": 0.3, "pool_timeout": 0.3}
+    defaults: dict[str, Any] = {
+        "connect_timeout": 0.3,
+        "read_timeout": 0.3,
+        "write_timeout": 0.3,
+        "pool_timeout": 0.3,
+    }
     return CountingRequest(kwargs.pop("pool", 4), **{**defaults, **kwargs})
 
 
 def paced_bot(url: str, req: AiohttpRequest) -> ExtBot[Any]:
-    return ExtBot(TOKEN, base_url=url, request=req, get_updates_request=AiohttpRequest(1),
-                  rate_limiter=GroupPacer(max_retries=2))
+    return ExtBot(
+        TOKEN,
+        base_url=url,
+        request=req,
+        get_updates_request=AiohttpRequest(1),
+        rate_limiter=GroupPacer(max_retries=2),
+    )
 
 
 # --- the transport alone: PTB's errors ------------------------------------------------------
@@ -231,19 +250,36 @@ async def test_status_codes_and_bodies_pass_through(server: RawServer) -> None:
     acts = server.actions
     req = request()
     async with Bot(TOKEN, base_url=server.url, request=req) as bot:
-        acts["sendMessage"] = ("answer", 400, {"ok": False, "error_code": 400,
-                                               "description": "Bad Request: chat not found"})
+        acts["sendMessage"] = (
+            "answer",
+            400,
+            {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"},
+        )
         with pytest.raises(BadRequest, match=r"(?i)chat not found"):
             await bot.send_message(GROUP, "hi")
-        acts["sendMessage"] = ("answer", 429, {"ok": False, "error_code": 429,
-                                               "description": "Too Many Requests",
-                                               "parameters": {"retry_after": 3}})
+        acts["sendMessage"] = (
+            "answer",
+            429,
+            {
+                "ok": False,
+                "error_code": 429,
+                "description": "Too Many Requests",
+                "parameters": {"retry_after": 3},
+            },
+        )
         with pytest.raises(RetryAfter) as limited:
             await bot.send_message(GROUP, "hi")
         assert limited.value.retry_after.total_seconds() == 3  # type: ignore[union-attr]
-        acts["sendMessage"] = ("answer", 400, {"ok": False, "error_code": 400, "description":
-                                               "Bad Request: group chat was upgraded",
-                                               "parameters": {"migrate_to_chat_id": -100777}})
+        acts["sendMessage"] = (
+            "answer",
+            400,
+            {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: group chat was upgraded",
+                "parameters": {"migrate_to_chat_id": -100777},
+            },
+        )
         with pytest.raises(ChatMigrated):
             await bot.send_message(GROUP, "hi")
         acts["sendMessage"] = ("answer", 502, b"<html>Bad Gateway</html>")
@@ -263,8 +299,9 @@ async def test_uploads_are_multipart(fake_tg: FakeTelegram) -> None:
     grp = fake_tg.add_group(-1001, "Study")
     data = ("id,name\n" + "\n".join(f"{i},Student {i}" for i in range(5000))).encode()
     async with Bot(TOKEN, base_url=fake_tg.base_url, request=AiohttpRequest(2)) as bot:
-        message = await bot.send_document(grp.id, InputFile(data, filename="export.csv"),
-                                          caption="ফলাফল")
+        message = await bot.send_document(
+            grp.id, InputFile(data, filename="export.csv"), caption="ফলাফল"
+        )
     assert message.document is not None and message.document.file_name == "export.csv"
     call = fake_tg.calls_to("sendDocument")[-1]
     assert call.status == 200 and call.files["document"] == ("export.csv", len(data))

@@ -31,32 +31,44 @@ def free_port() -> int:
 def webhook_env(tg: FakeTelegram, tmp_path: Path, **extra: str) -> tuple[dict[str, str], str]:
     port = free_port()
     url = f"http://127.0.0.1:{port}/telegram"
-    env = quizbot_env(tg, tmp_path / "quizbot.sqlite3", QUIZBOT_WEBHOOK_URL=url,
-                      QUIZBOT_LISTEN=f"127.0.0.1:{port}", **extra)
+    env = quizbot_env(
+        tg,
+        tmp_path / "quizbot.sqlite3",
+        QUIZBOT_WEBHOOK_URL=url,
+        QUIZBOT_LISTEN=f"127.0.0.1:{port}",
+        **extra,
+    )
     return env, url
 
 
 def private_command(tg: FakeTelegram, user: User, text: str) -> dict[str, Any]:
     """A ``message`` update as Telegram would send it, not queued in the fake server."""
-    return {"message": {
-        "message_id": 900_000 + tg.next_update_id,
-        "date": int(time.time()),
-        "chat": tg.private_chat(user).to_dict(),
-        "from": user.to_dict(),
-        "text": text,
-        "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
-    }}
+    return {
+        "message": {
+            "message_id": 900_000 + tg.next_update_id,
+            "date": int(time.time()),
+            "chat": tg.private_chat(user).to_dict(),
+            "from": user.to_dict(),
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
+        }
+    }
 
 
 def greetings(tg: FakeTelegram, user: User) -> int:
-    return len([m for m in tg.messages(user.id) if "I'm <b>quizbot</b>" in m.text
-                or "I'm quizbot" in m.text])
+    return len(
+        [
+            m
+            for m in tg.messages(user.id)
+            if "I'm <b>quizbot</b>" in m.text or "I'm quizbot" in m.text
+        ]
+    )
 
 
 async def test_webhook_serves_updates_and_refuses_requests_without_the_secret(
-        tg: FakeTelegram, tmp_path: Path) -> None:
-    env, url = webhook_env(tg, tmp_path, QUIZBOT_WEBHOOK_SECRET=SECRET,
-                           QUIZBOT_LOG_LEVEL="DEBUG")
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    env, url = webhook_env(tg, tmp_path, QUIZBOT_WEBHOOK_SECRET=SECRET, QUIZBOT_LOG_LEVEL="DEBUG")
     student = tg.add_user(5001, "Rina", language_code="en")
     bot = await QuizbotProcess(env, tmp_path).start()
     try:
@@ -77,8 +89,7 @@ async def test_webhook_serves_updates_and_refuses_requests_without_the_secret(
         # Without the secret header, or with another secret: refused, and nothing happens.
         assert await tg.post_update_raw(private_command(tg, student, "/start"), None) == 403
         assert await tg.post_update_raw(private_command(tg, student, "/start"), "wrong") == 403
-        assert await tg.post_update_raw(private_command(tg, student, "/start"),
-                                        SECRET + "x") == 403
+        assert await tg.post_update_raw(private_command(tg, student, "/start"), SECRET + "x") == 403
         # With it: accepted. Its reply (to /help) is the barrier after which the refused
         # updates would have been answered too, had they been taken.
         assert await tg.post_update_raw(private_command(tg, student, "/help"), SECRET) == 200
@@ -99,8 +110,7 @@ async def test_webhook_serves_updates_and_refuses_requests_without_the_secret(
     assert "database closed" in logs
 
 
-async def test_webhook_secret_is_generated_when_not_given(tg: FakeTelegram,
-                                                          tmp_path: Path) -> None:
+async def test_webhook_secret_is_generated_when_not_given(tg: FakeTelegram, tmp_path: Path) -> None:
     env, url = webhook_env(tg, tmp_path, QUIZBOT_LOG_LEVEL="DEBUG")
     student = tg.add_user(5002, "Tanvir", language_code="en")
     bot = await QuizbotProcess(env, tmp_path).start()
@@ -122,15 +132,21 @@ async def test_webhook_secret_is_generated_when_not_given(tg: FakeTelegram,
 
 
 async def test_plain_http_webhook_elsewhere_is_refused(tmp_path: Path) -> None:
-    env = quizbot_env(None, tmp_path / "q.sqlite3", TELEGRAM_BOT_TOKEN=TOKEN,
-                      QUIZBOT_WEBHOOK_URL="http://bot.example.org/telegram")
+    env = quizbot_env(
+        None,
+        tmp_path / "q.sqlite3",
+        TELEGRAM_BOT_TOKEN=TOKEN,
+        QUIZBOT_WEBHOOK_URL="http://bot.example.org/telegram",
+    )
     bot = await QuizbotProcess(env, tmp_path).start()
     try:
         assert await bot.wait(timeout=30) == 2
     finally:
         await bot.close()
-    assert bot.stderr.strip() == ("quizbot: QUIZBOT_WEBHOOK_URL must be an https:// URL, "
-                                  "got 'http://bot.example.org/telegram'")
+    assert bot.stderr.strip() == (
+        "quizbot: QUIZBOT_WEBHOOK_URL must be an https:// URL, "
+        "got 'http://bot.example.org/telegram'"
+    )
 
 
 async def test_a_tap_is_answered_in_the_webhook_reply(tg: FakeTelegram, tmp_path: Path) -> None:

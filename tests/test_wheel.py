@@ -36,13 +36,24 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in SOURCES:  # a copy: the build must not see (or leave) build/ in the checkout
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, tree / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(
+                source, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+            )
         elif source.exists():
             shutil.copy(source, tree / name)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    run([*pip, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w",
-         str(root / "dist"), str(tree)])
+    run(
+        [
+            *pip,
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(root / "dist"),
+            str(tree),
+        ]
+    )
     (wheel,) = (root / "dist").glob("quizbot-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "bot/_questions/zero.yaml" in names, names
@@ -58,13 +69,21 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run([*pip, "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)])
     purelib = run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
     (Path(purelib.strip()) / "borrowed-deps.pth").write_text(
-        "\n".join(site.getsitepackages()) + "\n")
+        "\n".join(site.getsitepackages()) + "\n"
+    )
     return env_dir
 
 
 def run(args: list[str], cwd: Path | None = None) -> str:
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=120,
-                          check=False, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        args,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 0, (args, done.stdout, done.stderr)
     return done.stdout
 
@@ -79,9 +98,14 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def test_the_installed_package_is_not_the_source_tree(venv: Path, tmp_path: Path) -> None:
-    where = run([str(venv / "bin" / "python"), "-c",
-                 "import bot, bot.settings as s; print(bot.__file__); print(s.SHIPPED_QUESTIONS)"],
-                cwd=tmp_path)
+    where = run(
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import bot, bot.settings as s; print(bot.__file__); print(s.SHIPPED_QUESTIONS)",
+        ],
+        cwd=tmp_path,
+    )
     module, questions = where.splitlines()
     assert Path(module).is_relative_to(venv), module
     assert Path(questions).is_relative_to(venv) and Path(questions).name == "_questions"
@@ -89,26 +113,40 @@ def test_the_installed_package_is_not_the_source_tree(venv: Path, tmp_path: Path
 
 def test_validate_and_play_use_the_packaged_banks(venv: Path, tmp_path: Path) -> None:
     quizbot = str(venv / "bin" / "quizbot")
-    done = subprocess.run([quizbot, "validate"], cwd=tmp_path, env=clean_env(),
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [quizbot, "validate"],
+        cwd=tmp_path,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "_questions/zero.yaml: zero (8 questions, bilingual)" in done.stderr
-    done = subprocess.run([quizbot, "play", "zero", "--lang", "en", "--seed", "1"],
-                          cwd=tmp_path, env=clean_env(), input="A\n" * 8,
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [quizbot, "play", "zero", "--lang", "en", "--seed", "1"],
+        cwd=tmp_path,
+        env=clean_env(),
+        input="A\n" * 8,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "Question 8/8" in done.stdout
     assert "Score: " in done.stdout and "/8" in done.stdout
 
 
-async def test_run_serves_the_packaged_banks(venv: Path, tg: FakeTelegram,
-                                             tmp_path: Path) -> None:
+async def test_run_serves_the_packaged_banks(venv: Path, tg: FakeTelegram, tmp_path: Path) -> None:
     cls = populate(tg, students=1)
     env = quizbot_env(tg, tmp_path / "q.sqlite3")
     env.pop("PYTHONPATH")
     env.pop("QUIZBOT_QUESTIONS")
-    bot = await QuizbotProcess(env, tmp_path, "run",
-                               command=[str(venv / "bin" / "quizbot")]).start()
+    bot = await QuizbotProcess(
+        env, tmp_path, "run", command=[str(venv / "bin" / "quizbot")]
+    ).start()
     try:
         tg.user_says(cls.chat_id, cls.creator, "/quiz zero 600")
         await tg.wait_for(lambda: open_question(tg, cls.chat_id, 1), timeout=30)

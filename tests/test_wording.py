@@ -26,20 +26,23 @@ def test_english_counts_one_and_many() -> None:
     line = t("en", "lb_line", rank=1, name="Mita", points=1, correct=1, runs=1)
     assert line == "1. Mita — 1 point · 1 right · 1 quiz"
     assert t("en", "lb_line", rank=2, name="Arif", points=0, correct=0, runs=3).endswith(
-        "0 points · 0 right · 3 quizzes")
+        "0 points · 0 right · 3 quizzes"
+    )
     assert when("en", 3600) == "in about 1 hour"
     assert when("en", 5 * 3600) == "in about 5 hours"
     assert when("bn", 5 * 3600) == "প্রায় ৫ ঘণ্টা পরে"
     assert t("en", "announce", title="T", count=1, seconds=30).startswith(
-        "📝 <b>T</b>\n1 question · 30 seconds each")
+        "📝 <b>T</b>\n1 question · 30 seconds each"
+    )
 
 
 @pytest.mark.parametrize("key", sorted(MESSAGES))
 def test_no_english_count_is_always_plural(key: str) -> None:
     """A count before a plural noun goes through {n:one|many}, so 1 never reads "1 quizzes"."""
     english = MESSAGES[key]["en"]
-    assert not re.search(r"\{\w+\} (quizzes|questions|hours|days|points|times|players)\b",
-                         english), english
+    assert not re.search(
+        r"\{\w+\} (quizzes|questions|hours|days|points|times|players)\b", english
+    ), english
 
 
 def test_numbers_typed_in_either_digit_system() -> None:
@@ -55,26 +58,29 @@ def test_the_streak_bonus_is_described_as_it_grows() -> None:
     assert "+100 for the second, +200 for the third, up to +500" in english
     assert "+100 each" not in english
     assert "দ্বিতীয়টি থেকে প্রতিবার ১০০ করে বাড়ে, সর্বোচ্চ +৫০০" in t(
-        "bn", "announce", title="T", count=8, seconds=30)
+        "bn", "announce", title="T", count=8, seconds=30
+    )
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "+100 each" not in readme and "প্রতিটিতে +১০০" not in readme
     assert "+200 for the third" in readme and "তৃতীয়টিতে +২০০" in readme
 
 
-async def test_bengali_group_season_digits_closed_alert_and_menus(tg: FakeTelegram,
-                                                                   db_path: Path) -> None:
+async def test_bengali_group_season_digits_closed_alert_and_menus(
+    tg: FakeTelegram, db_path: Path
+) -> None:
     cls = populate(tg, students=2)
     chat = cls.chat_id
     async with BotHarness(tg, db_path, env={"QUIZBOT_LANGUAGE": "bn"}):
         # every menu description is a full phrase (the review's wording)
-        menu = {c["command"]: c["description"]
-                for c in tg.commands("all_chat_administrators", "bn") or []}
+        menu = {
+            c["command"]: c["description"]
+            for c in tg.commands("all_chat_administrators", "bn") or []
+        }
         assert menu["next"] == "চলতি প্রশ্ন বন্ধ করে পরেরটিতে যান"
         assert menu["stop"] == "কুইজ শেষ করে ফলাফল প্রকাশ"
         assert menu["resetleaderboard"] == "নতুন লিডারবোর্ড সিজন শুরু"
         assert menu["export"] == "ফলাফল CSV ফাইল হিসেবে নিন"
-        students = {c["command"]: c["description"] for c in tg.commands("default", "bn")
-                    or []}
+        students = {c["command"]: c["description"] for c in tg.commands("default", "bn") or []}
         assert students["review"] == "ভুল হওয়া প্রশ্নগুলো রিভিউ করুন"
 
         tg.user_says(chat, cls.creator, "/quiz zero 600")
@@ -89,8 +95,12 @@ async def test_bengali_group_season_digits_closed_alert_and_menus(tg: FakeTelegr
 
         # the season number as the reset confirmation prints it, in Bengali digits
         tg.user_says(chat, cls.students[1], "/leaderboard season ১")
-        board = await tg.wait_for(lambda: tg.find_message(chat, "লিডারবোর্ড</b> — সিজন ১")
-                                  or tg.find_message(chat, "লিডারবোর্ড — সিজন ১"))
+        board = await tg.wait_for(
+            lambda: (
+                tg.find_message(chat, "লিডারবোর্ড</b> — সিজন ১")
+                or tg.find_message(chat, "লিডারবোর্ড — সিজন ১")
+            )
+        )
         assert "ব্যবহার" not in board.text
 
 

@@ -49,8 +49,7 @@ class AuthoredCatalog:
         change of metadata only). None (logged) if its text no longer validates."""
         if quiz is None:
             try:
-                quiz = parse(row.bank_yaml, f"stored quiz {row.quiz_id}", self._limits,
-                             row.quiz_id)
+                quiz = parse(row.bank_yaml, f"stored quiz {row.quiz_id}", self._limits, row.quiz_id)
             except BankError as exc:
                 log.error("stored quiz %s (%s) is not served: %s", row.quiz_id, row.name, exc)
                 return None

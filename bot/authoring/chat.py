@@ -37,18 +37,24 @@ async def newquiz(update: Update, context: Context) -> None:
     current = await svc.store.draft(user_id)
     if current is not None:  # one draft a user: /newquiz again changes nothing
         count = len(drafts.from_json(current.questions))
-        await reply(update, context, t(lang, "author_draft_exists",
-                                       title=current.title or "—", count=count))
+        await reply(
+            update, context, t(lang, "author_draft_exists", title=current.title or "—", count=count)
+        )
         return
     if len(svc.authored.of_author(user_id)) >= drafts.MAX_QUIZZES_PER_AUTHOR:
-        await reply(update, context, t(lang, "author_quiz_limit",
-                                       limit=drafts.MAX_QUIZZES_PER_AUTHOR))
+        await reply(
+            update, context, t(lang, "author_quiz_limit", limit=drafts.MAX_QUIZZES_PER_AUTHOR)
+        )
         return
     title = drafts.check_title(" ".join(context.args or []))
-    await svc.store.save_draft(Draft(user_id, "questions" if title else "title", title, lang,
-                                     "[]", svc.clock()))
-    await reply(update, context, t(lang, "author_send_questions", title=title)
-                if title else t(lang, "author_ask_title"))
+    await svc.store.save_draft(
+        Draft(user_id, "questions" if title else "title", title, lang, "[]", svc.clock())
+    )
+    await reply(
+        update,
+        context,
+        t(lang, "author_send_questions", title=title) if title else t(lang, "author_ask_title"),
+    )
 
 
 async def cancel(update: Update, context: Context) -> None:
@@ -79,16 +85,18 @@ async def done(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "author_empty"))
         return
     # building checks every question with the validator: seconds for 200, off the event loop
-    built = await asyncio.to_thread(drafts.bank, current.title,
-                                    _lang(current.language, lang), questions)
+    built = await asyncio.to_thread(
+        drafts.bank, current.title, _lang(current.language, lang), questions
+    )
     quiz = await asyncio.to_thread(text_import.quiz_of, built)
     if quiz is None or built.yaml_text is None or built.problems:
         await reply(update, context, refused(lang, "author_invalid", problem_lines(built, lang)))
         return
     saved = await svc.authoring.save(user.id, quiz, built.yaml_text, "polls", current.title)
     if saved.row is None:
-        await reply(update, context, t(lang, "author_quiz_limit",
-                                       limit=drafts.MAX_QUIZZES_PER_AUTHOR))
+        await reply(
+            update, context, t(lang, "author_quiz_limit", limit=drafts.MAX_QUIZZES_PER_AUTHOR)
+        )
         return
     await svc.store.drop_draft(user.id)
     await reply(update, context, saved_text(lang, saved.row))
@@ -132,44 +140,66 @@ async def text_sent(update: Update, context: Context) -> None:
         if title is None:
             await reply(update, context, t(lang, "author_bad_title", limit=200))
             return
-        await svc.store.save_draft(Draft(user.id, "questions", title, current.language,
-                                         current.questions, svc.clock()))
+        await svc.store.save_draft(
+            Draft(user.id, "questions", title, current.language, current.questions, svc.clock())
+        )
         await reply(update, context, t(lang, "author_send_questions", title=title))
         return
-    found = await asyncio.to_thread(text_import.aiken_questions, message.text,
-                                    _lang(current.language, lang), lang)
+    found = await asyncio.to_thread(
+        text_import.aiken_questions, message.text, _lang(current.language, lang), lang
+    )
     if isinstance(found, str):
         await reply(update, context, found)
         return
     await _add(update, context, svc, current, found, lang)
 
 
-async def _add(update: Update, context: Context, svc: Services,
-               current: Draft, new: list[DraftQuestion], lang: Lang) -> None:
+async def _add(
+    update: Update,
+    context: Context,
+    svc: Services,
+    current: Draft,
+    new: list[DraftQuestion],
+    lang: Lang,
+) -> None:
     """Append checked questions to the draft and confirm each (the last with Undo)."""
     questions = drafts.from_json(current.questions)
     if len(questions) + len(new) > drafts.MAX_DRAFT_QUESTIONS:
-        await reply(update, context, t(lang, "author_question_limit",
-                                       limit=drafts.MAX_DRAFT_QUESTIONS))
+        await reply(
+            update, context, t(lang, "author_question_limit", limit=drafts.MAX_DRAFT_QUESTIONS)
+        )
         return
     assert current.title is not None
-    built = await asyncio.to_thread(partial(drafts.bank, current.title,
-                                            _lang(current.language, lang), new,
-                                            first=len(questions) + 1))
+    built = await asyncio.to_thread(
+        partial(
+            drafts.bank, current.title, _lang(current.language, lang), new, first=len(questions) + 1
+        )
+    )
     if built.yaml_text is None or built.problems:
-        await reply(update, context, refused(lang, "author_question_refused",
-                                             problem_lines(built, lang)))
+        await reply(
+            update, context, refused(lang, "author_question_refused", problem_lines(built, lang))
+        )
         return
     questions.extend(new)
-    await svc.store.save_draft(Draft(current.user_id, "questions", current.title,
-                                     current.language, drafts.to_json(questions), svc.clock()))
+    await svc.store.save_draft(
+        Draft(
+            current.user_id,
+            "questions",
+            current.title,
+            current.language,
+            drafts.to_json(questions),
+            svc.clock(),
+        )
+    )
     number = len(questions)
-    text = added(lang, number - len(new) + 1, [(q.correct, q.options[q.correct]) for q in new],
-                 number)
+    text = added(
+        lang, number - len(new) + 1, [(q.correct, q.options[q.correct]) for q in new], number
+    )
     chat = update.effective_chat
     assert chat is not None
-    await outbox.send(context.bot, chat.id, text,
-                      markup=undo_keyboard(lang, number, _stamp(questions[-1])))
+    await outbox.send(
+        context.bot, chat.id, text, markup=undo_keyboard(lang, number, _stamp(questions[-1]))
+    )
 
 
 async def undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
@@ -179,24 +209,38 @@ async def undo(update: Update, context: Context, data: callbacks.UndoData) -> No
     lang = await language(update, svc)
     current = await svc.store.draft(user_id)
     questions = drafts.from_json(current.questions) if current is not None else []
-    if (current is None or len(questions) != data.number
-            or _stamp(questions[-1]) != data.stamp):
+    if current is None or len(questions) != data.number or _stamp(questions[-1]) != data.stamp:
         return t_plain(lang, "author_undo_stale"), True
     questions.pop()
-    await svc.store.save_draft(Draft(user_id, current.stage, current.title, current.language,
-                                     drafts.to_json(questions), svc.clock()))
-    await outbox.edit(context.bot, chat_id, message_id,
-                      t(lang, "author_undone", number=data.number, count=len(questions)))
+    await svc.store.save_draft(
+        Draft(
+            user_id,
+            current.stage,
+            current.title,
+            current.language,
+            drafts.to_json(questions),
+            svc.clock(),
+        )
+    )
+    await outbox.edit(
+        context.bot,
+        chat_id,
+        message_id,
+        t(lang, "author_undone", number=data.number, count=len(questions)),
+    )
     return None, False
 
 
 def _facts(message: Message, poll: Poll) -> PollFacts:
-    return PollFacts(type=poll.type, question=poll.question,
-                     options=tuple(o.text for o in poll.options),
-                     correct_ids=tuple(poll.correct_option_ids or ()),
-                     allows_multiple=poll.allows_multiple_answers,
-                     explanation=poll.explanation,
-                     forwarded=message.forward_origin is not None)
+    return PollFacts(
+        type=poll.type,
+        question=poll.question,
+        options=tuple(o.text for o in poll.options),
+        correct_ids=tuple(poll.correct_option_ids or ()),
+        allows_multiple=poll.allows_multiple_answers,
+        explanation=poll.explanation,
+        forwarded=message.forward_origin is not None,
+    )
 
 
 def _stamp(question: DraftQuestion) -> int:

@@ -60,42 +60,66 @@ def from_poll(poll: PollFacts) -> DraftQuestion | str:
     correct = poll.correct_ids[0]
     if not 0 <= correct < len(poll.options):
         return "author_poll_hidden"
-    return DraftQuestion(poll.question.strip(), tuple(o.strip() for o in poll.options), correct,
-                         (poll.explanation or "").strip() or None)
+    return DraftQuestion(
+        poll.question.strip(),
+        tuple(o.strip() for o in poll.options),
+        correct,
+        (poll.explanation or "").strip() or None,
+    )
 
 
 def from_quiz(quiz: Quiz) -> list[DraftQuestion]:
     """A validated bank's questions as draft questions (Aiken text typed in the chat)."""
     lang = quiz.language
-    return [DraftQuestion(q.text(lang), tuple(o(lang) for o in q.options), q.correct,
-                          q.explanation(lang) if q.explanation else None,
-                          q.note(lang) if q.note else None)
-            for q in quiz.questions]
+    return [
+        DraftQuestion(
+            q.text(lang),
+            tuple(o(lang) for o in q.options),
+            q.correct,
+            q.explanation(lang) if q.explanation else None,
+            q.note(lang) if q.note else None,
+        )
+        for q in quiz.questions
+    ]
 
 
 def to_json(questions: Sequence[DraftQuestion]) -> str:
-    return json.dumps([[q.text, list(q.options), q.correct, q.explanation, q.note]
-                       for q in questions], ensure_ascii=False)
+    return json.dumps(
+        [[q.text, list(q.options), q.correct, q.explanation, q.note] for q in questions],
+        ensure_ascii=False,
+    )
 
 
 def from_json(raw: str) -> list[DraftQuestion]:
     """The questions of a stored draft; a damaged value reads as no questions."""
     try:
         rows = json.loads(raw)
-        return [DraftQuestion(str(r[0]), tuple(str(o) for o in r[1]), int(r[2]),
-                              None if r[3] is None else str(r[3]),
-                              None if r[4] is None else str(r[4])) for r in rows]
+        return [
+            DraftQuestion(
+                str(r[0]),
+                tuple(str(o) for o in r[1]),
+                int(r[2]),
+                None if r[3] is None else str(r[3]),
+                None if r[4] is None else str(r[4]),
+            )
+            for r in rows
+        ]
     except (ValueError, TypeError, IndexError, KeyError):
         return []
 
 
-def bank(title: str, lang: Lang, questions: Sequence[DraftQuestion], *,
-         first: int = 1) -> ImportReport:
+def bank(
+    title: str, lang: Lang, questions: Sequence[DraftQuestion], *, first: int = 1
+) -> ImportReport:
     """The draft as a one-language bank, built and checked exactly as imported files are (each
     question by the bank validator; a refused one is a problem naming "question N")."""
-    parsed = Parsed(drafts=[ImportDraft(f"question {n}", q.text, q.options, q.correct,
-                                        q.explanation, q.note)
-                            for n, q in enumerate(questions, start=first)], title=title)
+    parsed = Parsed(
+        drafts=[
+            ImportDraft(f"question {n}", q.text, q.options, q.correct, q.explanation, q.note)
+            for n, q in enumerate(questions, start=first)
+        ],
+        title=title,
+    )
     return build(parsed, "polls", "draft", quiz_id="draft", lang=lang, title=title)
 
 

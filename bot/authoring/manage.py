@@ -33,8 +33,7 @@ async def myquizzes(update: Update, context: Context) -> None:
     await reply(update, context, my_quizzes(lang, rows, runs, MAX_QUIZZES_PER_AUTHOR))
 
 
-async def _own(update: Update, context: Context, usage: str
-               ) -> tuple[Lang, AuthoredQuiz] | None:
+async def _own(update: Update, context: Context, usage: str) -> tuple[Lang, AuthoredQuiz] | None:
     """The sender's quiz named in the command (admins may name anyone's), after replying why
     not when there is none."""
     lang = await private_here(update, context)
@@ -60,9 +59,12 @@ async def deletequiz(update: Update, context: Context) -> None:
     if found is None or chat is None:
         return
     lang, row = found
-    await outbox.send(context.bot, chat.id, t(lang, "delete_confirm", name=row.name,
-                                              title=row.title),
-                      markup=delete_keyboard(lang, row.quiz_no))
+    await outbox.send(
+        context.bot,
+        chat.id,
+        t(lang, "delete_confirm", name=row.name, title=row.title),
+        markup=delete_keyboard(lang, row.quiz_no),
+    )
 
 
 async def delete_button(update: Update, context: Context, data: callbacks.DeleteData) -> Notice:
@@ -71,8 +73,11 @@ async def delete_button(update: Update, context: Context, data: callbacks.Delete
     user_id, chat_id, message_id = pressed(update)
     lang = await language(update, svc)
     row = svc.authored.row(f"u.{data.quiz_no}")
-    if (row is None or row.deleted_at is not None
-            or (row.author_id != user_id and user_id not in svc.settings.admin_ids)):
+    if (
+        row is None
+        or row.deleted_at is not None
+        or (row.author_id != user_id and user_id not in svc.settings.admin_ids)
+    ):
         return t_plain(lang, "alert_invalid"), True
     if not data.confirm:
         await outbox.edit(context.bot, chat_id, message_id, t(lang, "delete_kept", name=row.name))
@@ -156,15 +161,18 @@ def startable(svc: Services, user_id: int, *, own: bool) -> dict[str, Quiz]:
 # --- table entries (joined in bot.registry) ---------------------------------------------------
 
 #: ``/start sq-TOKEN`` in a private chat (a share link), routed before the generic /start
-SHARE_START = filters.Regex(callbacks.start_filter_pattern(SHARE_PREFIX, "[A-Za-z0-9_-]{1,61}")) \
+SHARE_START = (
+    filters.Regex(callbacks.start_filter_pattern(SHARE_PREFIX, "[A-Za-z0-9_-]{1,61}"))
     & filters.ChatType.PRIVATE
+)
 
 COMMANDS = (
     Command("start", start_shared, where="private", filters=SHARE_START),
     Command("myquizzes", myquizzes, where="private", help="help_myquizzes", menu="cmd_myquizzes"),
     Command("share", share, where="private", help="help_share", menu="cmd_share"),
-    Command("deletequiz", deletequiz, where="private", help="help_deletequiz",
-            menu="cmd_deletequiz"),
+    Command(
+        "deletequiz", deletequiz, where="private", help="help_deletequiz", menu="cmd_deletequiz"
+    ),
     Command("publish", publish, who="admin", where="private", help="help_publish"),
 )
 BUTTONS = (Button(callbacks.DeleteData, delete_button, where="private"),)

@@ -26,12 +26,18 @@ class Saved:
 class Authoring:
     """Stores new quizzes and keeps the in-memory catalog in step with the database."""
 
-    def __init__(self, store: Store, catalog: AuthoredCatalog,
-                 folder: Callable[[], Container[str]], clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        catalog: AuthoredCatalog,
+        folder: Callable[[], Container[str]],
+        clock: Callable[[], float],
+    ) -> None:
         self._store, self._catalog, self._folder, self._clock = store, catalog, folder, clock
 
-    async def save(self, author_id: int, quiz: Quiz, bank_yaml: str, origin: str,
-                   name_hint: str) -> Saved:
+    async def save(
+        self, author_id: int, quiz: Quiz, bank_yaml: str, origin: str, name_hint: str
+    ) -> Saved:
         """Store a validated quiz under the first free name made from ``name_hint``."""
         if len(self._catalog.of_author(author_id)) >= MAX_QUIZZES_PER_AUTHOR:
             return Saved(None, full=True)
@@ -41,11 +47,19 @@ class Authoring:
             if name in folder or name in taken:
                 continue
             try:
-                row = await self._store.add_authored(NewAuthored(
-                    author_id=author_id, name=name, title=quiz.title(quiz.language),
-                    language=quiz.language, bank_yaml=bank_yaml,
-                    question_count=len(quiz.questions), origin=origin,
-                    created_at=self._clock()), limit=MAX_QUIZZES_PER_AUTHOR)
+                row = await self._store.add_authored(
+                    NewAuthored(
+                        author_id=author_id,
+                        name=name,
+                        title=quiz.title(quiz.language),
+                        language=quiz.language,
+                        bank_yaml=bank_yaml,
+                        question_count=len(quiz.questions),
+                        origin=origin,
+                        created_at=self._clock(),
+                    ),
+                    limit=MAX_QUIZZES_PER_AUTHOR,
+                )
             except NameTaken:  # taken meanwhile by another author's save
                 continue
             if row is None:

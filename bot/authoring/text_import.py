@@ -31,8 +31,7 @@ def quiz_of(report: ImportReport) -> Quiz | None:
 def aiken_questions(text: str, draft_lang: Lang, lang: Lang) -> list[DraftQuestion] | Safe:
     """Questions typed in the Aiken layout, or the (localized, HTML-escaped) reply refusing
     them: any problem refuses the whole message, so nothing is added half-way."""
-    report = import_bytes("message.txt", text.encode("utf-8"), quiz_id="draft",
-                          lang=draft_lang)
+    report = import_bytes("message.txt", text.encode("utf-8"), quiz_id="draft", lang=draft_lang)
     quiz = quiz_of(report)
     if quiz is None or report.problems or report.format != "aiken":
         problems = problem_lines(report, lang) if report.format == "aiken" else []

@@ -28,8 +28,15 @@ from bot.limits import bank_limits
 
 MAX_IMPORT_BYTES = 4 * 1024 * 1024  # any one source file; a chat may allow less
 FORMATS = ("yaml", "gift", "aiken", "moodle-xml", "csv", "opentdb")
-_EXTENSIONS = {".yaml": "yaml", ".yml": "yaml", ".gift": "gift", ".xml": "moodle-xml",
-               ".csv": "csv", ".tsv": "csv", ".json": "opentdb"}
+_EXTENSIONS = {
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".gift": "gift",
+    ".xml": "moodle-xml",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".json": "opentdb",
+}
 _AIKEN_ANSWER = re.compile(r"^\s*ANSWER\s*:\s*\S", re.MULTILINE)
 _GIFT_BRACES = re.compile(r"\{[^}]*[=~]|\{\s*(T|F|TRUE|FALSE)\s*[#}]", re.IGNORECASE)
 
@@ -82,8 +89,15 @@ def detect_format(filename: str, data: bytes) -> str | None:
     return None
 
 
-def import_bytes(filename: str, data: bytes, *, quiz_id: str, lang: Lang | None = None,
-                 title: str | None = None, max_bytes: int = MAX_IMPORT_BYTES) -> ImportReport:
+def import_bytes(
+    filename: str,
+    data: bytes,
+    *,
+    quiz_id: str,
+    lang: Lang | None = None,
+    title: str | None = None,
+    max_bytes: int = MAX_IMPORT_BYTES,
+) -> ImportReport:
     """Import one source file given as bytes; ``filename`` names it in every problem and
     chooses the format (with the content). Never raises on bad input."""
     name = PurePath(filename).name or "upload"
@@ -93,8 +107,7 @@ def import_bytes(filename: str, data: bytes, *, quiz_id: str, lang: Lang | None 
     if fmt is None:
         return _fatal("unknown", name, "imp_unknown_format", formats=", ".join(FORMATS))
     if fmt == "moodle-xml":
-        return build(moodle.parse(name, data), fmt, name, quiz_id=quiz_id, lang=lang,
-                     title=title)
+        return build(moodle.parse(name, data), fmt, name, quiz_id=quiz_id, lang=lang, title=title)
     text, problem = decode(data, name)
     if text is None:
         assert problem is not None
@@ -118,9 +131,14 @@ def _own(name: str, text: str, quiz_id: str) -> ImportReport:
     try:
         quiz = parse_quiz(text, name, quiz_id, bank_limits())
     except BankError as exc:
-        problems = tuple(Problem(f"{name}:{p.line}" if p.line else name, "imp_yaml",
-                                 {"message": f"{p.where}: {p.message}" if p.where else p.message})
-                         for p in exc.problems)
+        problems = tuple(
+            Problem(
+                f"{name}:{p.line}" if p.line else name,
+                "imp_yaml",
+                {"message": f"{p.where}: {p.message}" if p.where else p.message},
+            )
+            for p in exc.problems
+        )
         return ImportReport("yaml", None, 0, problems[1:], problems[0] if problems else None)
     return ImportReport("yaml", text, len(quiz.questions), (), None)
 
@@ -129,5 +147,13 @@ def _fatal(fmt: str, name: str, key: str, **values: object) -> ImportReport:
     return ImportReport(fmt, None, 0, (), Problem(name, key, values))
 
 
-__all__ = ["FORMATS", "MAX_IMPORT_BYTES", "ImportReport", "Problem", "decode", "detect_format",
-           "import_bytes", "quiz_id_for"]
+__all__ = [
+    "FORMATS",
+    "MAX_IMPORT_BYTES",
+    "ImportReport",
+    "Problem",
+    "decode",
+    "detect_format",
+    "import_bytes",
+    "quiz_id_for",
+]

@@ -49,19 +49,25 @@ def parse(name: str, text: str) -> Parsed:
             if not options:
                 out.skip(where, "imp_aiken_no_options")
             elif len(letter) != 1 or letter not in letters:
-                out.skip(where, "imp_aiken_letter", letter=answer.group(1)[:10],
-                         letters=", ".join(letters))
+                out.skip(
+                    where,
+                    "imp_aiken_letter",
+                    letter=answer.group(1)[:10],
+                    letters=", ".join(letters),
+                )
             else:
-                out.drafts.append(Draft(where, clean("\n".join(question)), tuple(options),
-                                        letters.index(letter)))
+                out.drafts.append(
+                    Draft(where, clean("\n".join(question)), tuple(options), letters.index(letter))
+                )
             reset()
             continue
         option = _OPTION.match(line)
         if option and question:
             expected = chr(ord("A") + len(options))
             if option.group(1) != expected:
-                out.skip(f"{name}:{number}", "imp_aiken_order", letter=option.group(1),
-                         expected=expected)
+                out.skip(
+                    f"{name}:{number}", "imp_aiken_order", letter=option.group(1), expected=expected
+                )
                 reset()
                 skipping = True
                 continue

@@ -52,13 +52,15 @@ class ImportReport:
 
 def guess_language(drafts: list[Draft]) -> Lang:
     """Bengali if the texts hold more Bengali letters than Latin ones, else English."""
-    sample = " ".join(d.text + " " + ("" if d.true_false else " ".join(d.options))
-                      for d in drafts[:50])
+    sample = " ".join(
+        d.text + " " + ("" if d.true_false else " ".join(d.options)) for d in drafts[:50]
+    )
     return "bn" if len(_BENGALI.findall(sample)) > len(_LATIN.findall(sample)) else "en"
 
 
-def build(parsed: Parsed, fmt: str, name: str, *, quiz_id: str, lang: Lang | None,
-          title: str | None) -> ImportReport:
+def build(
+    parsed: Parsed, fmt: str, name: str, *, quiz_id: str, lang: Lang | None, title: str | None
+) -> ImportReport:
     """The bank made of ``parsed``'s drafts; each draft the validator refuses is reported."""
     problems = list(parsed.problems)
     if parsed.fatal is not None:
@@ -72,8 +74,9 @@ def build(parsed: Parsed, fmt: str, name: str, *, quiz_id: str, lang: Lang | Non
     limits = bank_limits()
     head_title = _title(title or parsed.title, name)
     if len(head_title) > MAX_TITLE_CHARS:
-        problems.append(Problem(name, "imp_title_long",
-                                {"length": len(head_title), "limit": MAX_TITLE_CHARS}))
+        problems.append(
+            Problem(name, "imp_title_long", {"length": len(head_title), "limit": MAX_TITLE_CHARS})
+        )
         head_title = _title(None, name)[:MAX_TITLE_CHARS] or "Quiz"
     questions: list[dict[str, Any]] = []
     kept: list[Draft] = []
@@ -94,8 +97,11 @@ def build(parsed: Parsed, fmt: str, name: str, *, quiz_id: str, lang: Lang | Non
         return ImportReport(fmt, None, 0, tuple(problems), fatal)
     bank: dict[str, Any] = {"title": head_title, "language": language}
     seconds = Counter(d.seconds for d in kept).most_common(1)[0][0]
-    if seconds is not None and MIN_SECONDS <= seconds <= MAX_SECONDS and all(
-            d.seconds == seconds for d in kept):
+    if (
+        seconds is not None
+        and MIN_SECONDS <= seconds <= MAX_SECONDS
+        and all(d.seconds == seconds for d in kept)
+    ):
         bank["settings"] = {"seconds": seconds}
     bank["questions"] = questions
     text = dump(bank)
@@ -112,8 +118,9 @@ def build(parsed: Parsed, fmt: str, name: str, *, quiz_id: str, lang: Lang | Non
 
 def dump(bank: dict[str, Any]) -> str:
     """YAML our loader reads back to the same texts (unicode kept, keys in our order)."""
-    return yaml.safe_dump(bank, allow_unicode=True, sort_keys=False, width=100,
-                          default_flow_style=False)
+    return yaml.safe_dump(
+        bank, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False
+    )
 
 
 def _title(given: str | None, name: str) -> str:
@@ -127,8 +134,12 @@ def _title(given: str | None, name: str) -> str:
 
 
 def _entry(draft: Draft, qid: str) -> dict[str, Any]:
-    entry: dict[str, Any] = {"id": qid, "question": draft.text, "options": list(draft.options),
-                             "correct": draft.correct + 1}
+    entry: dict[str, Any] = {
+        "id": qid,
+        "question": draft.text,
+        "options": list(draft.options),
+        "correct": draft.correct + 1,
+    }
     if draft.explanation:
         entry["explanation"] = draft.explanation
     if draft.note:
@@ -144,15 +155,20 @@ def _precheck(draft: Draft) -> Problem | None:
         return Problem(draft.where, "imp_empty_question", {})
     count = len(draft.options)
     if not MIN_OPTIONS <= count <= MAX_OPTIONS:
-        return Problem(draft.where, "imp_option_count",
-                       {"count": count, "low": MIN_OPTIONS, "high": MAX_OPTIONS})
+        return Problem(
+            draft.where,
+            "imp_option_count",
+            {"count": count, "low": MIN_OPTIONS, "high": MAX_OPTIONS},
+        )
     for index, option in enumerate(draft.options, start=1):
         if not option.strip():
             return Problem(draft.where, "imp_empty_option", {"n": index})
         if len(option) > MAX_OPTION_CHARS:
-            return Problem(draft.where, "imp_too_long",
-                           {"field": f"option {index}", "length": len(option),
-                            "limit": MAX_OPTION_CHARS})
+            return Problem(
+                draft.where,
+                "imp_too_long",
+                {"field": f"option {index}", "length": len(option), "limit": MAX_OPTION_CHARS},
+            )
     return None
 
 

@@ -41,8 +41,9 @@ def _key(cell: str) -> str:
 
 def _columns(row: list[str]) -> _Columns | None:
     keys = [_key(c) for c in row]
-    question = next((i for i, k in enumerate(keys)
-                     if k in ("question", "question text", "questions")), None)
+    question = next(
+        (i for i, k in enumerate(keys) if k in ("question", "question text", "questions")), None
+    )
     if question is None:
         return None
     cols = _Columns(question)
@@ -53,8 +54,15 @@ def _columns(row: list[str]) -> _Columns | None:
             numbered.append((int(match.group(1)), i))
         elif re.fullmatch(r"(?:option )?[a-z]", k):
             numbered.append((ord(k[-1]) - ord("a") + 1, i))
-        elif k in ("correct answer(s)", "correct answer", "correct answers", "correct",
-                   "answer", "right answer", "key"):
+        elif k in (
+            "correct answer(s)",
+            "correct answer",
+            "correct answers",
+            "correct",
+            "answer",
+            "right answer",
+            "key",
+        ):
             cols.correct = i
         elif k in ("explanation", "feedback", "answer explanation"):
             cols.explanation = i
@@ -108,8 +116,14 @@ def _cell(row: list[str], index: int | None) -> str:
 
 def _row(out: Parsed, where: str, row: list[str], cols: _Columns) -> Draft | None:
     kind = _cell(row, cols.kind).casefold()
-    if kind and kind not in ("multiple choice", "multiple-choice", "mcq", "quiz", "true/false",
-                             "true or false"):
+    if kind and kind not in (
+        "multiple choice",
+        "multiple-choice",
+        "mcq",
+        "quiz",
+        "true/false",
+        "true or false",
+    ):
         out.skip(where, "imp_not_mcq", kind=_cell(row, cols.kind)[:40])
         return None
     # options by their column number, so "correct: 3" names the third column even when the
@@ -135,6 +149,13 @@ def _row(out: Parsed, where: str, row: list[str], cols: _Columns) -> Draft | Non
         return None
     seconds_text = ascii_digits(_cell(row, cols.seconds))
     seconds = int(seconds_text) if seconds_text.isdigit() else None
-    return Draft(where, clean(_cell(row, cols.question)), tuple(t for _, t in present),
-                 numbers.index(chosen), clean(_cell(row, cols.explanation)) or None,
-                 None, _cell(row, cols.tag) or None, seconds)
+    return Draft(
+        where,
+        clean(_cell(row, cols.question)),
+        tuple(t for _, t in present),
+        numbers.index(chosen),
+        clean(_cell(row, cols.explanation)) or None,
+        None,
+        _cell(row, cols.tag) or None,
+        seconds,
+    )

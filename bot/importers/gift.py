@@ -52,7 +52,7 @@ def parse(name: str, text: str) -> Parsed:
             continue
         if stripped.startswith("$CATEGORY:"):
             flush()
-            category = _category(stripped[len("$CATEGORY:"):])
+            category = _category(stripped[len("$CATEGORY:") :])
             if out.title is None and category:
                 out.title = category.rsplit("/", 1)[-1]
             continue
@@ -127,16 +127,22 @@ def _question(where: str, raw: str, category: str | None) -> Draft:
     chars = _chars(raw.strip())
     # ::title::
     if len(chars) >= 2 and chars[0] == (":", False) and chars[1] == (":", False):
-        end = next((i for i in range(2, len(chars) - 1)
-                    if chars[i] == (":", False) and chars[i + 1] == (":", False)), -1)
+        end = next(
+            (
+                i
+                for i in range(2, len(chars) - 1)
+                if chars[i] == (":", False) and chars[i + 1] == (":", False)
+            ),
+            -1,
+        )
         if end < 0:
             raise _Skip("imp_gift_title")
-        chars = chars[end + 2:]
+        chars = chars[end + 2 :]
     fmt = "moodle"
     match = _FORMAT.match(_text(chars))
     if match:
         fmt = match.group(1).lower()
-        chars = chars[match.end():]
+        chars = chars[match.end() :]
     opening = _find(chars, "{")
     if opening < 0:
         raise _Skip("imp_not_mcq", kind="description")
@@ -145,7 +151,7 @@ def _question(where: str, raw: str, category: str | None) -> Draft:
         raise _Skip("imp_gift_unterminated")
     if _find(chars, "{", closing + 1) >= 0:
         raise _Skip("imp_not_mcq", kind="several answer blocks")
-    before, body, after = chars[:opening], chars[opening + 1:closing], chars[closing + 1:]
+    before, body, after = chars[:opening], chars[opening + 1 : closing], chars[closing + 1 :]
     question = _format(_text(before), fmt)
     tail = _format(_text(after), fmt)
     if tail:  # the "missing word" form: the answers fill the blank
@@ -168,24 +174,27 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
     # #### general feedback: the first unescaped "####"
     for i in range(len(body) - 3):
         if all(body[i + k] == ("#", False) for k in range(4)):
-            general = _format(_text(body[i + 4:]), fmt) or None
+            general = _format(_text(body[i + 4 :]), fmt) or None
             body = body[:i]
             text = _text(body)
             break
     if not text.strip():
         raise _Skip("imp_not_mcq", kind="essay")
-    if body and _text(body).lstrip().startswith("#") and not any(
-            ch in "=~" and not esc for ch, esc in body):
+    if (
+        body
+        and _text(body).lstrip().startswith("#")
+        and not any(ch in "=~" and not esc for ch, esc in body)
+    ):
         raise _Skip("imp_not_mcq", kind="numerical")
     head = _split(body, "#")
-    if _TRUE_FALSE.match(_text(head[0][1])) and not any(
-            ch in "=~" and not esc for ch, esc in body):
+    if _TRUE_FALSE.match(_text(head[0][1])) and not any(ch in "=~" and not esc for ch, esc in body):
         right = _text(head[0][1]).strip().upper().startswith("T")
         # feedback for a wrong answer, then for a right one
         given = [_format(_text(part), fmt) for _, part in head[1:]]
         explanation = given[1] if len(given) > 1 and given[1] else None
-        return Draft(where, question, (TRUE, FALSE), 0 if right else 1, explanation, general,
-                     true_false=True)
+        return Draft(
+            where, question, (TRUE, FALSE), 0 if right else 1, explanation, general, true_false=True
+        )
     options: list[str] = []
     rights: list[int] = []
     feedbacks: list[str | None] = []
@@ -202,7 +211,7 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
         value = 100.0 if mark == "=" else 0.0
         if weight:
             value = float(weight.group(1))
-            answer = answer.strip()[weight.end():]
+            answer = answer.strip()[weight.end() :]
         if mark == "=" and "->" in answer:
             raise _Skip("imp_not_mcq", kind="matching")
         if value >= 100:

@@ -7,8 +7,25 @@ from html.parser import HTMLParser
 
 from bot.importers.model import clean
 
-_BREAKS = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
-           "table", "blockquote", "pre", "hr"}
+_BREAKS = {
+    "br",
+    "p",
+    "div",
+    "li",
+    "tr",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "table",
+    "blockquote",
+    "pre",
+    "hr",
+}
 _SKIP = {"script", "style"}
 
 

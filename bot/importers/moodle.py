@@ -44,7 +44,9 @@ def parse(name: str, data: bytes) -> Parsed:
             out.skip(where, "imp_not_mcq", kind=kind or "?")
             continue
         if kind == "multichoice" and (element.findtext("single") or "true").strip() not in (
-                "true", "1"):
+            "true",
+            "1",
+        ):
             out.skip(where, "imp_not_mcq", kind="multiple answers")
             continue
         draft = _question(out, where, element, tag)
@@ -56,7 +58,7 @@ def parse(name: str, data: bytes) -> Parsed:
 def _category(path: str) -> str | None:
     for prefix in ("$course$/", "$system$/", "$module$/"):
         if path.startswith(prefix):
-            path = path[len(prefix):]
+            path = path[len(prefix) :]
     if path.casefold().startswith("top/"):
         path = path[4:]
     return path.strip("/ ") or None
@@ -112,5 +114,13 @@ def _question(out: Parsed, where: str, element: ET.Element, tag: str | None) -> 
     if len(rights) != 1:
         out.skip(where, "imp_right_count", count=len(rights))
         return None
-    return Draft(where, text, tuple(options), rights[0], feedbacks[rights[0]] or None, note, tag,
-                 true_false=element.get("type") == "truefalse" and sorted(options) == [FALSE, TRUE])
+    return Draft(
+        where,
+        text,
+        tuple(options),
+        rights[0],
+        feedbacks[rights[0]] or None,
+        note,
+        tag,
+        true_false=element.get("type") == "truefalse" and sorted(options) == [FALSE, TRUE],
+    )

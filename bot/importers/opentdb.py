@@ -46,8 +46,11 @@ def parse(name: str, text: str) -> Parsed:
             categories.add(category)
         if kind == "boolean":
             correct = 0 if right.casefold() == "true" else 1
-            out.drafts.append(Draft(where, question, (TRUE, FALSE), correct, None, None,
-                                    category, true_false=True))
+            out.drafts.append(
+                Draft(
+                    where, question, (TRUE, FALSE), correct, None, None, category, true_false=True
+                )
+            )
             continue
         if kind != "multiple":
             out.skip(where, "imp_not_mcq", kind=str(kind)[:40])

@@ -34,8 +34,8 @@ def _fitted(text: Safe) -> Safe:
     """Cut at a line's end to fit one message (never inside a tag or an entity)."""
     if len(text) <= MESSAGE_LIMIT:
         return text
-    cut = text[:MESSAGE_LIMIT - 2]
-    return Safe(cut[:cut.rfind("\n")] + "\n…")
+    cut = text[: MESSAGE_LIMIT - 2]
+    return Safe(cut[: cut.rfind("\n")] + "\n…")
 
 
 def saved_text(lang: Lang, row: AuthoredQuiz) -> Safe:
@@ -63,14 +63,21 @@ def refused(lang: Lang, head_key: str, problems: Sequence[Safe]) -> Safe:
 def added(lang: Lang, first: int, rights: Sequence[tuple[int, str]], count: int) -> Safe:
     """The draft's new questions (numbered from ``first``, each with its right option: shown
     position and text) and what to send next."""
-    return join("\n", [*(t(lang, "author_added", number=first + i,
-                           right=html("{}) {}", label(shown), text))
-                         for i, (shown, text) in enumerate(rights)),
-                       t(lang, "author_next", count=count)])
+    return join(
+        "\n",
+        [
+            *(
+                t(lang, "author_added", number=first + i, right=html("{}) {}", label(shown), text))
+                for i, (shown, text) in enumerate(rights)
+            ),
+            t(lang, "author_next", count=count),
+        ],
+    )
 
 
-def my_quizzes(lang: Lang, rows: Sequence[AuthoredQuiz], runs: Mapping[str, int],
-               limit: int) -> Safe:
+def my_quizzes(
+    lang: Lang, rows: Sequence[AuthoredQuiz], runs: Mapping[str, int], limit: int
+) -> Safe:
     if not rows:
         return t(lang, "my_none")
     lines = [t(lang, "my_head", count=len(rows), limit=limit)]
@@ -80,23 +87,45 @@ def my_quizzes(lang: Lang, rows: Sequence[AuthoredQuiz], runs: Mapping[str, int]
             flags.append(t(lang, "my_published"))
         if row.share_token:
             flags.append(t(lang, "my_shared"))
-        line = t(lang, "my_line", name=row.name, title=fit(row.title, 80),
-                 count=row.question_count, runs=runs.get(row.quiz_id, 0))
+        line = t(
+            lang,
+            "my_line",
+            name=row.name,
+            title=fit(row.title, 80),
+            count=row.question_count,
+            runs=runs.get(row.quiz_id, 0),
+        )
         lines.append(join(" · ", [line, *flags]))
     return _fitted(join("\n", lines))
 
 
 def undo_keyboard(lang: Lang, number: int, stamp: int) -> InlineKeyboardMarkup:
     """Undo the draft's last question ``number``."""
-    return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t_plain(lang, "author_undo_button", number=number),
-        callback_data=callbacks.encode(callbacks.UndoData(number, stamp)))]])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, "author_undo_button", number=number),
+                    callback_data=callbacks.encode(callbacks.UndoData(number, stamp)),
+                )
+            ]
+        ]
+    )
 
 
 def delete_keyboard(lang: Lang, quiz_no: int) -> InlineKeyboardMarkup:
     """Confirm or keep: ``/deletequiz``."""
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(t_plain(lang, "delete_yes"), callback_data=callbacks.encode(
-            callbacks.DeleteData(quiz_no, True))),
-        InlineKeyboardButton(t_plain(lang, "delete_no"), callback_data=callbacks.encode(
-            callbacks.DeleteData(quiz_no, False)))]])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, "delete_yes"),
+                    callback_data=callbacks.encode(callbacks.DeleteData(quiz_no, True)),
+                ),
+                InlineKeyboardButton(
+                    t_plain(lang, "delete_no"),
+                    callback_data=callbacks.encode(callbacks.DeleteData(quiz_no, False)),
+                ),
+            ]
+        ]
+    )

@@ -18,24 +18,32 @@ BUTTON_LABEL = 60  # characters of a quiz title on a start button
 def answer_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardMarkup:
     """One button per label; up to five in a row."""
     buttons = [
-        InlineKeyboardButton(label(i), callback_data=callbacks.encode(
-            callbacks.AnswerData(run_id, q_index, i)))
+        InlineKeyboardButton(
+            label(i), callback_data=callbacks.encode(callbacks.AnswerData(run_id, q_index, i))
+        )
         for i in range(options)
     ]
-    return InlineKeyboardMarkup([buttons[i:i + 5] for i in range(0, len(buttons), 5)])
+    return InlineKeyboardMarkup([buttons[i : i + 5] for i in range(0, len(buttons), 5)])
 
 
 def start_keyboard(quizzes: Sequence[Quiz], lang: Lang) -> InlineKeyboardMarkup:
     """One start button per quiz."""
-    return InlineKeyboardMarkup([
-        [InlineKeyboardButton(fit(f"▶️ {q.title(lang)}", BUTTON_LABEL),
-                              callback_data=callbacks.encode(callbacks.StartData(q.id)))]
-        for q in quizzes
-    ])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    fit(f"▶️ {q.title(lang)}", BUTTON_LABEL),
+                    callback_data=callbacks.encode(callbacks.StartData(q.id)),
+                )
+            ]
+            for q in quizzes
+        ]
+    )
 
 
-def recap_keyboard(lang: Lang, bot_username: str | None, run_id: int
-                   ) -> InlineKeyboardMarkup | None:
+def recap_keyboard(
+    lang: Lang, bot_username: str | None, run_id: int
+) -> InlineKeyboardMarkup | None:
     """The results' button that opens the private chat and delivers the student's recap."""
     if not bot_username:
         return None
@@ -45,26 +53,51 @@ def recap_keyboard(lang: Lang, bot_username: str | None, run_id: int
 
 def reset_keyboard(lang: Lang, season: int) -> InlineKeyboardMarkup:
     """Confirm or cancel ``/resetleaderboard``."""
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(t_plain(lang, "reset_yes"), callback_data=callbacks.encode(
-            callbacks.ResetData(season, True))),
-        InlineKeyboardButton(t_plain(lang, "reset_no"), callback_data=callbacks.encode(
-            callbacks.ResetData(season, False))),
-    ]])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, "reset_yes"),
+                    callback_data=callbacks.encode(callbacks.ResetData(season, True)),
+                ),
+                InlineKeyboardButton(
+                    t_plain(lang, "reset_no"),
+                    callback_data=callbacks.encode(callbacks.ResetData(season, False)),
+                ),
+            ]
+        ]
+    )
 
 
-def review_keyboard(card_id: int, order: Sequence[int], *, step: int,
-                    right: int) -> InlineKeyboardMarkup:
+def review_keyboard(
+    card_id: int, order: Sequence[int], *, step: int, right: int
+) -> InlineKeyboardMarkup:
     """The answer buttons of a ``/review`` question (the session travels in their data)."""
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(label(i), callback_data=callbacks.encode(
-            callbacks.ReviewData(card_id, tuple(order), i, step, right)))
-        for i in range(len(order))]])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    label(i),
+                    callback_data=callbacks.encode(
+                        callbacks.ReviewData(card_id, tuple(order), i, step, right)
+                    ),
+                )
+                for i in range(len(order))
+            ]
+        ]
+    )
 
 
 def timezone_keyboard(lang: Lang, choices: Sequence[tuple[int, str]]) -> InlineKeyboardMarkup:
     """One button per (minutes east of UTC, label key) for ``/remind``."""
-    return InlineKeyboardMarkup([
-        [InlineKeyboardButton(t_plain(lang, key),
-                              callback_data=callbacks.encode(callbacks.TimezoneData(value)))]
-        for value, key in choices])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, key),
+                    callback_data=callbacks.encode(callbacks.TimezoneData(value)),
+                )
+            ]
+            for value, key in choices
+        ]
+    )

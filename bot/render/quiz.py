@@ -15,13 +15,18 @@ from bot.render.text import ALERT_LIMIT, fit, html_name, label, with_medal
 
 
 def announcement(quiz: Quiz, lang: Lang, seconds: int) -> Safe:
-    return t(lang, "announce", title=quiz.title(lang), count=quiz.run_length,
-             seconds=seconds)
+    return t(lang, "announce", title=quiz.title(lang), count=quiz.run_length, seconds=seconds)
 
 
-def options_block(question: Question, permutation: Sequence[int], lang: Lang, *,
-             counts: Sequence[int] | None = None, right: int | None = None,
-             chosen: int | None = None) -> Safe:
+def options_block(
+    question: Question,
+    permutation: Sequence[int],
+    lang: Lang,
+    *,
+    counts: Sequence[int] | None = None,
+    right: int | None = None,
+    chosen: int | None = None,
+) -> Safe:
     lines = []
     for shown, option in enumerate(permutation):
         text = html("{}) {}", label(shown), question.options[option](lang))
@@ -35,13 +40,31 @@ def options_block(question: Question, permutation: Sequence[int], lang: Lang, *,
     return join("\n", lines)
 
 
-def question_message(question: Question, permutation: Sequence[int], lang: Lang, *,
-                     number: int, total: int, seconds: int, answered: int) -> Safe:
+def question_message(
+    question: Question,
+    permutation: Sequence[int],
+    lang: Lang,
+    *,
+    number: int,
+    total: int,
+    seconds: int,
+    answered: int,
+) -> Safe:
     """A question as posted: N/M, the question, every option on its own line."""
-    foot = (t(lang, "question_timer", seconds=seconds, answered=answered) if seconds
-            else t(lang, "question_untimed"))
-    return join("\n\n", [t(lang, "question_head", n=number, total=total), question.text(lang),
-                         options_block(question, permutation, lang), foot])
+    foot = (
+        t(lang, "question_timer", seconds=seconds, answered=answered)
+        if seconds
+        else t(lang, "question_untimed")
+    )
+    return join(
+        "\n\n",
+        [
+            t(lang, "question_head", n=number, total=total),
+            question.text(lang),
+            options_block(question, permutation, lang),
+            foot,
+        ],
+    )
 
 
 def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True) -> Safe:
@@ -54,8 +77,13 @@ def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
         q.text(lang),
-        options_block(q, reveal.permutation, lang, counts=reveal.counts if group else None,
-                      right=reveal.correct_shown),
+        options_block(
+            q,
+            reveal.permutation,
+            lang,
+            counts=reveal.counts if group else None,
+            right=reveal.correct_shown,
+        ),
         join("\n", answer),
         *explained(q, lang),
     ]
@@ -64,8 +92,17 @@ def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True
     return join("\n\n", parts)
 
 
-def results_message(quiz: Quiz, lang: Lang, scores: Sequence[Score], names: Mapping[int, str],
-                    *, asked: int, total: int, stopped: bool, limit: int = 10) -> Safe:
+def results_message(
+    quiz: Quiz,
+    lang: Lang,
+    scores: Sequence[Score],
+    names: Mapping[int, str],
+    *,
+    asked: int,
+    total: int,
+    stopped: bool,
+    limit: int = 10,
+) -> Safe:
     """The podium and the top ``limit`` of a run; right answers count out of the ``asked``
     questions (fewer than the quiz's ``total`` when a moderator stopped it)."""
     lines = [t(lang, "results_head", title=quiz.title(lang))]
@@ -75,14 +112,31 @@ def results_message(quiz: Quiz, lang: Lang, scores: Sequence[Score], names: Mapp
     if not scores:
         lines.append(t(lang, "results_nobody"))
     for rank, score in enumerate(scores[:limit], start=1):
-        lines.append(with_medal(rank, t(
-            lang, "results_line", rank=rank, name=html_name(names.get(score.user_id, "?")),
-            points=score.points, correct=score.correct, total=asked)))
+        lines.append(
+            with_medal(
+                rank,
+                t(
+                    lang,
+                    "results_line",
+                    rank=rank,
+                    name=html_name(names.get(score.user_id, "?")),
+                    points=score.points,
+                    correct=score.correct,
+                    total=asked,
+                ),
+            )
+        )
     best = max(scores, key=lambda s: s.best_streak, default=None)  # the first of equals
     if best is not None and best.best_streak >= 2:
-        lines += [Safe(""), t(lang, "results_streak",
-                              name=html_name(names.get(best.user_id, "?")),
-                              streak=best.best_streak)]
+        lines += [
+            Safe(""),
+            t(
+                lang,
+                "results_streak",
+                name=html_name(names.get(best.user_id, "?")),
+                streak=best.best_streak,
+            ),
+        ]
     lines += [Safe(""), t(lang, "results_footer")]
     return join("\n", lines)
 
@@ -90,31 +144,41 @@ def results_message(quiz: Quiz, lang: Lang, scores: Sequence[Score], names: Mapp
 # --- alerts (plain text) ---------------------------------------------------------------------
 
 
-def verdict_prefix(lang: Lang, verdict: Verdict, question: Question, permutation: Sequence[int],
-                   *, practice: bool) -> str:
+def verdict_prefix(
+    lang: Lang, verdict: Verdict, question: Question, permutation: Sequence[int], *, practice: bool
+) -> str:
     assert verdict.answer is not None
     if practice:
         if verdict.answer.correct:
             return t_plain(lang, "alert_right_practice")
-        return t_plain(lang, "alert_wrong_practice",
-                       label=label(permutation.index(question.correct)))
+        return t_plain(
+            lang, "alert_wrong_practice", label=label(permutation.index(question.correct))
+        )
     if verdict.answer.correct:
         text = t_plain(lang, "alert_right", points=verdict.answer.points)
         if verdict.answer.streak >= 2:
-            text += t_plain(lang, "alert_streak", streak=verdict.answer.streak,
-                            bonus=verdict.answer.bonus)
+            text += t_plain(
+                lang, "alert_streak", streak=verdict.answer.streak, bonus=verdict.answer.bonus
+            )
         return text
     return t_plain(lang, "alert_wrong")
 
 
-def tap_alert(lang: Lang, verdict: Verdict, question: Question, permutation: Sequence[int],
-              *, practice: bool = False) -> str:
+def tap_alert(
+    lang: Lang,
+    verdict: Verdict,
+    question: Question,
+    permutation: Sequence[int],
+    *,
+    practice: bool = False,
+) -> str:
     """The private alert for a tap: verdict, points, explanation; at most 200 characters."""
     if verdict.status == "again":
         return t_plain(lang, "alert_again", label=label(verdict.shown or 0))
     if verdict.status != "accepted":
-        key = {"closed": "alert_closed", "stale": "alert_closed"}.get(verdict.status,
-                                                                      "alert_invalid")
+        key = {"closed": "alert_closed", "stale": "alert_closed"}.get(
+            verdict.status, "alert_invalid"
+        )
         return t_plain(lang, key)
     prefix = verdict_prefix(lang, verdict, question, permutation, practice=practice)
     if question.explanation is None:
@@ -125,15 +189,32 @@ def tap_alert(lang: Lang, verdict: Verdict, question: Question, permutation: Seq
 # --- choosing a quiz, and private practice ---------------------------------------------------
 
 
-def quiz_list(quizzes: Sequence[Quiz], lang: Lang, head_key: str = "quiz_list",
-              names: Mapping[str, str] | None = None) -> Safe:
+def quiz_list(
+    quizzes: Sequence[Quiz],
+    lang: Lang,
+    head_key: str = "quiz_list",
+    names: Mapping[str, str] | None = None,
+) -> Safe:
     """The list of quizzes, each under the name ``/quiz`` takes (``names``: id -> name)."""
     if not quizzes:
         return t(lang, "quiz_none")
     names = names or {}
-    return join("\n", [t(lang, head_key), *(
-        t(lang, "quiz_list_item", id=names.get(q.id, q.id), title=q.title(lang),
-          count=q.run_length) for q in quizzes)])
+    return join(
+        "\n",
+        [
+            t(lang, head_key),
+            *(
+                t(
+                    lang,
+                    "quiz_list_item",
+                    id=names.get(q.id, q.id),
+                    title=q.title(lang),
+                    count=q.run_length,
+                )
+                for q in quizzes
+            ),
+        ],
+    )
 
 
 def quiz_names(quiz_ids: Sequence[str]) -> Safe:
@@ -143,13 +224,19 @@ def quiz_names(quiz_ids: Sequence[str]) -> Safe:
 
 def practice_answered(reveal: Reveal, lang: Lang, *, total: int, verdict: str) -> Safe:
     """A practice question after the tap: its reveal and the verdict."""
-    return join("\n\n", [reveal_message(reveal, lang, total=total, group=False),
-                         html("<b>{}</b>", verdict)])
+    return join(
+        "\n\n", [reveal_message(reveal, lang, total=total, group=False), html("<b>{}</b>", verdict)]
+    )
 
 
 def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:
-    return join("\n", [t(lang, "practice_score", right=right, total=total),
-                       t(lang, "practice_restart", id=quiz_id)])
+    return join(
+        "\n",
+        [
+            t(lang, "practice_score", right=right, total=total),
+            t(lang, "practice_restart", id=quiz_id),
+        ],
+    )
 
 
 def explained(question: Question, lang: Lang) -> list[Safe]:

@@ -13,16 +13,19 @@ def reload_report(report: ReloadReport, lang: Lang) -> Safe:
     """What the reload added, changed, removed and refused; the validator's messages (English)
     are cut to what fits one message."""
     lines = [t(lang, "reload_head", count=report.served)]
-    for key, ids in (("reload_added", report.added), ("reload_changed", report.changed),
-                     ("reload_removed", report.removed)):
+    for key, ids in (
+        ("reload_added", report.added),
+        ("reload_changed", report.changed),
+        ("reload_removed", report.removed),
+    ):
         if ids:
-            lines.append(t(lang, key, names=join(", ", [html("<code>{}</code>", i)
-                                                        for i in ids])))
+            lines.append(t(lang, key, names=join(", ", [html("<code>{}</code>", i) for i in ids])))
     for refused in report.refused:
         head = t(lang, "reload_refused", file=html("<code>{}</code>", refused.file))
         if refused.kept:
-            head = join(" ", [head, t(lang, "reload_kept",
-                                      id=html("<code>{}</code>", refused.kept))])
+            head = join(
+                " ", [head, t(lang, "reload_kept", id=html("<code>{}</code>", refused.kept))]
+            )
         lines.append(head)
         lines += [html("• {}", p) for p in refused.problems]
     if report.unchanged:

@@ -22,15 +22,34 @@ class Missed:
     chosen: int | None
 
 
-def recap_messages(quiz: Quiz, lang: Lang, *, points: int, correct: int, asked: int, total: int,
-                   rank: int, players: int, best_streak: int,
-                   missed: Sequence[Missed]) -> list[Safe]:
+def recap_messages(
+    quiz: Quiz,
+    lang: Lang,
+    *,
+    points: int,
+    correct: int,
+    asked: int,
+    total: int,
+    rank: int,
+    players: int,
+    best_streak: int,
+    missed: Sequence[Missed],
+) -> list[Safe]:
     """A student's private recap: score (out of the ``asked`` questions) and rank, then each
     missed question with the right answer, its explanation and its note, as the reveal showed
     them; split into messages that fit Telegram's limit."""
-    head = [t(lang, "recap_head", title=quiz.title(lang)),
-            t(lang, "recap_score", points=points, correct=correct, total=asked, rank=rank,
-              players=players)]
+    head = [
+        t(lang, "recap_head", title=quiz.title(lang)),
+        t(
+            lang,
+            "recap_score",
+            points=points,
+            correct=correct,
+            total=asked,
+            rank=rank,
+            players=players,
+        ),
+    ]
     if asked < total:
         head.append(t(lang, "recap_stopped", asked=asked, total=total))
     if best_streak >= 2:
@@ -41,16 +60,28 @@ def recap_messages(quiz: Quiz, lang: Lang, *, points: int, correct: int, asked: 
         for item in missed:
             q = item.question
             right = item.permutation.index(q.correct)
-            first = (t(lang, "recap_wrong", n=item.number, label=label(item.chosen))
-                     if item.chosen is not None else t(lang, "recap_skipped", n=item.number))
-            blocks.append(join("\n", [
-                first,
-                fit(q.text(lang), 1500),
-                t(lang, "recap_right", label=label(right),
-                  answer=fit(q.options[q.correct](lang), 500)),
-                *explained(q, lang),
-                *([html("📖 {}", fit(q.note(lang), 1000))] if q.note is not None else []),
-            ]))
+            first = (
+                t(lang, "recap_wrong", n=item.number, label=label(item.chosen))
+                if item.chosen is not None
+                else t(lang, "recap_skipped", n=item.number)
+            )
+            blocks.append(
+                join(
+                    "\n",
+                    [
+                        first,
+                        fit(q.text(lang), 1500),
+                        t(
+                            lang,
+                            "recap_right",
+                            label=label(right),
+                            answer=fit(q.options[q.correct](lang), 500),
+                        ),
+                        *explained(q, lang),
+                        *([html("📖 {}", fit(q.note(lang), 1000))] if q.note is not None else []),
+                    ],
+                )
+            )
         blocks.append(join("\n", [t(lang, "recap_review"), t(lang, "recap_footer")]))
     else:
         blocks.append(join("\n", [t(lang, "recap_perfect"), t(lang, "recap_footer")]))
@@ -77,26 +108,53 @@ def recap_setting(lang: Lang, on: bool, *, usage: bool = False) -> Safe:
     return join("\n\n", [now, t(lang, "recap_usage")]) if usage else now
 
 
-def review_question(quiz: Quiz, question: Question, permutation: Sequence[int], lang: Lang, *,
-                    box: int, boxes: int, due: int) -> Safe:
+def review_question(
+    quiz: Quiz,
+    question: Question,
+    permutation: Sequence[int],
+    lang: Lang,
+    *,
+    box: int,
+    boxes: int,
+    due: int,
+) -> Safe:
     """A question asked in /review: where it stands, the question, its options."""
-    return join("\n\n", [
-        t(lang, "review_head", quiz=quiz.title(lang), box=box, boxes=boxes, due=due),
-        question.text(lang),
-        options_block(question, permutation, lang),
-        t(lang, "question_untimed"),
-    ])
+    return join(
+        "\n\n",
+        [
+            t(lang, "review_head", quiz=quiz.title(lang), box=box, boxes=boxes, due=due),
+            question.text(lang),
+            options_block(question, permutation, lang),
+            t(lang, "question_untimed"),
+        ],
+    )
 
 
-def review_answered(quiz: Quiz, question: Question, permutation: Sequence[int], lang: Lang, *,
-                    chosen: int, verdict: str, schedule: Safe) -> Safe:
+def review_answered(
+    quiz: Quiz,
+    question: Question,
+    permutation: Sequence[int],
+    lang: Lang,
+    *,
+    chosen: int,
+    verdict: str,
+    schedule: Safe,
+) -> Safe:
     """A reviewed question after the tap: the right option marked, the verdict, the
     explanation and when it comes back."""
-    return join("\n\n", [
-        html("🔁 {}", quiz.title(lang)),
-        question.text(lang),
-        options_block(question, permutation, lang, right=permutation.index(question.correct),
-                 chosen=chosen),
-        join("\n", [html("<b>{}</b>", verdict), *explained(question, lang)]),
-        schedule,
-    ])
+    return join(
+        "\n\n",
+        [
+            html("🔁 {}", quiz.title(lang)),
+            question.text(lang),
+            options_block(
+                question,
+                permutation,
+                lang,
+                right=permutation.index(question.correct),
+                chosen=chosen,
+            ),
+            join("\n", [html("<b>{}</b>", verdict), *explained(question, lang)]),
+            schedule,
+        ],
+    )

@@ -29,13 +29,28 @@ def leaderboard(board: Leaderboard, lang: Lang, quiz_id: str | None) -> Safe:
 
 
 def _line(row: Standing, lang: Lang) -> Safe:
-    return with_medal(row.rank, t(lang, "lb_line", rank=row.rank, name=html_name(row.name),
-                                  points=row.points, correct=row.correct, runs=row.runs))
+    return with_medal(
+        row.rank,
+        t(
+            lang,
+            "lb_line",
+            rank=row.rank,
+            name=html_name(row.name),
+            points=row.points,
+            correct=row.correct,
+            runs=row.runs,
+        ),
+    )
 
 
 def _group(line: GroupLine, lang: Lang) -> Safe:
-    return t(lang, "lb_private_line", title=line.title or str(line.chat_id), rank=line.rank,
-             points=line.points)
+    return t(
+        lang,
+        "lb_private_line",
+        title=line.title or str(line.chat_id),
+        rank=line.rank,
+        points=line.points,
+    )
 
 
 def my_groups(overview: Overview, lang: Lang) -> Safe:
@@ -50,23 +65,49 @@ def me_in_group(row: Standing | None, lang: Lang) -> Safe:
     if row is None:
         return t(lang, "me_none")
     accuracy = round(100 * row.correct / row.answered) if row.answered else 0
-    return t(lang, "me_group", name=html_name(row.name), rank=row.rank, points=row.points,
-             correct=row.correct, answered=row.answered, accuracy=accuracy, runs=row.runs)
+    return t(
+        lang,
+        "me_group",
+        name=html_name(row.name),
+        rank=row.rank,
+        points=row.points,
+        correct=row.correct,
+        answered=row.answered,
+        accuracy=accuracy,
+        runs=row.runs,
+    )
 
 
 def me_private(overview: Overview, lang: Lang, catalog: Catalog) -> Safe:
     """``/me`` in private: every group, practice, and the questions missed most."""
     lines = [t(lang, "me_private_head"), Safe("")]
     lines += [_group(g, lang) for g in overview.groups]
-    lines.append(t(lang, "me_practice", answered=overview.practice_answered,
-                   correct=overview.practice_correct))
+    lines.append(
+        t(
+            lang,
+            "me_practice",
+            answered=overview.practice_answered,
+            correct=overview.practice_correct,
+        )
+    )
     if overview.weakest:
         lines += [Safe(""), t(lang, "me_weak_head")]
         for weak in overview.weakest:
             quiz = catalog.matching(weak.quiz_id, [weak.question_id])
-            question = next((q for q in quiz.questions if q.id == weak.question_id),
-                            None) if quiz else None
+            question = (
+                next((q for q in quiz.questions if q.id == weak.question_id), None)
+                if quiz
+                else None
+            )
             text = fit(question.text(lang), WEAK_QUESTION) if question else weak.question_id
-            lines.append(t(lang, "me_weak_line", quiz=weak.quiz_id, question=text,
-                           wrong=weak.wrong, tries=weak.tries))
+            lines.append(
+                t(
+                    lang,
+                    "me_weak_line",
+                    quiz=weak.quiz_id,
+                    question=text,
+                    wrong=weak.wrong,
+                    tries=weak.tries,
+                )
+            )
     return join("\n", lines)

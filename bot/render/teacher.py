@@ -28,8 +28,20 @@ from bot.storage.stats import safe_cell
 
 _MONTHS = {
     "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-    "bn": ("জানুয়ারি", "ফেব্রুয়ারি", "মার্চ", "এপ্রিল", "মে", "জুন", "জুলাই", "আগস্ট",
-           "সেপ্টেম্বর", "অক্টোবর", "নভেম্বর", "ডিসেম্বর"),
+    "bn": (
+        "জানুয়ারি",
+        "ফেব্রুয়ারি",
+        "মার্চ",
+        "এপ্রিল",
+        "মে",
+        "জুন",
+        "জুলাই",
+        "আগস্ট",
+        "সেপ্টেম্বর",
+        "অক্টোবর",
+        "নভেম্বর",
+        "ডিসেম্বর",
+    ),
 }
 _DAYS = {
     "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
@@ -37,8 +49,11 @@ _DAYS = {
 }
 FLAG_KEYS = {"check_key": "an_flag_key", "too_hard": "an_flag_hard", "too_easy": "an_flag_easy"}
 PODIUM = 3  # medals in homework results
-REASON_KEYS = {"key": "report_reason_key", "unclear": "report_reason_unclear",
-               "typo": "report_reason_typo"}
+REASON_KEYS = {
+    "key": "report_reason_key",
+    "unclear": "report_reason_unclear",
+    "typo": "report_reason_typo",
+}
 
 
 def show_deadline(lang: Lang, when: float, tz_minutes: int) -> str:  # plain: a t() value
@@ -56,21 +71,32 @@ def show_deadline(lang: Lang, when: float, tz_minutes: int) -> str:  # plain: a 
 
 
 def homework_card(quiz: Quiz, lang: Lang, hw: Homework, tz_minutes: int, finished: int) -> Safe:
-    lines = [t(lang, "hw_card_head", title=quiz.title(lang)),
-             t(lang, "hw_card_quiz", quiz=quiz.id, count=len(quiz.questions),
-               seconds=hw.seconds)]
+    lines = [
+        t(lang, "hw_card_head", title=quiz.title(lang)),
+        t(lang, "hw_card_quiz", quiz=quiz.id, count=len(quiz.questions), seconds=hw.seconds),
+    ]
     if hw.status == "open":
-        lines += [t(lang, "hw_card_deadline", when=show_deadline(lang, hw.deadline, tz_minutes)),
-                  t(lang, "hw_card_finished", count=finished), Safe(""), t(lang, "hw_card_how")]
+        lines += [
+            t(lang, "hw_card_deadline", when=show_deadline(lang, hw.deadline, tz_minutes)),
+            t(lang, "hw_card_finished", count=finished),
+            Safe(""),
+            t(lang, "hw_card_how"),
+        ]
     else:
-        lines += [t(lang, "hw_card_ended", when=show_deadline(
-            lang, hw.ended_at or hw.deadline, tz_minutes)),
-            t(lang, "hw_card_finished", count=finished)]
+        lines += [
+            t(
+                lang,
+                "hw_card_ended",
+                when=show_deadline(lang, hw.ended_at or hw.deadline, tz_minutes),
+            ),
+            t(lang, "hw_card_finished", count=finished),
+        ]
     return join("\n", lines)
 
 
-def homework_card_markup(lang: Lang, bot_username: str | None,
-                         homework_id: int) -> InlineKeyboardMarkup | None:
+def homework_card_markup(
+    lang: Lang, bot_username: str | None, homework_id: int
+) -> InlineKeyboardMarkup | None:
     """The card's Start button: it opens the private chat with ``/start hw-<id>``."""
     if not bot_username:
         return None
@@ -78,29 +104,59 @@ def homework_card_markup(lang: Lang, bot_username: str | None,
     return InlineKeyboardMarkup([[InlineKeyboardButton(t_plain(lang, "hw_start_button"), url=url)]])
 
 
-def homework_list(lang: Lang, items: Sequence[tuple[Homework, Quiz | None, int]],
-                  tz_minutes: int) -> Safe:
+def homework_list(
+    lang: Lang, items: Sequence[tuple[Homework, Quiz | None, int]], tz_minutes: int
+) -> Safe:
     if not items:
         return t(lang, "hw_none_open")
     lines = [t(lang, "hw_list_head")]
     for n, (hw, quiz, finished) in enumerate(items, start=1):
         title = quiz.title(lang) if quiz is not None else hw.quiz_id
-        lines.append(t(lang, "hw_list_line", n=n, title=title,
-                       when=show_deadline(lang, hw.deadline, tz_minutes), count=finished))
+        lines.append(
+            t(
+                lang,
+                "hw_list_line",
+                n=n,
+                title=title,
+                when=show_deadline(lang, hw.deadline, tz_minutes),
+                count=finished,
+            )
+        )
     return join("\n", lines)
 
 
-def homework_stop_keyboard(lang: Lang, items: Sequence[tuple[Homework, Quiz | None, int]]
-                           ) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([
-        [InlineKeyboardButton(fit(t_plain(lang, "hw_stop_button", n=n, title=(
-            quiz.title(lang) if quiz is not None else hw.quiz_id)), 60),
-            callback_data=callbacks.encode(callbacks.HomeworkStopData(hw.homework_id)))]
-        for n, (hw, quiz, _) in enumerate(items, start=1)])
+def homework_stop_keyboard(
+    lang: Lang, items: Sequence[tuple[Homework, Quiz | None, int]]
+) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    fit(
+                        t_plain(
+                            lang,
+                            "hw_stop_button",
+                            n=n,
+                            title=(quiz.title(lang) if quiz is not None else hw.quiz_id),
+                        ),
+                        60,
+                    ),
+                    callback_data=callbacks.encode(callbacks.HomeworkStopData(hw.homework_id)),
+                )
+            ]
+            for n, (hw, quiz, _) in enumerate(items, start=1)
+        ]
+    )
 
 
-def homework_results(quiz: Quiz, lang: Lang, standings: Sequence[Standing],
-                     tallies: Sequence[QuestionTally], *, stopped: bool) -> Safe:
+def homework_results(
+    quiz: Quiz,
+    lang: Lang,
+    standings: Sequence[Standing],
+    tallies: Sequence[QuestionTally],
+    *,
+    stopped: bool,
+) -> Safe:
     """Podium, how many took it, the average score and the hardest question."""
     total = len(quiz.questions)
     lines = [t(lang, "hw_results_head", title=quiz.title(lang))]
@@ -111,21 +167,41 @@ def homework_results(quiz: Quiz, lang: Lang, standings: Sequence[Standing],
         lines.append(t(lang, "hw_results_nobody"))
         return join("\n", lines)
     for s in standings[:PODIUM]:
-        lines.append(with_medal(s.rank, t(lang, "results_line", rank=s.rank,
-                                          name=html_name(s.name), points=s.points,
-                                          correct=s.correct, total=total)))
+        lines.append(
+            with_medal(
+                s.rank,
+                t(
+                    lang,
+                    "results_line",
+                    rank=s.rank,
+                    name=html_name(s.name),
+                    points=s.points,
+                    correct=s.correct,
+                    total=total,
+                ),
+            )
+        )
     takers = len(standings)
     avg_points = round(sum(s.points for s in standings) / takers)
     avg_right = num(lang, f"{sum(s.correct for s in standings) / takers:.1f}")
-    lines += [Safe(""), t(lang, "hw_results_took", count=takers),
-              t(lang, "hw_results_average", points=avg_points, right=avg_right, total=total)]
+    lines += [
+        Safe(""),
+        t(lang, "hw_results_took", count=takers),
+        t(lang, "hw_results_average", points=avg_points, right=avg_right, total=total),
+    ]
     answered = [x for x in tallies if x.answered and x.q_index < total]
     if answered:
         hardest = min(answered, key=lambda x: (x.right / x.answered, x.q_index))
         question = quiz.questions[hardest.q_index]
-        lines.append(t(lang, "hw_results_hardest", n=hardest.q_index + 1,
-                       share=round(100 * hardest.right / hardest.answered),
-                       text=fit(question.text(lang), 120)))
+        lines.append(
+            t(
+                lang,
+                "hw_results_hardest",
+                n=hardest.q_index + 1,
+                share=round(100 * hardest.right / hardest.answered),
+                text=fit(question.text(lang), 120),
+            )
+        )
     lines += [Safe(""), t(lang, "results_footer")]
     return join("\n", lines)
 
@@ -133,29 +209,46 @@ def homework_results(quiz: Quiz, lang: Lang, standings: Sequence[Standing],
 # --- a student's attempt, in private ------------------------------------------------------------
 
 
-def attempt_question(question: Question, permutation: Sequence[int], lang: Lang, *, number: int,
-                     total: int, seconds: int) -> Safe:
-    text = question_message(question, permutation, lang, number=number, total=total,
-                            seconds=0, answered=0)
+def attempt_question(
+    question: Question,
+    permutation: Sequence[int],
+    lang: Lang,
+    *,
+    number: int,
+    total: int,
+    seconds: int,
+) -> Safe:
+    text = question_message(
+        question, permutation, lang, number=number, total=total, seconds=0, answered=0
+    )
     return join("\n", [text, t(lang, "hw_question_timer", seconds=seconds)])
 
 
 def attempt_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardMarkup:
-    buttons = [InlineKeyboardButton(label(i), callback_data=callbacks.encode(
-        callbacks.HomeworkAnswerData(run_id, q_index, i))) for i in range(options)]
-    return InlineKeyboardMarkup([buttons[i:i + 5] for i in range(0, len(buttons), 5)])
+    buttons = [
+        InlineKeyboardButton(
+            label(i),
+            callback_data=callbacks.encode(callbacks.HomeworkAnswerData(run_id, q_index, i)),
+        )
+        for i in range(options)
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 5] for i in range(0, len(buttons), 5)])
 
 
-def attempt_closed(reveal: Reveal, lang: Lang, *, total: int, verdict: str,
-                   chosen: int | None) -> Safe:
+def attempt_closed(
+    reveal: Reveal, lang: Lang, *, total: int, verdict: str, chosen: int | None
+) -> Safe:
     """A homework question after the student's tap (``chosen``, a shown position) or after its
     time ran out (None): the right option marked, the verdict, the explanation. Only about this
     student, so without the group reveal's counts."""
     q = reveal.question
-    parts = [t(lang, "reveal_head", n=reveal.q_index + 1, total=total), q.text(lang),
-             options_block(q, reveal.permutation, lang, right=reveal.correct_shown,
-                           chosen=chosen),
-             html("<b>{}</b>", verdict), *explained(q, lang)]
+    parts = [
+        t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
+        q.text(lang),
+        options_block(q, reveal.permutation, lang, right=reveal.correct_shown, chosen=chosen),
+        html("<b>{}</b>", verdict),
+        *explained(q, lang),
+    ]
     if q.note is not None:
         parts.append(html("📖 {}", q.note(lang)))
     return join("\n\n", parts)
@@ -168,46 +261,87 @@ def _percent(lang: Lang, share: float | None) -> str:
     return "—" if share is None else num(lang, round(100 * share)) + "%"
 
 
-def _item_block(lang: Lang, question: Question, item: ItemStats,
-                reports: Mapping[str, int]) -> Safe:
+def _item_block(
+    lang: Lang, question: Question, item: ItemStats, reports: Mapping[str, int]
+) -> Safe:
     lines = [t(lang, "an_item_head", n=item.number, text=fit(question.text(lang), 90))]
     if not item.answered:
         return join("\n", [*lines, t(lang, "an_item_none")])
     d = "—" if item.discrimination is None else num(lang, f"{item.discrimination:+.2f}")
-    lines.append(t(lang, "an_item_stats", answered=item.answered,
-                   right=_percent(lang, item.share_right), d=d))
-    wrong = ("—" if item.wrong_option is None else
-             f"{label(item.wrong_option)} ({_percent(lang, item.wrong_share)})")
-    median = ("—" if item.median_seconds is None else
-              num(lang, f"{item.median_seconds:.1f}"))
+    lines.append(
+        t(
+            lang,
+            "an_item_stats",
+            answered=item.answered,
+            right=_percent(lang, item.share_right),
+            d=d,
+        )
+    )
+    wrong = (
+        "—"
+        if item.wrong_option is None
+        else f"{label(item.wrong_option)} ({_percent(lang, item.wrong_share)})"
+    )
+    median = "—" if item.median_seconds is None else num(lang, f"{item.median_seconds:.1f}")
     lines.append(t(lang, "an_item_wrong", wrong=wrong, median=median))
     if item.flag is not None:
         lines.append(t(lang, FLAG_KEYS[item.flag]))
     if reports:
-        parts = join(", ", [html("{} {}", t(lang, REASON_KEYS[r]), num(lang, n))
-                            for r, n in sorted(reports.items())])
+        parts = join(
+            ", ",
+            [
+                html("{} {}", t(lang, REASON_KEYS[r]), num(lang, n))
+                for r, n in sorted(reports.items())
+            ],
+        )
         lines.append(t(lang, "an_item_reports", reports=parts))
     return join("\n", lines)
 
 
-def analysis_messages(quiz: Quiz, lang: Lang, result: Analysis, *, group: str, season: int,
-                      reports: Mapping[str, Mapping[str, int]]) -> list[Safe]:
+def analysis_messages(
+    quiz: Quiz,
+    lang: Lang,
+    result: Analysis,
+    *,
+    group: str,
+    season: int,
+    reports: Mapping[str, Mapping[str, int]],
+) -> list[Safe]:
     """The report for a moderator, split into messages that fit Telegram's limit."""
-    head = join("\n", [t(lang, "an_head", title=quiz.title(lang), quiz=quiz.id),
-                       t(lang, "an_scope", group=group, season=season,
-                         sittings=result.sittings),
-                       t(lang, "an_legend")])
+    head = join(
+        "\n",
+        [
+            t(lang, "an_head", title=quiz.title(lang), quiz=quiz.id),
+            t(lang, "an_scope", group=group, season=season, sittings=result.sittings),
+            t(lang, "an_legend"),
+        ],
+    )
     blocks = [head]
     by_id = {q.id: q for q in quiz.questions}
     for item in result.items:
-        blocks.append(_item_block(lang, by_id[item.question_id], item,
-                                  reports.get(item.question_id, {})))
+        blocks.append(
+            _item_block(lang, by_id[item.question_id], item, reports.get(item.question_id, {}))
+        )
     return pack(blocks)
 
 
-ANALYSIS_COLUMNS = ("season", "quiz", "question", "question_id", "sittings", "answered",
-                    "right_share", "discrimination", "top_wrong_option", "top_wrong_share",
-                    "median_seconds", "flag", "reports_key", "reports_unclear", "reports_typo")
+ANALYSIS_COLUMNS = (
+    "season",
+    "quiz",
+    "question",
+    "question_id",
+    "sittings",
+    "answered",
+    "right_share",
+    "discrimination",
+    "top_wrong_option",
+    "top_wrong_share",
+    "median_seconds",
+    "flag",
+    "reports_key",
+    "reports_unclear",
+    "reports_typo",
+)
 
 
 Reports = Mapping[str, Mapping[str, int]]  # question id -> reason -> count
@@ -225,22 +359,43 @@ def analysis_csv(season: int, reports: Sequence[tuple[str, Analysis, Reports]]) 
     for quiz_id, result, counts in reports:
         for item in result.items:
             mine = counts.get(item.question_id, {})
-            writer.writerow([
-                season, quiz_id, item.number, safe_cell(item.question_id), result.sittings,
-                item.answered,
-                fmt(item.share_right, 3), fmt(item.discrimination, 3),
-                label(item.wrong_option) if item.wrong_option is not None else "",
-                fmt(item.wrong_share, 3), fmt(item.median_seconds, 1), item.flag or "",
-                mine.get("key", 0), mine.get("unclear", 0), mine.get("typo", 0)])
+            writer.writerow(
+                [
+                    season,
+                    quiz_id,
+                    item.number,
+                    safe_cell(item.question_id),
+                    result.sittings,
+                    item.answered,
+                    fmt(item.share_right, 3),
+                    fmt(item.discrimination, 3),
+                    label(item.wrong_option) if item.wrong_option is not None else "",
+                    fmt(item.wrong_share, 3),
+                    fmt(item.median_seconds, 1),
+                    item.flag or "",
+                    mine.get("key", 0),
+                    mine.get("unclear", 0),
+                    mine.get("typo", 0),
+                ]
+            )
     return out.getvalue()
 
 
-def analysis_link(lang: Lang, bot_username: str | None,
-                  payload: str) -> InlineKeyboardMarkup | None:
+def analysis_link(
+    lang: Lang, bot_username: str | None, payload: str
+) -> InlineKeyboardMarkup | None:
     if not bot_username:
         return None
-    return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t_plain(lang, "an_open_private"), url=create_deep_linked_url(bot_username, payload))]])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, "an_open_private"),
+                    url=create_deep_linked_url(bot_username, payload),
+                )
+            ]
+        ]
+    )
 
 
 # --- reports ------------------------------------------------------------------------------------
@@ -254,22 +409,39 @@ def report_keyboard(lang: Lang, run_id: int, numbers: Sequence[int]) -> InlineKe
     if not numbers:
         return None
     numbers = numbers[:REPORT_BUTTONS]
-    buttons = [InlineKeyboardButton(t_plain(lang, "report_button_n", n=n),
-                                    callback_data=callbacks.encode(
-                                        callbacks.ReportData(run_id, n - 1)))
-               for n in numbers]
-    return InlineKeyboardMarkup([buttons[i:i + 2] for i in range(0, len(buttons), 2)])
+    buttons = [
+        InlineKeyboardButton(
+            t_plain(lang, "report_button_n", n=n),
+            callback_data=callbacks.encode(callbacks.ReportData(run_id, n - 1)),
+        )
+        for n in numbers
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
 
 
 def card_report_keyboard(lang: Lang, card_id: int) -> InlineKeyboardMarkup:
     """Under an answered ``/review`` question."""
-    return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t_plain(lang, "report_button"), callback_data=callbacks.encode(
-            callbacks.CardReportData(card_id)))]])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, "report_button"),
+                    callback_data=callbacks.encode(callbacks.CardReportData(card_id)),
+                )
+            ]
+        ]
+    )
 
 
 def reason_keyboard(lang: Lang, run_id: int, q_index: int) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t_plain(lang, key), callback_data=callbacks.encode(
-            callbacks.ReportData(run_id, q_index, reason)))]
-        for reason, key in REASON_KEYS.items()])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, key),
+                    callback_data=callbacks.encode(callbacks.ReportData(run_id, q_index, reason)),
+                )
+            ]
+            for reason, key in REASON_KEYS.items()
+        ]
+    )

@@ -42,9 +42,11 @@ class AnalysisMixin(StoreCore):
             " FROM runs AS r CROSS JOIN answers AS a ON a.run_id = r.run_id"
             " LEFT JOIN run_questions AS q ON q.run_id = a.run_id AND q.q_index = a.q_index"
             f" WHERE {_SEASON_QUIZ} ORDER BY a.run_id, a.user_id, a.q_index",
-            (chat_id, season, quiz_id))
-        return [Graded(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7], r[8], r[9])
-                for r in rows]
+            (chat_id, season, quiz_id),
+        )
+        return [
+            Graded(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7], r[8], r[9]) for r in rows
+        ]
 
     async def chat_title(self, chat_id: int) -> str | None:
         row = await self._fetchone("SELECT title FROM chats WHERE chat_id = ?", (chat_id,))
@@ -55,7 +57,9 @@ class AnalysisMixin(StoreCore):
         rows = await self._fetchall(
             "SELECT r.quiz_id FROM runs AS r"
             f" WHERE r.chat_id = ? AND r.season = ? AND r.mode IN {COUNTED_MODES_SQL}"
-            " GROUP BY r.quiz_id ORDER BY MAX(r.started_at) DESC, r.quiz_id", (chat_id, season))
+            " GROUP BY r.quiz_id ORDER BY MAX(r.started_at) DESC, r.quiz_id",
+            (chat_id, season),
+        )
         return [str(r[0]) for r in rows]
 
     async def apply_regrade(self, changes: Sequence[Rescored]) -> int:
@@ -68,8 +72,16 @@ class AnalysisMixin(StoreCore):
                     "UPDATE answers SET correct = ?, points = ?"
                     " WHERE run_id = ? AND q_index = ? AND user_id = ?"
                     " AND (correct IS NOT ? OR points IS NOT ?)",
-                    (int(c.correct), c.points, c.run_id, c.q_index, c.user_id, int(c.correct),
-                     c.points))
+                    (
+                        int(c.correct),
+                        c.points,
+                        c.run_id,
+                        c.q_index,
+                        c.user_id,
+                        int(c.correct),
+                        c.points,
+                    ),
+                )
                 changed += cursor.rowcount
             return changed
 
@@ -77,8 +89,9 @@ class AnalysisMixin(StoreCore):
 
     # -- reports -------------------------------------------------------------------------------
 
-    async def add_report(self, run_id: int, q_index: int, user_id: int, reason: str,
-                         now: float) -> bool | None:
+    async def add_report(
+        self, run_id: int, q_index: int, user_id: int, reason: str, now: float
+    ) -> bool | None:
         """A student reports a problem with question ``q_index`` of a run they took part in.
 
         True if recorded, False if they had reported the same already, None if refused (no such
@@ -88,10 +101,14 @@ class AnalysisMixin(StoreCore):
             raise ValueError(f"unknown reason {reason!r}")
 
         async def tx(conn: aiosqlite.Connection) -> bool | None:
-            rows = list(await conn.execute_fetchall(
-                "SELECT r.chat_id, r.mode, r.quiz_id, r.plan FROM runs AS r WHERE r.run_id = ?"
-                " AND EXISTS (SELECT 1 FROM answers AS a WHERE a.run_id = r.run_id"
-                "             AND a.user_id = ?)", (run_id, user_id)))
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT r.chat_id, r.mode, r.quiz_id, r.plan FROM runs AS r WHERE r.run_id = ?"
+                    " AND EXISTS (SELECT 1 FROM answers AS a WHERE a.run_id = r.run_id"
+                    "             AND a.user_id = ?)",
+                    (run_id, user_id),
+                )
+            )
             if not rows:
                 return None
             chat_id, mode, quiz_id, plan = rows[0]
@@ -101,8 +118,16 @@ class AnalysisMixin(StoreCore):
             cursor = await conn.execute(
                 "INSERT INTO reports (chat_id, run_id, quiz_id, question_id, user_id, reason,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (chat_id if mode != "practice" else None, run_id, quiz_id, ids[q_index],
-                 user_id, reason, now))
+                (
+                    chat_id if mode != "practice" else None,
+                    run_id,
+                    quiz_id,
+                    ids[q_index],
+                    user_id,
+                    reason,
+                    now,
+                ),
+            )
             return cursor.rowcount == 1
 
         return await self._write(tx)
@@ -112,19 +137,22 @@ class AnalysisMixin(StoreCore):
         rows = await self._fetchall(
             "SELECT question_id, reason, COUNT(DISTINCT user_id) FROM reports"
             " WHERE chat_id = ? AND quiz_id = ? GROUP BY question_id, reason",
-            (chat_id, quiz_id))
+            (chat_id, quiz_id),
+        )
         out: dict[str, dict[str, int]] = {}
         for qid, reason, count in rows:
             out.setdefault(str(qid), {})[str(reason)] = int(count)
         return out
 
-    async def latest_answer_run(self, user_id: int, quiz_id: str,
-                                question_id: str) -> tuple[int, int] | None:
+    async def latest_answer_run(
+        self, user_id: int, quiz_id: str, question_id: str
+    ) -> tuple[int, int] | None:
         """(run id, question index) of the user's latest answer to a question, a group's run
         (live or homework) preferred over practice."""
         row = await self._fetchone(
             "SELECT a.run_id, a.q_index FROM answers AS a CROSS JOIN runs AS r"
             " ON r.run_id = a.run_id WHERE a.user_id = ? AND a.question_id = ?"
             " AND r.quiz_id = ? ORDER BY r.mode = 'practice', a.answered_at DESC LIMIT 1",
-            (user_id, question_id, quiz_id))
+            (user_id, question_id, quiz_id),
+        )
         return None if row is None else (int(row[0]), int(row[1]))

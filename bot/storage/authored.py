@@ -69,13 +69,27 @@ class NameTaken(Exception):
     """Another live quiz already has this name."""
 
 
-_COLUMNS = ("quiz_no, author_id, name, title, language, bank_yaml, question_count, origin, "
-            "share_token, published, created_at, deleted_at")
+_COLUMNS = (
+    "quiz_no, author_id, name, title, language, bank_yaml, question_count, origin, "
+    "share_token, published, created_at, deleted_at"
+)
 
 
 def _authored(row: sqlite3.Row | tuple[Any, ...]) -> AuthoredQuiz:
-    return AuthoredQuiz(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8],
-                        bool(row[9]), row[10], row[11])
+    return AuthoredQuiz(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        bool(row[9]),
+        row[10],
+        row[11],
+    )
 
 
 class AuthoredMixin(StoreCore):
@@ -85,19 +99,23 @@ class AuthoredMixin(StoreCore):
         """Every stored quiz (deleted ones too, unless asked not to), oldest first."""
         where = "" if include_deleted else " WHERE deleted_at IS NULL"
         rows = await self._fetchall(
-            f"SELECT {_COLUMNS} FROM authored_quizzes{where} ORDER BY quiz_no")
+            f"SELECT {_COLUMNS} FROM authored_quizzes{where} ORDER BY quiz_no"
+        )
         return [_authored(r) for r in rows]
 
     async def authored_by(self, author_id: int) -> list[AuthoredQuiz]:
         """The live quizzes of one author, oldest first."""
         rows = await self._fetchall(
             f"SELECT {_COLUMNS} FROM authored_quizzes WHERE author_id = ? AND deleted_at IS NULL"
-            " ORDER BY quiz_no", (author_id,))
+            " ORDER BY quiz_no",
+            (author_id,),
+        )
         return [_authored(r) for r in rows]
 
     async def authored(self, quiz_no: int) -> AuthoredQuiz | None:
-        row = await self._fetchone(f"SELECT {_COLUMNS} FROM authored_quizzes WHERE quiz_no = ?",
-                                   (quiz_no,))
+        row = await self._fetchone(
+            f"SELECT {_COLUMNS} FROM authored_quizzes WHERE quiz_no = ?", (quiz_no,)
+        )
         return None if row is None else _authored(row)
 
     async def add_authored(self, new: NewAuthored, *, limit: int) -> AuthoredQuiz | None:
@@ -108,18 +126,28 @@ class AuthoredMixin(StoreCore):
 
         async def tx(conn: aiosqlite.Connection) -> int | None:
             async with conn.execute(
-                    "SELECT COUNT(*) FROM authored_quizzes WHERE author_id = ? AND deleted_at IS"
-                    " NULL", (new.author_id,)) as cur:
+                "SELECT COUNT(*) FROM authored_quizzes WHERE author_id = ? AND deleted_at IS NULL",
+                (new.author_id,),
+            ) as cur:
                 row = await cur.fetchone()
             if row is not None and row[0] >= limit:
                 return None
             try:
                 async with conn.execute(
-                        "INSERT INTO authored_quizzes (author_id, name, title, language,"
-                        " bank_yaml, question_count, origin, created_at)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING quiz_no",
-                        (new.author_id, new.name, new.title, new.language, new.bank_yaml,
-                         new.question_count, new.origin, new.created_at)) as cur:
+                    "INSERT INTO authored_quizzes (author_id, name, title, language,"
+                    " bank_yaml, question_count, origin, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING quiz_no",
+                    (
+                        new.author_id,
+                        new.name,
+                        new.title,
+                        new.language,
+                        new.bank_yaml,
+                        new.question_count,
+                        new.origin,
+                        new.created_at,
+                    ),
+                ) as cur:
                     inserted = await cur.fetchone()
             except sqlite3.IntegrityError:
                 raise NameTaken(new.name) from None
@@ -135,19 +163,27 @@ class AuthoredMixin(StoreCore):
         async def tx(conn: aiosqlite.Connection) -> bool:
             cur = await conn.execute(
                 "UPDATE authored_quizzes SET deleted_at = ?, published = 0, share_token = NULL"
-                " WHERE quiz_no = ? AND deleted_at IS NULL", (at, quiz_no))
+                " WHERE quiz_no = ? AND deleted_at IS NULL",
+                (at, quiz_no),
+            )
             return cur.rowcount > 0
 
         return await self._write(tx)
 
     async def set_published(self, quiz_no: int, published: bool) -> None:
-        await self._write(lambda conn: conn.execute(
-            "UPDATE authored_quizzes SET published = ? WHERE quiz_no = ?",
-            (int(published), quiz_no)))
+        await self._write(
+            lambda conn: conn.execute(
+                "UPDATE authored_quizzes SET published = ? WHERE quiz_no = ?",
+                (int(published), quiz_no),
+            )
+        )
 
     async def set_share_token(self, quiz_no: int, token: str) -> None:
-        await self._write(lambda conn: conn.execute(
-            "UPDATE authored_quizzes SET share_token = ? WHERE quiz_no = ?", (token, quiz_no)))
+        await self._write(
+            lambda conn: conn.execute(
+                "UPDATE authored_quizzes SET share_token = ? WHERE quiz_no = ?", (token, quiz_no)
+            )
+        )
 
     async def run_counts(self, quiz_ids: list[str]) -> dict[str, int]:
         """How many runs (group and practice) each quiz had."""
@@ -156,7 +192,8 @@ class AuthoredMixin(StoreCore):
         marks = ", ".join("?" * len(quiz_ids))
         rows = await self._fetchall(
             f"SELECT quiz_id, COUNT(*) FROM runs WHERE quiz_id IN ({marks}) GROUP BY quiz_id",
-            quiz_ids)
+            quiz_ids,
+        )
         return {r[0]: int(r[1]) for r in rows}
 
     # -- drafts ------------------------------------------------------------------------------
@@ -164,18 +201,29 @@ class AuthoredMixin(StoreCore):
     async def draft(self, user_id: int) -> Draft | None:
         row = await self._fetchone(
             "SELECT user_id, stage, title, language, questions, updated_at FROM quiz_drafts"
-            " WHERE user_id = ?", (user_id,))
+            " WHERE user_id = ?",
+            (user_id,),
+        )
         return None if row is None else Draft(row[0], row[1], row[2], row[3], row[4], row[5])
 
     async def save_draft(self, draft: Draft) -> None:
         """Create or replace a user's draft."""
-        await self._write(lambda conn: conn.execute(
-            "INSERT INTO quiz_drafts (user_id, stage, title, language, questions, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-            " stage = excluded.stage, title = excluded.title, language = excluded.language,"
-            " questions = excluded.questions, updated_at = excluded.updated_at",
-            (draft.user_id, draft.stage, draft.title, draft.language, draft.questions,
-             draft.updated_at)))
+        await self._write(
+            lambda conn: conn.execute(
+                "INSERT INTO quiz_drafts (user_id, stage, title, language, questions, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+                " stage = excluded.stage, title = excluded.title, language = excluded.language,"
+                " questions = excluded.questions, updated_at = excluded.updated_at",
+                (
+                    draft.user_id,
+                    draft.stage,
+                    draft.title,
+                    draft.language,
+                    draft.questions,
+                    draft.updated_at,
+                ),
+            )
+        )
 
     async def drop_draft(self, user_id: int) -> bool:
         async def tx(conn: aiosqlite.Connection) -> bool:

@@ -22,8 +22,10 @@ from .models import HOMEWORK, NewRun, Standing, StoredRun, plan_to_json
 from .runs import RUN_COLUMNS, ensure_chat, run_from_row
 from .stats import StatsMixin, _standing
 
-_HW = ("homework_id, chat_id, thread_id, quiz_id, language, seconds, set_by, created_at,"
-       " deadline, status, ended_at, card_message_id, results_posted")
+_HW = (
+    "homework_id, chat_id, thread_id, quiz_id, language, seconds, set_by, created_at,"
+    " deadline, status, ended_at, card_message_id, results_posted"
+)
 _ALL = 1 << 62
 
 
@@ -66,8 +68,21 @@ class QuestionTally:
 
 
 def _homework(row: sqlite3.Row | tuple[Any, ...]) -> Homework:
-    return Homework(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8],
-                    row[9], row[10], row[11], bool(row[12]))
+    return Homework(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        row[9],
+        row[10],
+        row[11],
+        bool(row[12]),
+    )
 
 
 class AttemptRefused(Exception):
@@ -90,8 +105,9 @@ class HomeworkMixin(StatsMixin):
 
         async def tx(conn: aiosqlite.Connection) -> None:
             await ensure_chat(conn, chat_id, now)
-            await conn.execute("UPDATE chats SET tz_minutes = ? WHERE chat_id = ?",
-                               (tz_minutes, chat_id))
+            await conn.execute(
+                "UPDATE chats SET tz_minutes = ? WHERE chat_id = ?", (tz_minutes, chat_id)
+            )
 
         await self._write(tx)
 
@@ -100,42 +116,60 @@ class HomeworkMixin(StatsMixin):
     async def create_homework(self, hw: NewHomework) -> Homework:
         async def tx(conn: aiosqlite.Connection) -> Homework:
             await ensure_chat(conn, hw.chat_id, hw.created_at)
-            rows = list(await conn.execute_fetchall(
-                "INSERT INTO homework (chat_id, thread_id, quiz_id, language, seconds, set_by,"
-                f" created_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_HW}",
-                (hw.chat_id, hw.thread_id, hw.quiz_id, hw.language, hw.seconds, hw.set_by,
-                 hw.created_at, hw.deadline)))
+            rows = list(
+                await conn.execute_fetchall(
+                    "INSERT INTO homework (chat_id, thread_id, quiz_id, language, seconds, set_by,"
+                    f" created_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_HW}",
+                    (
+                        hw.chat_id,
+                        hw.thread_id,
+                        hw.quiz_id,
+                        hw.language,
+                        hw.seconds,
+                        hw.set_by,
+                        hw.created_at,
+                        hw.deadline,
+                    ),
+                )
+            )
             return _homework(rows[0])
 
         return await self._write(tx)
 
     async def homework(self, homework_id: int) -> Homework | None:
-        row = await self._fetchone(f"SELECT {_HW} FROM homework WHERE homework_id = ?",
-                                   (homework_id,))
+        row = await self._fetchone(
+            f"SELECT {_HW} FROM homework WHERE homework_id = ?", (homework_id,)
+        )
         return None if row is None else _homework(row)
 
     async def open_homework(self, chat_id: int | None = None) -> list[Homework]:
         """Open homework (of one chat, or of every chat), earliest deadline first."""
         if chat_id is None:
             rows = await self._fetchall(
-                f"SELECT {_HW} FROM homework WHERE status = 'open' ORDER BY deadline, homework_id")
+                f"SELECT {_HW} FROM homework WHERE status = 'open' ORDER BY deadline, homework_id"
+            )
         else:
             rows = await self._fetchall(
                 f"SELECT {_HW} FROM homework WHERE chat_id = ? AND status = 'open'"
-                " ORDER BY deadline, homework_id", (chat_id,))
+                " ORDER BY deadline, homework_id",
+                (chat_id,),
+            )
         return [_homework(r) for r in rows]
 
     async def unposted_homework(self) -> list[Homework]:
         """Ended homework whose results have not reached the group yet."""
         rows = await self._fetchall(
             f"SELECT {_HW} FROM homework WHERE results_posted = 0 AND status = 'ended'"
-            " ORDER BY homework_id")
+            " ORDER BY homework_id"
+        )
         return [_homework(r) for r in rows]
 
     async def set_homework_card(self, homework_id: int, message_id: int | None) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
-            await conn.execute("UPDATE homework SET card_message_id = ? WHERE homework_id = ?",
-                               (message_id, homework_id))
+            await conn.execute(
+                "UPDATE homework SET card_message_id = ? WHERE homework_id = ?",
+                (message_id, homework_id),
+            )
 
         await self._write(tx)
 
@@ -145,22 +179,26 @@ class HomeworkMixin(StatsMixin):
         async def tx(conn: aiosqlite.Connection) -> bool:
             cursor = await conn.execute(
                 "UPDATE homework SET status = 'ended', ended_at = ?"
-                " WHERE homework_id = ? AND status = 'open'", (now, homework_id))
+                " WHERE homework_id = ? AND status = 'open'",
+                (now, homework_id),
+            )
             if cursor.rowcount != 1:
                 return False
             await conn.execute(
                 "UPDATE runs SET status = 'stopped', phase = 'closed', finished_at = ?"
                 " WHERE status = 'running' AND run_id IN ("
                 "  SELECT run_id FROM homework_attempts WHERE homework_id = ?)",
-                (now, homework_id))
+                (now, homework_id),
+            )
             return True
 
         return await self._write(tx)
 
     async def homework_results_posted(self, homework_id: int) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
-            await conn.execute("UPDATE homework SET results_posted = 1 WHERE homework_id = ?",
-                               (homework_id,))
+            await conn.execute(
+                "UPDATE homework SET results_posted = 1 WHERE homework_id = ?", (homework_id,)
+            )
 
         await self._write(tx)
 
@@ -172,39 +210,61 @@ class HomeworkMixin(StatsMixin):
         Raises :class:`AttemptRefused`: ``missing`` (no such homework), ``closed`` (ended, or
         its deadline passed by ``run.started_at``) or ``taken`` (this student started it before).
         """
+
         async def tx(conn: aiosqlite.Connection) -> StoredRun:
-            found = list(await conn.execute_fetchall(
-                "SELECT chat_id, status, deadline FROM homework WHERE homework_id = ?",
-                (homework_id,)))
+            found = list(
+                await conn.execute_fetchall(
+                    "SELECT chat_id, status, deadline FROM homework WHERE homework_id = ?",
+                    (homework_id,),
+                )
+            )
             if not found:
                 raise AttemptRefused("missing")
             chat_id, status, deadline = found[0]
-            taken = list(await conn.execute_fetchall(
-                "SELECT 1 FROM homework_attempts WHERE homework_id = ? AND user_id = ?",
-                (homework_id, user_id)))
+            taken = list(
+                await conn.execute_fetchall(
+                    "SELECT 1 FROM homework_attempts WHERE homework_id = ? AND user_id = ?",
+                    (homework_id, user_id),
+                )
+            )
             if taken:
                 raise AttemptRefused("taken")
             if status != "open" or run.started_at >= deadline:
                 raise AttemptRefused("closed")
             season = await ensure_chat(conn, chat_id, run.started_at)
-            rows = list(await conn.execute_fetchall(
-                "INSERT INTO runs (chat_id, thread_id, mode, quiz_id, language, seconds, season,"
-                " plan, question_count, started_by, started_at)"
-                f" VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {RUN_COLUMNS}",
-                (chat_id, HOMEWORK, run.quiz_id, run.language, run.seconds, season,
-                 plan_to_json(run.plan), len(run.plan.question_ids), user_id, run.started_at)))
+            rows = list(
+                await conn.execute_fetchall(
+                    "INSERT INTO runs (chat_id, thread_id, mode, quiz_id, language, seconds,"
+                    " season, plan, question_count, started_by, started_at)"
+                    f" VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {RUN_COLUMNS}",
+                    (
+                        chat_id,
+                        HOMEWORK,
+                        run.quiz_id,
+                        run.language,
+                        run.seconds,
+                        season,
+                        plan_to_json(run.plan),
+                        len(run.plan.question_ids),
+                        user_id,
+                        run.started_at,
+                    ),
+                )
+            )
             stored = run_from_row(rows[0])
             await conn.execute(
                 "INSERT INTO homework_attempts (homework_id, user_id, run_id) VALUES (?, ?, ?)",
-                (homework_id, user_id, stored.run_id))
+                (homework_id, user_id, stored.run_id),
+            )
             return stored
 
         return await self._write(tx)
 
     async def attempt_homework(self, run_id: int) -> int | None:
         """The homework an attempt run belongs to."""
-        row = await self._fetchone("SELECT homework_id FROM homework_attempts WHERE run_id = ?",
-                                   (run_id,))
+        row = await self._fetchone(
+            "SELECT homework_id FROM homework_attempts WHERE run_id = ?", (run_id,)
+        )
         return None if row is None else int(row[0])
 
     async def attempt_counts(self, homework_id: int) -> tuple[int, int]:
@@ -212,14 +272,19 @@ class HomeworkMixin(StatsMixin):
         row = await self._fetchone(
             "SELECT COALESCE(SUM(r.status = 'finished'), 0), COUNT(*)"
             " FROM homework_attempts AS h CROSS JOIN runs AS r ON r.run_id = h.run_id"
-            " WHERE h.homework_id = ?", (homework_id,))
+            " WHERE h.homework_id = ?",
+            (homework_id,),
+        )
         return (int(row[0]), int(row[1])) if row else (0, 0)
 
     async def homework_results(self, homework_id: int) -> list[Standing]:
         """Everyone who answered in a homework, ranked like a run's results."""
         rows = await self._ranked(
             "r.run_id IN (SELECT run_id FROM homework_attempts WHERE homework_id = ?)",
-            (homework_id,), limit=_ALL, user_id=None)
+            (homework_id,),
+            limit=_ALL,
+            user_id=None,
+        )
         return [_standing(r) for r in rows]
 
     async def homework_tallies(self, homework_id: int) -> list[QuestionTally]:
@@ -227,5 +292,7 @@ class HomeworkMixin(StatsMixin):
         rows = await self._fetchall(
             "SELECT a.q_index, COUNT(*), SUM(a.correct)"
             " FROM homework_attempts AS h CROSS JOIN answers AS a ON a.run_id = h.run_id"
-            " WHERE h.homework_id = ? GROUP BY a.q_index ORDER BY a.q_index", (homework_id,))
+            " WHERE h.homework_id = ? GROUP BY a.q_index ORDER BY a.q_index",
+            (homework_id,),
+        )
         return [QuestionTally(int(q), int(n), int(r)) for q, n, r in rows]

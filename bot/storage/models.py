@@ -19,11 +19,17 @@ PRACTICE: Final[Mode] = "practice"
 HOMEWORK: Final[Mode] = "homework"  # one student's private attempt at a group's homework
 RUNNING: Final[RunStatus] = "running"
 # each stored spelling -> the domain's literal (reading a row checks its value)
-MODES: Final[Mapping[str, Mode]] = {"group": "group", "practice": "practice",
-                                    "homework": "homework"}
+MODES: Final[Mapping[str, Mode]] = {
+    "group": "group",
+    "practice": "practice",
+    "homework": "homework",
+}
 PHASES: Final[Mapping[str, Phase]] = {"posting": "posting", "open": "open", "closed": "closed"}
 END_STATUSES: Final[Mapping[str, EndStatus]] = {
-    "finished": "finished", "stopped": "stopped", "aborted": "aborted"}
+    "finished": "finished",
+    "stopped": "stopped",
+    "aborted": "aborted",
+}
 STATUSES: Final[Mapping[str, RunStatus]] = {"running": "running", **END_STATUSES}
 LANGUAGES: Final[Mapping[str, Lang]] = {"bn": "bn", "en": "en"}
 

@@ -56,8 +56,7 @@ class ReviewMixin(StoreCore):
     # -- students ----------------------------------------------------------------------------
 
     async def student(self, user_id: int) -> Student | None:
-        row = await self._fetchone(f"SELECT {_STUDENT} FROM students WHERE user_id = ?",
-                                   (user_id,))
+        row = await self._fetchone(f"SELECT {_STUDENT} FROM students WHERE user_id = ?", (user_id,))
         return None if row is None else _student(row)
 
     async def _set_student(self, user_id: int, column: str, value: Any) -> None:
@@ -65,8 +64,9 @@ class ReviewMixin(StoreCore):
 
         async def tx(conn: aiosqlite.Connection) -> None:
             await conn.execute(_ENSURE_STUDENT, (user_id,))
-            await conn.execute(f"UPDATE students SET {column} = ? WHERE user_id = ?",
-                               (value, user_id))
+            await conn.execute(
+                f"UPDATE students SET {column} = ? WHERE user_id = ?", (value, user_id)
+            )
 
         await self._write(tx)
 
@@ -89,23 +89,27 @@ class ReviewMixin(StoreCore):
         ids = list(user_ids)
         found: set[int] = set()
         for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
+            chunk = ids[start : start + 500]
             rows = await self._fetchall(
                 "SELECT user_id FROM students WHERE started = 1 AND recaps = 1"
-                f" AND user_id IN ({', '.join('?' * len(chunk))})", chunk)
+                f" AND user_id IN ({', '.join('?' * len(chunk))})",
+                chunk,
+            )
             found.update(int(r[0]) for r in rows)
         return found
 
     async def reminders(self) -> list[Student]:
         """Every student with a daily reminder set."""
         rows = await self._fetchall(
-            f"SELECT {_STUDENT} FROM students WHERE remind_minutes IS NOT NULL ORDER BY user_id")
+            f"SELECT {_STUDENT} FROM students WHERE remind_minutes IS NOT NULL ORDER BY user_id"
+        )
         return [_student(r) for r in rows]
 
     # -- review cards ------------------------------------------------------------------------
 
-    async def add_missed(self, missed: Sequence[tuple[int, str, str]], box: int,
-                         due: float) -> None:
+    async def add_missed(
+        self, missed: Sequence[tuple[int, str, str]], box: int, due: float
+    ) -> None:
         """Put missed questions ``(user_id, quiz_id, question_id)`` into review: box ``box``,
         due at ``due``. A question already under review starts over there."""
         if not missed:
@@ -116,44 +120,51 @@ class ReviewMixin(StoreCore):
                 "INSERT INTO review_cards (user_id, quiz_id, question_id, box, due)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, quiz_id, question_id)"
                 " DO UPDATE SET box = excluded.box, due = excluded.due",
-                [(u, q, qid, box, due) for u, q, qid in missed])
+                [(u, q, qid, box, due) for u, q, qid in missed],
+            )
 
         await self._write(tx)
 
     async def card(self, card_id: int) -> Card | None:
-        row = await self._fetchone(f"SELECT {_CARD} FROM review_cards WHERE card_id = ?",
-                                   (card_id,))
+        row = await self._fetchone(
+            f"SELECT {_CARD} FROM review_cards WHERE card_id = ?", (card_id,)
+        )
         return None if row is None else _card(row)
 
     async def due_cards(self, user_id: int, now: float, limit: int = 1) -> list[Card]:
         """A user's questions due by ``now``, longest overdue first."""
         rows = await self._fetchall(
             f"SELECT {_CARD} FROM review_cards WHERE user_id = ? AND due IS NOT NULL"
-            " AND due <= ? ORDER BY due, card_id LIMIT ?", (user_id, now, limit))
+            " AND due <= ? ORDER BY due, card_id LIMIT ?",
+            (user_id, now, limit),
+        )
         return [_card(r) for r in rows]
 
     async def due_count(self, user_id: int, now: float) -> int:
         row = await self._fetchone(
-            "SELECT COUNT(*) FROM review_cards WHERE user_id = ? AND due IS NOT NULL"
-            " AND due <= ?", (user_id, now))
+            "SELECT COUNT(*) FROM review_cards WHERE user_id = ? AND due IS NOT NULL AND due <= ?",
+            (user_id, now),
+        )
         return int(row[0]) if row else 0
 
     async def next_due(self, user_id: int, now: float) -> float | None:
         """When the user's next question comes due after ``now`` (None: nothing scheduled)."""
         row = await self._fetchone(
-            "SELECT MIN(due) FROM review_cards WHERE user_id = ? AND due IS NOT NULL"
-            " AND due > ?", (user_id, now))
+            "SELECT MIN(due) FROM review_cards WHERE user_id = ? AND due IS NOT NULL AND due > ?",
+            (user_id, now),
+        )
         return None if row is None or row[0] is None else float(row[0])
 
-    async def review_answered(self, card_id: int, box: int, due: float | None,
-                              now: float) -> bool:
+    async def review_answered(self, card_id: int, box: int, due: float | None, now: float) -> bool:
         """Move a reviewed question to ``box``/``due``, only if it is still due by ``now``
         (so a second tap on the same question changes nothing); True if moved."""
 
         async def tx(conn: aiosqlite.Connection) -> bool:
             cursor = await conn.execute(
                 "UPDATE review_cards SET box = ?, due = ? WHERE card_id = ?"
-                " AND due IS NOT NULL AND due <= ?", (box, due, card_id, now))
+                " AND due IS NOT NULL AND due <= ?",
+                (box, due, card_id, now),
+            )
             return cursor.rowcount == 1
 
         return await self._write(tx)

@@ -163,12 +163,12 @@ class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, Au
         """True if ``remember_chat`` with these values would change nothing (cached)."""
         return self._chats.get(chat_id) == (title, kind)
 
-    def knows_user(self, user_id: int, name: str, username: str | None,
-                   language: Lang | None = None) -> bool:
+    def knows_user(
+        self, user_id: int, name: str, username: str | None, language: Lang | None = None
+    ) -> bool:
         """True if ``remember_user`` with these values would change nothing (cached)."""
         known = self._users.get(user_id)
-        return (known is not None and known[:2] == (name, username)
-                and language in (None, known[2]))
+        return known is not None and known[:2] == (name, username) and language in (None, known[2])
 
     async def remember_chat(self, chat_id: int, title: str | None, kind: str) -> None:
         """Record a chat's title and kind (private, group, supergroup, channel)."""
@@ -280,8 +280,9 @@ class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, Au
 
     # -- users -----------------------------------------------------------------------------
 
-    async def remember_user(self, user_id: int, name: str, username: str | None,
-                            language: Lang | None = None) -> None:
+    async def remember_user(
+        self, user_id: int, name: str, username: str | None, language: Lang | None = None
+    ) -> None:
         """Keep a user's display name, @username and Telegram language current (a ``language``
         of None keeps the stored one); unchanged, they cost no write.
 

@@ -313,8 +313,14 @@ class FakeTelegram(World):
         if not isinstance(payload, dict) or not isinstance(payload.get("method"), str):
             return
         params = {k: v for k, v in payload.items() if k != "method"}
-        call = Call(at=self.now(), method=str(payload["method"]), params=params, status=0,
-                    token=self.required_token or "", in_webhook_reply=True)
+        call = Call(
+            at=self.now(),
+            method=str(payload["method"]),
+            params=params,
+            status=0,
+            token=self.required_token or "",
+            in_webhook_reply=True,
+        )
         method = self._canonical(call.method)
         if method is None or method in _SERVER_METHODS:
             self._respond(call, ApiError(404, "Not Found"))

@@ -40,8 +40,13 @@ class FileStore:
     def add(self, data: bytes, *, size_known: bool = True) -> UserFile:
         digest = hashlib.sha1(data).hexdigest()
         n = next(self._numbers)
-        stored = UserFile(f"BQACAgIAAx{digest[:20]}{n}", f"AgAD{digest[:12]}",
-                          f"documents/file_{n}", data, size_known)
+        stored = UserFile(
+            f"BQACAgIAAx{digest[:20]}{n}",
+            f"AgAD{digest[:12]}",
+            f"documents/file_{n}",
+            data,
+            size_known,
+        )
         self.by_id[stored.file_id] = stored
         self.by_path[stored.file_path] = stored
         return stored
@@ -54,22 +59,33 @@ class FileStore:
             raise bad_request("invalid file_id")
         if len(stored.data) > MAX_DOWNLOAD:
             raise bad_request("file is too big")
-        found: JSON = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id,
-                       "file_path": stored.file_path}
+        found: JSON = {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_path": stored.file_path,
+        }
         if stored.size_known:
             found["file_size"] = len(stored.data)
         return found
 
 
-def poll_object(question: str, options: Sequence[str], *, quiz: bool,
-                correct: Sequence[int] | None, allows_multiple: bool,
-                explanation: str | None) -> JSON:
+def poll_object(
+    question: str,
+    options: Sequence[str],
+    *,
+    quiz: bool,
+    correct: Sequence[int] | None,
+    allows_multiple: bool,
+    explanation: str | None,
+) -> JSON:
     """A Poll as the sender's own private chat with the bot receives it."""
     poll: JSON = {
         "id": str(5_000_000_000_000 + int(time.monotonic_ns() % 10**12)),
         "question": question,
-        "options": [{"persistent_id": str(i), "text": text, "voter_count": 0}
-                    for i, text in enumerate(options)],
+        "options": [
+            {"persistent_id": str(i), "text": text, "voter_count": 0}
+            for i, text in enumerate(options)
+        ],
         "total_voter_count": 0,
         "is_closed": False,
         "is_anonymous": True,
@@ -85,8 +101,9 @@ def poll_object(question: str, options: Sequence[str], *, quiz: bool,
     return poll
 
 
-def document_object(stored: UserFile, file_name: str | None, mime_type: str | None,
-                    file_size: int | None) -> JSON:
+def document_object(
+    stored: UserFile, file_name: str | None, mime_type: str | None, file_size: int | None
+) -> JSON:
     doc: JSON = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id}
     if file_name is not None:
         doc["file_name"] = file_name

@@ -344,14 +344,23 @@ class World:
         chat = self.private_chat(u)
         self.started.add(u.id)
         self.blocked.discard(u.id)
-        extra: JSON = {"poll": poll_object(
-            question, options, quiz=quiz,
-            correct=None if forwarded_from is not None or not quiz else correct,
-            allows_multiple=allows_multiple, explanation=explanation)}
+        extra: JSON = {
+            "poll": poll_object(
+                question,
+                options,
+                quiz=quiz,
+                correct=None if forwarded_from is not None or not quiz else correct,
+                allows_multiple=allows_multiple,
+                explanation=explanation,
+            )
+        }
         if forwarded_from is not None:
             origin = self.user(forwarded_from)
-            extra["forward_origin"] = {"type": "user", "date": int(time.time()) - 60,
-                                       "sender_user": origin.to_dict()}
+            extra["forward_origin"] = {
+                "type": "user",
+                "date": int(time.time()) - 60,
+                "sender_user": origin.to_dict(),
+            }
         msg = self._new_user_message(chat, None, sender=u, extra=extra)
         return self._queue_message(chat, msg)
 
