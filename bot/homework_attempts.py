@@ -27,12 +27,11 @@ from telegram.ext import Application, ContextTypes, Job
 from bot import outbox, render
 from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
-from bot.engine import Answer as EngineAnswer
 from bot.engine import PlanMismatch, QuizEngine, first_review, make_plan
 from bot.i18n import t
+from bot.progress import save_progress, to_engine, to_stored
 from bot.render import teacher as render_teacher
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
-from bot.storage import Answer as StoredAnswer
 
 log = logging.getLogger(__name__)
 
@@ -152,14 +151,7 @@ class Attempts(AppBound):
 
     async def _post(self, a: Attempt) -> None:
         engine = a.engine
-        await self._store.save_progress(
-            a.run_id,
-            current=engine.current,
-            phase="posting",
-            message_id=None,
-            posted_at=None,
-            deadline=None,
-        )
+        await save_progress(self._store, a.run_id, engine, None)
         text = render_teacher.attempt_question(
             engine.question,
             engine.permutation,
@@ -183,14 +175,7 @@ class Attempts(AppBound):
             return
         engine.open(self._clock())
         a.message_id = sent.message_id
-        await self._store.save_progress(
-            a.run_id,
-            current=engine.current,
-            phase="open",
-            message_id=a.message_id,
-            posted_at=engine.posted_at,
-            deadline=engine.deadline,
-        )
+        await save_progress(self._store, a.run_id, engine, a.message_id)
         self._arm(a, engine.seconds)
 
     # --- answering --------------------------------------------------------------------------
@@ -214,18 +199,7 @@ class Attempts(AppBound):
                 )
             answer = verdict.answer
             try:
-                await self._store.record_answer(
-                    StoredAnswer(
-                        run_id=a.run_id,
-                        q_index=answer.q_index,
-                        question_id=engine.question.id,
-                        user_id=user_id,
-                        option=answer.option,
-                        correct=answer.correct,
-                        points=answer.points,
-                        answered_at=answer.at,
-                    )
-                )
+                await self._store.record_answer(to_stored(a.run_id, engine.question.id, answer))
             except Exception:
                 log.exception("homework run %s: could not store an answer", a.run_id)
                 engine.retract(answer)
@@ -245,14 +219,7 @@ class Attempts(AppBound):
         engine = a.engine
         self._cancel(a.timer)
         reveal = engine.close()
-        await self._store.save_progress(
-            a.run_id,
-            current=engine.current,
-            phase="closed",
-            message_id=a.message_id,
-            posted_at=engine.posted_at,
-            deadline=engine.deadline,
-        )
+        await save_progress(self._store, a.run_id, engine, a.message_id)
         if a.message_id is not None:
             await outbox.edit(
                 self._bot,
@@ -381,11 +348,7 @@ class Attempts(AppBound):
             )
         except PlanMismatch:
             return None
-        stored_answers = await self._store.answers(stored.run_id)
-        engine.restore(
-            EngineAnswer(x.q_index, x.user_id, x.option, x.correct, x.points, x.answered_at)
-            for x in stored_answers
-        )
+        engine.restore(map(to_engine, await self._store.answers(stored.run_id)))
         lang: Lang = stored.language
         return Attempt(
             stored.run_id,

@@ -19,8 +19,8 @@ from telegram.ext import ExtBot
 from bot import outbox, render
 from bot.bank import Lang, Quiz
 from bot.catalog import Catalog
-from bot.engine import Answer, PlanMismatch, QuizEngine, first_review, make_plan
-from bot.storage import Answer as StoredAnswer
+from bot.engine import PlanMismatch, QuizEngine, first_review, make_plan
+from bot.progress import to_engine, to_stored
 from bot.storage import NewRun, Store
 
 log = logging.getLogger(__name__)
@@ -89,10 +89,7 @@ class PracticeSessions:
             engine = QuizEngine(quiz, stored.plan, 0, current=stored.current, phase="open")
         except PlanMismatch:
             return None
-        engine.restore(
-            Answer(a.q_index, a.user_id, a.option, a.correct, a.points, a.answered_at)
-            for a in await self._store.answers(run_id)
-        )
+        engine.restore(map(to_engine, await self._store.answers(run_id)))
         session = Session(run_id, chat_id, stored.language, engine.quiz, engine)
         self._by_id[run_id] = session
         return session
@@ -117,18 +114,7 @@ class PracticeSessions:
                     practice=True,
                 )
             answer = verdict.answer
-            await self._store.record_answer(
-                StoredAnswer(
-                    run_id=run_id,
-                    q_index=q_index,
-                    question_id=engine.question.id,
-                    user_id=user_id,
-                    option=answer.option,
-                    correct=answer.correct,
-                    points=0,
-                    answered_at=answer.at,
-                )
-            )
+            await self._store.record_answer(to_stored(run_id, engine.question.id, answer, points=0))
             if not answer.correct:  # it comes back in /review
                 await self._store.add_missed(
                     [(user_id, session.quiz.id, engine.question.id)], *first_review(answer.at)

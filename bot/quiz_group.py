@@ -29,10 +29,10 @@ from bot import callbacks, outbox, render
 from bot.appbound import AppBound
 from bot.arrivals import Arrivals
 from bot.bank import Lang, Quiz
-from bot.engine import Answer, QuizEngine, Reveal, Verdict, make_plan
+from bot.engine import QuizEngine, Reveal, Verdict, make_plan
 from bot.i18n import t_plain
 from bot.markup import Safe
-from bot.storage import Answer as StoredAnswer
+from bot.progress import save_progress, to_engine, to_stored
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
 
 log = logging.getLogger(__name__)
@@ -81,10 +81,6 @@ def tap_key(update: Update) -> int | None:
         return None
     data = callbacks.parse(query.data)
     return data.run_id if isinstance(data, callbacks.AnswerData) else None
-
-
-def _to_engine(a: StoredAnswer) -> Answer:
-    return Answer(a.q_index, a.user_id, a.option, a.correct, a.points, a.answered_at)
 
 
 class GroupQuizzes(AppBound):
@@ -196,7 +192,7 @@ class GroupQuizzes(AppBound):
             posted_at=stored.posted_at,
             deadline=stored.deadline,
         )
-        engine.restore(_to_engine(a) for a in await self._store.answers(stored.run_id))
+        engine.restore(map(to_engine, await self._store.answers(stored.run_id)))
         run = LiveRun(
             stored.run_id,
             stored.chat_id,
@@ -260,14 +256,7 @@ class GroupQuizzes(AppBound):
 
     async def _post_question(self, run: LiveRun) -> None:
         engine = run.engine
-        await self._store.save_progress(
-            run.run_id,
-            current=engine.current,
-            phase="posting",
-            message_id=None,
-            posted_at=None,
-            deadline=None,
-        )
+        await save_progress(self._store, run.run_id, engine, None)
         sent = await outbox.send(
             self._bot,
             run.chat_id,
@@ -300,14 +289,7 @@ class GroupQuizzes(AppBound):
         engine.open(now)
         run.message_id = sent.message_id
         run.shown_count = 0
-        await self._store.save_progress(
-            run.run_id,
-            current=engine.current,
-            phase="open",
-            message_id=run.message_id,
-            posted_at=engine.posted_at,
-            deadline=engine.deadline,
-        )
+        await save_progress(self._store, run.run_id, engine, run.message_id)
         self._schedule_close(run, engine.seconds)
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
@@ -341,14 +323,7 @@ class GroupQuizzes(AppBound):
                 return False
             self._cancel(run.job)
             reveal = engine.close()
-            await self._store.save_progress(
-                run.run_id,
-                current=engine.current,
-                phase="closed",
-                message_id=run.message_id,
-                posted_at=engine.posted_at,
-                deadline=engine.deadline,
-            )
+            await save_progress(self._store, run.run_id, engine, run.message_id)
             await self._after_close(run, reveal)
             return True
 
@@ -401,14 +376,7 @@ class GroupQuizzes(AppBound):
             engine = run.engine
             if engine.phase == "open":
                 reveal = engine.close()
-                await self._store.save_progress(
-                    run.run_id,
-                    current=engine.current,
-                    phase="closed",
-                    message_id=run.message_id,
-                    posted_at=engine.posted_at,
-                    deadline=engine.deadline,
-                )
+                await save_progress(self._store, run.run_id, engine, run.message_id)
                 await self._after_close(run, reveal, go_on=False)
             else:
                 await self._finish(run, "stopped")
@@ -515,16 +483,7 @@ class GroupQuizzes(AppBound):
             answer = verdict.answer
             try:
                 await self._store.record_answer(
-                    StoredAnswer(
-                        run_id=run.run_id,
-                        q_index=answer.q_index,
-                        question_id=run.engine.plan.question_ids[answer.q_index],
-                        user_id=user.id,
-                        option=answer.option,
-                        correct=answer.correct,
-                        points=answer.points,
-                        answered_at=answer.at,
-                    )
+                    to_stored(run.run_id, run.engine.plan.question_ids[answer.q_index], answer)
                 )
             except Exception:
                 log.exception("run %s: could not store an answer of user %s", run.run_id, user.id)
