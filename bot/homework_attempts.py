@@ -29,7 +29,7 @@ from bot.appbound import AppBound
 from bot.bank import Lang, Quiz
 from bot.engine import PlanMismatch, QuizEngine, first_review, make_plan
 from bot.i18n import t
-from bot.progress import save_progress, to_engine, to_stored
+from bot.progress import restore_engine, save_progress, to_stored
 from bot.render import teacher as render_teacher
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
 
@@ -337,18 +337,9 @@ class Attempts(AppBound):
         if hw is None or hw.status != "open" or quiz is None:
             return None
         try:
-            engine = QuizEngine(
-                quiz,
-                stored.plan,
-                stored.seconds,
-                current=stored.current,
-                phase=stored.phase,
-                posted_at=stored.posted_at,
-                deadline=stored.deadline,
-            )
+            engine = await restore_engine(self._store, stored, quiz)
         except PlanMismatch:
             return None
-        engine.restore(map(to_engine, await self._store.answers(stored.run_id)))
         lang: Lang = stored.language
         return Attempt(
             stored.run_id,

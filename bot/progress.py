@@ -7,9 +7,10 @@ shape to the other.
 
 from __future__ import annotations
 
+from bot.bank import Quiz
 from bot.engine import Answer, QuizEngine
 from bot.storage import Answer as StoredAnswer
-from bot.storage import Store
+from bot.storage import Store, StoredRun
 
 
 async def save_progress(
@@ -26,6 +27,22 @@ async def save_progress(
         posted_at=None if posting else engine.posted_at,
         deadline=None if posting else engine.deadline,
     )
+
+
+async def restore_engine(store: Store, stored: StoredRun, quiz: Quiz) -> QuizEngine:
+    """The engine of a run found unfinished at start-up: where it stood, with its answers.
+    Raises ``PlanMismatch`` when ``quiz`` no longer fits the stored plan."""
+    engine = QuizEngine(
+        quiz,
+        stored.plan,
+        stored.seconds,
+        current=stored.current,
+        phase=stored.phase,
+        posted_at=stored.posted_at,
+        deadline=stored.deadline,
+    )
+    engine.restore(map(to_engine, await store.answers(stored.run_id)))
+    return engine
 
 
 def to_engine(stored: StoredAnswer) -> Answer:

@@ -32,7 +32,7 @@ from bot.bank import Lang, Quiz
 from bot.engine import QuizEngine, Reveal, Verdict, make_plan
 from bot.i18n import t_plain
 from bot.markup import Safe
-from bot.progress import save_progress, to_engine, to_stored
+from bot.progress import restore_engine, save_progress, to_stored
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
 
 log = logging.getLogger(__name__)
@@ -183,16 +183,7 @@ class GroupQuizzes(AppBound):
         """Take back a run found unfinished at start-up, before any update is handled, so a
         tap that waited while the bot was down finds its run; ``continue_resumed`` does the
         rest once the bot runs."""
-        engine = QuizEngine(
-            quiz,
-            stored.plan,
-            stored.seconds,
-            current=stored.current,
-            phase=stored.phase,
-            posted_at=stored.posted_at,
-            deadline=stored.deadline,
-        )
-        engine.restore(map(to_engine, await self._store.answers(stored.run_id)))
+        engine = await restore_engine(self._store, stored, quiz)
         run = LiveRun(
             stored.run_id,
             stored.chat_id,
