@@ -26,13 +26,15 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, TypeVar
 
 from telegram.constants import FloodLimit
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 from telegram.ext import BaseRateLimiter
 
 from bot.transport import NEVER_SENT
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +191,12 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                 return result
             finally:
                 window.record()
+
+    async def unthrottled(self, endpoint: str, call: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        """``call()`` (a request that counts against no budget, such as answering a callback
+        query, made outside PTB's ``Bot``), retried by the same rules as every request."""
+        result: T = await self._attempts(call, (), {}, endpoint, None)
+        return result
 
     async def _wait_for_spare(self, window: SlidingWindow, max_wait: float, endpoint: str) -> None:
         """Wait up to ``max_wait`` for the window to have more than ``reserve`` free slots."""

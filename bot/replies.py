@@ -141,16 +141,14 @@ async def private_here(update: Update, context: Context) -> Lang | None:
     return await permitted(update, context, "everyone", "private")
 
 
-async def answer_query(
-    query: CallbackQuery, text: str | None, alert: bool, svc: Services | None = None
-) -> None:
+async def answer_query(query: CallbackQuery, text: str | None, alert: bool, svc: Services) -> None:
     """Answer a callback query (in the reply to its webhook request if that still waits); a
     late or failed answer is logged, never raised."""
-    replies = svc.webhook_replies if svc is not None else None
+    replies = svc.webhook_replies
     if replies is not None and replies.offer(query.id, text, alert and bool(text)):
         return
     try:
-        await query.answer(text or None, show_alert=alert and bool(text))
+        await svc.answers.answer(query.id, text, alert)
     except BadRequest as exc:  # "query is too old": the student waited too long; nothing to do
         log.info("callback query not answered: %s", exc)
     except TelegramError as exc:

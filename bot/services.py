@@ -19,6 +19,7 @@ from typing import Any
 
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
+from bot.answering import Answers
 from bot.arrivals import Arrivals
 from bot.authoring.catalog import AuthoredCatalog
 from bot.authoring.service import Authoring
@@ -50,6 +51,8 @@ class Services:
     rng: random.Random = field(default_factory=random.Random)
     #: when each update arrived (bot.arrivals): taps are judged by it
     arrivals: Arrivals = field(init=False)
+    #: answers callback queries (bot.answering)
+    answers: Answers = field(init=False)
     #: the HTTP transports (requests, getUpdates), closed by ``app._close``
     transports: tuple[AiohttpRequest, AiohttpRequest] = field(init=False)
     # opened in post_init

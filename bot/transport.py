@@ -19,12 +19,14 @@ import logging
 from typing import Any, Final
 
 import aiohttp
+import orjson
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+from telegram.request._requestparameter import RequestParameter  # PTB's, not re-exported
 
 log = logging.getLogger(__name__)
 
-_FORM: Final = {"Content-Type": "application/x-www-form-urlencoded"}
+_JSON: Final = {"Content-Type": "application/json"}
 
 
 class NotSent(NetworkError):
@@ -83,6 +85,16 @@ class AiohttpRequest(BaseRequest):
         self._session: aiohttp.ClientSession | None = None
         self._timeouts: dict[tuple[float | bool | None, ...], aiohttp.ClientTimeout] = {}
 
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        """Decode a Bot API answer (with orjson: a getUpdates answer of a hundred taps decodes
+        in a fraction of the standard library's time)."""
+        try:
+            decoded: dict[str, Any] = orjson.loads(payload)
+        except orjson.JSONDecodeError:  # invalid UTF-8 replaced, or PTB's error: as PTB does
+            return BaseRequest.parse_json_payload(payload)
+        return decoded
+
     @property
     def read_timeout(self) -> float | None:
         """The default read timeout (PTB adds the long-polling timeout to it for getUpdates)."""
@@ -131,6 +143,14 @@ class AiohttpRequest(BaseRequest):
                 self._timeouts[key] = found
         return found
 
+    async def post_json(self, url: str, parameters: dict[str, Any]) -> Any:
+        """``post`` with ``parameters`` already JSON values (no files, no PTB objects to
+        convert): PTB's errors, as ``post`` raises them."""
+        data = RequestData(
+            [RequestParameter(key, value, None) for key, value in parameters.items()]
+        )
+        return await self.post(url, request_data=data)
+
     async def do_request(
         self,
         url: str,
@@ -161,9 +181,8 @@ class AiohttpRequest(BaseRequest):
                 for name, (filename, content, mime) in request_data.multipart_data.items():
                     form.add_field(name, content, filename=filename, content_type=mime)
                 body = form
-            elif request_data.parameters:
-                body = request_data.url_encoded_parameters().encode()
-                headers = _FORM
+            elif parameters := request_data.parameters:
+                body, headers = orjson.dumps(parameters), _JSON
         try:
             async with self._session.request(
                 method, url, data=body, headers=headers, timeout=timeout

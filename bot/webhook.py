@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 import signal
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
+
+from bot.updates import QuizBot
 
 log = logging.getLogger(__name__)
 
@@ -59,14 +61,20 @@ class WebhookReplies:
 
 
 def _handler(
-    app: Application[Any, Any, Any, Any, Any, Any], secret: str, replies: WebhookReplies
+    app: Application[Any, Any, Any, Any, Any, Any],
+    secret: str,
+    replies: WebhookReplies,
+    reply_wait: float = REPLY_WAIT,
 ) -> Any:
+    bot = app.bot
+    decode = bot.decode if isinstance(bot, QuizBot) else lambda raw: Update.de_json(raw, bot)
+
     async def handle(request: web.Request) -> web.StreamResponse:
         given = request.headers.get(SECRET_HEADER, "")
         if not hmac.compare_digest(given.encode(), secret.encode()):
             return web.Response(status=403)
         try:
-            update = Update.de_json(json.loads(await request.read()), app.bot)
+            update = decode(orjson.loads(await request.read()))
         except Exception:  # anything unreadable: refused, nothing happens
             update = None
         if update is None:
@@ -77,11 +85,12 @@ def _handler(
         if reply is None or query is None:
             return web.Response()
         try:
-            answer = await asyncio.wait_for(asyncio.shield(reply), REPLY_WAIT)
+            answer = await asyncio.wait_for(asyncio.shield(reply), reply_wait)
         except TimeoutError:
             replies.drop(query.id)  # its handler answers with a request of its own
             return web.Response()
-        return web.json_response({"method": "answerCallbackQuery", **answer})
+        body = orjson.dumps({"method": "answerCallbackQuery", **answer})
+        return web.Response(body=body, content_type="application/json")
 
     return handle
 

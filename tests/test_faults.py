@@ -476,7 +476,7 @@ async def test_database_locked_by_another_process(
     async with BotHarness(tg, db_path) as bot:
         store = bot.services.store
         # SQLite's own wait is cut short so the bot's retry is what saves the answers.
-        await store._wconn.execute("PRAGMA busy_timeout = 100")
+        await store.set_busy_timeout(0.1)
         q1 = await start_quiz(tg, cls)
         run = run_of(q1)
         backup = await asyncio.create_subprocess_exec(

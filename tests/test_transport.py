@@ -20,6 +20,7 @@ from telegram import Bot, InputFile
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TimedOut
 from telegram.ext import ExtBot
 
+from bot.answering import Answers
 from bot.pacing import GroupPacer
 from bot.transport import NEVER_SENT, AiohttpRequest, NotSent, NotSentTimeout
 
@@ -288,10 +289,10 @@ async def test_status_codes_and_bodies_pass_through(server: RawServer) -> None:
         acts["sendMessage"] = ok(MESSAGE)
         sent = await bot.send_message(GROUP, "héllo & <b>", reply_markup=None)
         assert sent.message_id == 7
-        form = server.seen[-1]
-        assert form.headers["content-type"] == "application/x-www-form-urlencoded"
-        assert b"text=h%C3%A9llo+%26+%3Cb%3E" in form.body
-        assert form.headers["user-agent"].startswith("python-telegram-bot")
+        sent_as = server.seen[-1]  # parameters go as a JSON body (Telegram takes JSON or forms)
+        assert sent_as.headers["content-type"] == "application/json"
+        assert json.loads(sent_as.body) == {"chat_id": GROUP, "text": "héllo & <b>"}
+        assert sent_as.headers["user-agent"].startswith("python-telegram-bot")
 
 
 async def test_uploads_are_multipart(fake_tg: FakeTelegram) -> None:
@@ -354,3 +355,57 @@ async def test_pacer_retries_a_send_stuck_in_the_pool(server: RawServer) -> None
         assert server.count("sendMessage") == 1
         with contextlib.suppress(TimedOut):
             await hold
+
+
+# --- answers, straight to the transport (bot/answering.py) ------------------------------------
+
+
+async def test_answers_go_as_json_with_ptbs_errors(server: RawServer) -> None:
+    """The answer's parameters as ``query.answer`` sends them; Telegram's refusal is PTB's
+    BadRequest."""
+    req = request()
+    answers = Answers(f"{server.url}{TOKEN}", req, GroupPacer(max_retries=2))
+    await answers.answer("q1", "✅ Right: <b> & more", True)
+    await answers.answer("q2", None, True)  # nothing to show: no text, no alert
+    await answers.answer("q3", "toast", False)
+    bodies = [json.loads(s.body) for s in server.seen if s.method == "answerCallbackQuery"]
+    assert bodies == [
+        {"callback_query_id": "q1", "text": "✅ Right: <b> & more", "show_alert": True},
+        {"callback_query_id": "q2"},
+        {"callback_query_id": "q3", "text": "toast"},
+    ]
+    assert server.seen[-1].headers["content-type"] == "application/json"
+    server.actions["answerCallbackQuery"] = (
+        "answer",
+        400,
+        {"ok": False, "error_code": 400, "description": "Bad Request: query is too old"},
+    )
+    with pytest.raises(BadRequest, match=r"(?i)query is too old"):
+        await answers.answer("q4", "late", True)
+    await req.shutdown()
+
+
+async def test_answers_follow_the_pacers_retry_rules(server: RawServer) -> None:
+    """Retried when it surely never left; once only when it may have reached Telegram."""
+    req = request()
+    with pytest.raises(NotSent):
+        await Answers(refused_url(), req, GroupPacer(max_retries=2)).answer("q", "x", True)
+    assert req.attempts.count("answerCallbackQuery") == 3
+    server.actions["answerCallbackQuery"] = "stall"
+    with pytest.raises(TimedOut):
+        await Answers(f"{server.url}{TOKEN}", req, GroupPacer(max_retries=2)).answer("q", "x", True)
+    assert server.count("answerCallbackQuery") == 1
+    await req.shutdown()
+
+
+async def test_answers_decode_like_ptb(server: RawServer) -> None:
+    """orjson decodes; a body that is not valid UTF-8 is read as PTB reads it (replaced)."""
+    server.actions["getChat"] = ("answer", 200, b'{"ok": true, "result": {"t": "caf\xe9"}}')
+    req = request()
+    assert await req.post(f"{server.url}{TOKEN}/getChat") == {"t": "caf\ufffd"}
+    server.actions["getChat"] = ok({"t": "ক্যুইজ", "n": [1, 2.5, None, True]})
+    assert await req.post(f"{server.url}{TOKEN}/getChat") == {
+        "t": "ক্যুইজ",
+        "n": [1, 2.5, None, True],
+    }
+    await req.shutdown()

@@ -1,13 +1,16 @@
 """Connections, serialized write transactions with lock retry, and the group-commit writer.
 
-Two aiosqlite connections share one WAL file: ``_wconn`` does every write, one transaction at a
-time under an :class:`asyncio.Lock`; ``_rconn`` (``query_only``) serves reads, which under WAL
-never wait for writers and only ever see committed data.
+Connections to one WAL file: ``_wconn`` (aiosqlite) does the writes of the store's methods, one
+transaction at a time under an :class:`asyncio.Lock`; ``_rconn`` (``query_only``) serves reads,
+which under WAL never wait for writers and only ever see committed data.
 
 Small idempotent writes that arrive in bursts (answers, user names) are not written one by one:
 callers enqueue a job and await its future; a single writer task takes everything queued, writes it
 in ONE transaction, and resolves the futures only after ``COMMIT`` returned, i.e. once the rows are
-durable (``synchronous=FULL``).
+durable (``synchronous=FULL``). That transaction runs whole in one call to a thread of its own, on
+a plain sqlite3 connection (``_cconn``), under the same lock: through aiosqlite, its BEGIN, inserts
+and COMMIT were each a round trip to a thread and back through an event loop busy with a class's
+taps, which in a burst made a commit take four times as long (bench/README.md).
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -119,6 +123,8 @@ class StoreCore:
         self._lock = asyncio.Lock()
         self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._committer = ThreadPoolExecutor(1, thread_name_prefix="quizbot-commit")
+        self._cconn: sqlite3.Connection | None = None  # the group commits', in that thread
         self._closing = False  # close() began: no new group-commit jobs
         self._closed = False  # connections are closed
         self._users: dict[int, tuple[str, str | None, Lang | None]] = {}
@@ -152,14 +158,31 @@ class StoreCore:
         return await asyncio.shield(self._transaction(fn))
 
     async def _transaction(self, fn: WriteFn[T]) -> T:
-        """``BEGIN IMMEDIATE`` / ``fn`` / ``COMMIT`` under the write lock, retried while locked.
+        """``BEGIN IMMEDIATE`` / ``fn`` / ``COMMIT`` on ``_wconn``, retried while locked
+        (:meth:`_locked`)."""
+        conn = self._wconn
+
+        async def attempt() -> T:
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = await fn(conn)
+                await conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error, ValueError):
+                    await conn.execute("ROLLBACK")
+                raise
+            return result
+
+        return await self._locked(attempt)
+
+    async def _locked(self, attempt: Callable[[], Awaitable[T]]) -> T:
+        """One write transaction (``attempt``) under the write lock, retried while locked.
 
         ``busy_timeout`` already makes SQLite wait for another connection's lock; if it is held
         longer than that (a backup, a stuck script), the whole transaction is retried with backoff
-        for up to ``lock_retry`` seconds before the error is raised. ``fn`` must therefore be safe
-        to run again from the start (it only touches the database).
+        for up to ``lock_retry`` seconds before the error is raised. ``attempt`` must therefore be
+        safe to run again from the start (it only touches the database).
         """
-        conn = self._wconn
         async with self._lock:
             if self._closed:
                 raise StoreClosed("store is closed")
@@ -167,14 +190,7 @@ class StoreCore:
             delay = 0.05
             while True:
                 try:
-                    await conn.execute("BEGIN IMMEDIATE")
-                    try:
-                        result = await fn(conn)
-                        await conn.execute("COMMIT")
-                    except BaseException:
-                        with contextlib.suppress(sqlite3.Error, ValueError):
-                            await conn.execute("ROLLBACK")
-                        raise
+                    result = await attempt()
                 except sqlite3.OperationalError as exc:
                     if not is_busy(exc) or time.monotonic() + delay > deadline:
                         raise
@@ -185,6 +201,27 @@ class StoreCore:
                     continue
                 self.write_transactions += 1
                 return result
+
+    async def _in_committer(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the group commits' thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._committer, fn, *args)
+
+    async def _open_committer(self, busy_timeout_ms: int) -> None:
+        self._cconn = await self._in_committer(_connect, self.path, busy_timeout_ms)
+
+    async def _close_committer(self) -> None:
+        conn, self._cconn = self._cconn, None
+        if conn is not None:
+            await self._in_committer(conn.close)
+        self._committer.shutdown(wait=False)
+
+    async def set_busy_timeout(self, seconds: float) -> None:
+        """How long SQLite waits for another process's lock before the store's own retry, on
+        every write connection (tests shorten it)."""
+        ms = round(seconds * 1000)
+        await self._wconn.execute(f"PRAGMA busy_timeout = {ms:d}")
+        if self._cconn is not None:
+            await self._in_committer(self._cconn.execute, f"PRAGMA busy_timeout = {ms:d}")
 
     # -- group commit ----------------------------------------------------------------------
 
@@ -240,8 +277,22 @@ class StoreCore:
                 job.future.set_exception(StoreClosed("store is closed"))
 
     async def _commit_batch(self, batch: list[_Job]) -> None:
+        answers = [
+            (i, _answer_params(j.answer)) for i, j in enumerate(batch) if isinstance(j, _AnswerJob)
+        ]
+        now = self._clock()
+        # later jobs for the same user win, exactly as if written one after another
+        users = [
+            (i, (j.user_id, j.name, j.username, j.language, now))
+            for i, j in enumerate(batch)
+            if isinstance(j, _UserJob)
+        ]
+        conn = self._cconn
+        assert conn is not None, "the store is open"
         try:
-            outcomes = await self._transaction(lambda conn: self._apply_batch(conn, batch))
+            outcomes = await self._locked(
+                lambda: self._in_committer(_write_batch, conn, answers, users, len(batch))
+            )
         except Exception as exc:  # the whole transaction failed: every caller gets the error
             log.exception("group commit of %d jobs failed", len(batch))
             outcomes = [exc] * len(batch)
@@ -257,51 +308,6 @@ class StoreCore:
             if not job.future.done():
                 job.future.set_result(outcome)
 
-    async def _apply_batch(self, conn: aiosqlite.Connection, batch: list[_Job]) -> list[_Outcome]:
-        outcomes: dict[int, _Outcome] = {}
-        answers = [(i, j.answer) for i, j in enumerate(batch) if isinstance(j, _AnswerJob)]
-        for start in range(0, len(answers), ROWS_PER_INSERT):
-            chunk = answers[start : start + ROWS_PER_INSERT]
-            outcomes.update(await self._insert_answers(conn, chunk))
-        users = [(i, j) for i, j in enumerate(batch) if isinstance(j, _UserJob)]
-        if users:
-            now = self._clock()
-            # later jobs for the same user win, exactly as if written one after another
-            await conn.executemany(
-                _UPSERT_USER,
-                [(j.user_id, j.name, j.username, j.language, now) for _, j in users],
-            )
-            outcomes.update((i, True) for i, _ in users)
-        return [outcomes[i] for i in range(len(batch))]
-
-    async def _insert_answers(
-        self, conn: aiosqlite.Connection, chunk: list[tuple[int, Answer]]
-    ) -> Iterable[tuple[int, _Outcome]]:
-        sql = _INSERT_ANSWERS_HEAD + ", ".join([_ANSWER_VALUES] * len(chunk)) + _INSERT_ANSWERS_TAIL
-        params = [p for _, a in chunk for p in _answer_params(a)]
-        try:
-            rows = await conn.execute_fetchall(sql, params)
-        except sqlite3.IntegrityError:
-            # some row is invalid (e.g. its run does not exist); the statement was undone, so
-            # insert one by one to store the good rows and fail only the bad ones
-            return [(i, await self._insert_one(conn, a)) for i, a in chunk]
-        inserted = {(r[0], r[1], r[2]) for r in rows}
-        result: list[tuple[int, _Outcome]] = []
-        for i, a in chunk:
-            key = (a.run_id, a.q_index, a.user_id)
-            # a key queued twice in one batch: the first one was inserted, the later one was not
-            result.append((i, key in inserted))
-            inserted.discard(key)
-        return result
-
-    async def _insert_one(self, conn: aiosqlite.Connection, answer: Answer) -> _Outcome:
-        sql = _INSERT_ANSWERS_HEAD + _ANSWER_VALUES + _INSERT_ANSWERS_TAIL
-        try:
-            rows = list(await conn.execute_fetchall(sql, _answer_params(answer)))
-        except sqlite3.IntegrityError as exc:
-            return exc
-        return bool(rows)
-
     def _cache_user(self, job: _UserJob) -> None:
         cache = self._users
         known = cache.pop(job.user_id, None)
@@ -309,3 +315,67 @@ class StoreCore:
             cache.pop(next(iter(cache)))
         language = job.language or (known[2] if known is not None else None)
         cache[job.user_id] = (job.name, job.username, language)
+
+
+def _connect(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
+    """A write connection configured as the store's others (bot/storage/store.py)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA synchronous = FULL")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+_Row = tuple[Any, ...]
+
+
+def _write_batch(
+    conn: sqlite3.Connection, answers: list[tuple[int, _Row]], users: list[tuple[int, _Row]], n: int
+) -> list[_Outcome]:
+    """One group commit, whole, in the committer's thread: each job's outcome, in order."""
+    outcomes: dict[int, _Outcome] = {}
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for start in range(0, len(answers), ROWS_PER_INSERT):
+            outcomes.update(_insert_answers(conn, answers[start : start + ROWS_PER_INSERT]))
+        if users:
+            conn.executemany(_UPSERT_USER, [row for _, row in users])
+            outcomes.update((i, True) for i, _ in users)
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    return [outcomes[i] for i in range(n)]
+
+
+def _insert_answers(
+    conn: sqlite3.Connection, chunk: list[tuple[int, _Row]]
+) -> list[tuple[int, _Outcome]]:
+    sql = _INSERT_ANSWERS_HEAD + ", ".join([_ANSWER_VALUES] * len(chunk)) + _INSERT_ANSWERS_TAIL
+    try:
+        rows = conn.execute(sql, [p for _, row in chunk for p in row]).fetchall()
+    except sqlite3.IntegrityError:
+        # some row is invalid (e.g. its run does not exist); the statement was undone, so
+        # insert one by one to store the good rows and fail only the bad ones
+        return [(i, _insert_one(conn, row)) for i, row in chunk]
+    inserted = {(r[0], r[1], r[2]) for r in rows}
+    result: list[tuple[int, _Outcome]] = []
+    for i, row in chunk:
+        key = (row[0], row[1], row[3])  # run_id, q_index, user_id
+        # a key queued twice in one batch: the first one was inserted, the later one was not
+        result.append((i, key in inserted))
+        inserted.discard(key)
+    return result
+
+
+def _insert_one(conn: sqlite3.Connection, row: _Row) -> _Outcome:
+    sql = _INSERT_ANSWERS_HEAD + _ANSWER_VALUES + _INSERT_ANSWERS_TAIL
+    try:
+        return bool(conn.execute(sql, row).fetchall())
+    except sqlite3.IntegrityError as exc:
+        return exc

@@ -121,6 +121,13 @@ class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, Au
             raise
         store = cls(p, wconn, rconn, clock=clock, lock_retry=lock_retry)
         store._busy_timeout_ms = busy_ms
+        try:
+            await store._open_committer(busy_ms)
+        except BaseException:
+            await store._close_committer()
+            await wconn.close()
+            await rconn.close()
+            raise
         store._start_writer()
         return store
 
@@ -131,6 +138,7 @@ class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, Au
         await self._stop_writer()
         async with self._lock:  # let a transaction still in flight finish
             self._closed = True
+        await self._close_committer()
         with contextlib.suppress(sqlite3.Error, ValueError):
             await self._wconn.execute("PRAGMA optimize")
         await self._rconn.close()
