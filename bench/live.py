@@ -168,7 +168,7 @@ async def burst(
             await server.call("burst", {"taps": taps(warm), "spread": 0.2, "batches": 4})
             await server.wait(lambda p: p["answered"] >= len(warm), 30, "warm-up answers")
             cpu0, scpu0 = bot.cpu_seconds(), server.cpu_seconds()
-            await server.call("burst", {"taps": taps(students), "spread": 1.0, "batches": 20})
+            await server.call("burst", {"taps": taps(students), "spread": 0.0, "batches": 1})
             total = len(warm) + len(students)
             await server.wait(lambda p: p["answered"] >= total, 120, "every burst tap answered")
             cpu = bot.cpu_seconds() - cpu0
