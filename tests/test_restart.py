@@ -1,15 +1,19 @@
-"""Restart safety: the bot is SIGKILLed mid-quiz and the quiz goes on, losing nothing."""
+"""Restart safety: the bot is SIGKILLed mid-quiz and the quiz goes on, losing nothing; a
+question whose time ran out while the bot was down closes as soon as it is back."""
 
 from __future__ import annotations
 
-import asyncio
+import logging
 import sqlite3
 import time
 from functools import partial
 from pathlib import Path
 
+import pytest
 from botproc import BotProcess
+from clockkit import ManualClock
 from fakebot import FakeTelegram
+from harness import BotHarness
 from quizkit import button_data, correct_label, open_question, populate, question_messages
 
 
@@ -85,30 +89,26 @@ async def test_sigkill_mid_question_loses_no_acknowledged_answer(
         await bot.close()
 
 
-async def test_deadline_passed_while_down_closes_at_once(tg: FakeTelegram, db_path: Path) -> None:
+async def test_deadline_passed_while_down_closes_at_once(
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot is down while a question's time runs out (the bot's injected clock moves on
+    while it is stopped): on start, the question closes at once, not after a new timer."""
     cls = populate(tg, students=3)
     chat = cls.chat_id
-    bot = await BotProcess(tg, db_path).start()
-    try:
-        tg.user_says(chat, cls.creator, "/quiz zero 5")
+    clock = ManualClock(time.time())
+    async with BotHarness(tg, db_path, clock=clock):
+        tg.user_says(chat, cls.creator, "/quiz zero 30")
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1), timeout=20)
-        posted = time.monotonic()
         await tg.wait_answered(
             tg.tap(chat, cls.students[0], q1.message_id, button_data(q1, correct_label(q1)))
         )
-        await bot.kill()
-        # Let the question's 5 seconds run out while nothing is running.
-        await asyncio.sleep(max(0.0, posted + 6 - time.monotonic()))
-        bot = await BotProcess(tg, db_path).start()
-        await tg.wait_for(lambda: open_question(tg, chat, 2), timeout=20)
-        revealed = tg.stored_message(chat, q1.message_id)
-        assert revealed is not None
-        assert "1 answered, 1 right" in revealed.text
-        # Closed on resume, not after a new timer (timings left out: they depend on the machine).
-        assert (
-            "question 1's time ran out while the bot was down: closed now"
-            in bot.log_path.read_text(encoding="utf-8")
-        )
-        assert len(question_messages(tg, chat)) == 2
-    finally:
-        await bot.close()
+    clock.advance(31)  # the question's 30 seconds run out while nothing is running
+    with caplog.at_level(logging.INFO, logger="bot"):
+        async with BotHarness(tg, db_path, clock=clock):
+            await tg.wait_for(lambda: open_question(tg, chat, 2), timeout=20)
+            revealed = tg.stored_message(chat, q1.message_id)
+            assert revealed is not None
+            assert "1 answered, 1 right" in revealed.text
+    assert "question 1's time ran out while the bot was down: closed now" in caplog.text
+    assert len(question_messages(tg, chat)) == 2
