@@ -13,6 +13,7 @@ from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import ROOT, populate
 
+from bot import bank as bank_module
 from bot.bank import MAX_FILE_BYTES, MAX_QUESTIONS, BankError, load_folder, load_quiz
 from bot.render import bank_limits
 
@@ -76,6 +77,8 @@ def hostile_files(tmp: Path, canary: Path) -> dict[str, bytes | str]:
         "merge.yaml": bank(1).replace("    correct: 1\n", "    <<: {correct: 1}\n"),
         "deep.yaml": "title: " + "[" * 50_000 + "]" * 50_000 + "\n",
         "deep-map.yaml": "title: " + "{a: " * 20_000 + "1" + "}" * 20_000 + "\n",
+        # deeper than MAX_DEPTH, within libyaml's own cap of 1,000
+        "deep-100.yaml": bank(1).replace("language: en", "language: " + "[" * 100 + "]" * 100),
         "huge.yaml": bank(1) + "#" + "x" * MAX_FILE_BYTES + "\n",
         "many.yaml": bank(MAX_QUESTIONS + 1),
         "latin1.yaml": bank(1).replace("পরীক্ষা", "caf\u00e9").encode("latin-1", "replace"),
@@ -96,6 +99,7 @@ EXPECTED = {
     "merge.yaml": "merge keys (<<) are not allowed",
     "deep.yaml": "not valid YAML: nested too deeply",
     "deep-map.yaml": "not valid YAML: nested too deeply",
+    "deep-100.yaml": "not valid YAML: nested too deeply",
     "huge.yaml": f"at most {MAX_FILE_BYTES} allowed",
     "many.yaml": f"{MAX_QUESTIONS + 1} questions, at most {MAX_QUESTIONS}",
     "latin1.yaml": "file is not UTF-8 text",
@@ -116,8 +120,20 @@ def write_all(folder: Path, canary: Path) -> None:
             path.write_text(content, encoding="utf-8")
 
 
+@pytest.fixture(params=["libyaml", "pure-python"])
+def yaml_parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Banks composed by libyaml (as PyYAML's wheels ship it) or PyYAML's own Python parser."""
+    if request.param == "pure-python":
+        monkeypatch.setattr(bank_module, "_FAST_LOADER", None)
+    else:
+        assert bank_module._FAST_LOADER is not None, "PyYAML without libyaml"
+    return str(request.param)
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_each_hostile_bank_is_refused_with_a_clear_error(tmp_path: Path, name: str) -> None:
+def test_each_hostile_bank_is_refused_with_a_clear_error(
+    tmp_path: Path, name: str, yaml_parser: str
+) -> None:
     canary = tmp_path / "pwned"
     content = hostile_files(tmp_path, canary)[name]
     path = tmp_path / name
@@ -134,10 +150,26 @@ def test_each_hostile_bank_is_refused_with_a_clear_error(tmp_path: Path, name: s
     assert not canary.exists(), "a tag constructed a Python object"
 
 
-def test_a_good_bank_of_the_maximum_size_loads(tmp_path: Path) -> None:
+def test_a_good_bank_of_the_maximum_size_loads(tmp_path: Path, yaml_parser: str) -> None:
     path = tmp_path / "big.yaml"
     path.write_text(bank(MAX_QUESTIONS), encoding="utf-8")
     assert len(load_quiz(path, bank_limits()).questions) == MAX_QUESTIONS
+
+
+def test_both_parsers_read_the_shipped_banks_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same quiz, field for field, and the same problems, line numbers included."""
+    shipped = sorted((ROOT / "questions").glob("*.yaml"))
+    assert shipped
+    broken = bank(2).replace("    correct: 1\n", "    correct: 7\n").replace("en: no", "en: [no]")
+    fast = [load_quiz(p, bank_limits()) for p in shipped]
+    with pytest.raises(BankError) as fast_refusal:
+        bank_module.parse_quiz(broken, "broken.yaml", "broken")
+    monkeypatch.setattr(bank_module, "_FAST_LOADER", None)
+    assert [load_quiz(p, bank_limits()) for p in shipped] == fast
+    with pytest.raises(BankError) as slow_refusal:
+        bank_module.parse_quiz(broken, "broken.yaml", "broken")
+    assert slow_refusal.value.problems == fast_refusal.value.problems
+    assert len(fast_refusal.value.problems) >= 2
 
 
 def test_hostile_banks_beside_a_good_one(tmp_path: Path) -> None:
