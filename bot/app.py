@@ -173,7 +173,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     )
     await svc.reviews.restore()
     await teacher.setup(app, svc)  # homework: restored before polling, like quizzes
-    await registry.set_menus(app.bot, svc.settings.language)
+    await registry.set_menus(app.bot, svc.settings.language, svc.settings.admin_ids)
     await _restore(svc)
     if svc.sighup:  # the real process only, not an in-process test harness
         reload_handlers.watch_sighup(app)

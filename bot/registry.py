@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from telegram import (
     Bot,
     BotCommand,
+    BotCommandScope,
     BotCommandScopeAllChatAdministrators,
+    BotCommandScopeChat,
     BotCommandScopeDefault,
     Update,
 )
@@ -182,14 +184,17 @@ class Registry:
             ],
         )
 
-    def menu(self, lang: Lang, *, admins: bool) -> list[BotCommand]:
-        """Telegram's command menu: everyone's, or group administrators' (``admins``)."""
+    def menu(self, lang: Lang, *, admins: bool, operator: bool = False) -> list[BotCommand]:
+        """Telegram's command menu: everyone's, group administrators' (``admins``), or the
+        bot's administrators' in their private chat (``operator``: everyone's and theirs)."""
         out = []
         for c in self.commands:
             if admins:
                 key = (
                     c.mod_menu if c.who == "everyone" else c.menu if c.who == "moderator" else None
                 )
+            elif operator:
+                key = c.menu if c.who in ("everyone", "admin") else None
             else:
                 key = c.menu if c.who == "everyone" else None
             if key:
@@ -198,21 +203,28 @@ class Registry:
                 )
         return out
 
-    async def set_menus(self, bot: Bot, default: Lang) -> None:
-        """Students' commands for everyone, moderators' for group administrators, both
-        languages (and ``default`` for users of other languages)."""
-        try:
-            for scope, admins in (
-                (BotCommandScopeDefault(), False),
-                (BotCommandScopeAllChatAdministrators(), True),
-            ):
-                await bot.set_my_commands(self.menu(default, admins=admins), scope=scope)
+    async def set_menus(self, bot: Bot, default: Lang, operators: Iterable[int] = ()) -> None:
+        """Students' commands for everyone, moderators' for group administrators, and the
+        bot's administrators' in each one's private chat; both languages (and ``default`` for
+        users of other languages)."""
+        scopes: list[tuple[BotCommandScope, bool, bool]] = [
+            (BotCommandScopeDefault(), False, False),
+            (BotCommandScopeAllChatAdministrators(), True, False),
+        ]
+        scopes += [(BotCommandScopeChat(user_id), False, True) for user_id in sorted(operators)]
+        for scope, admins, operator in scopes:
+            try:  # an operator who never opened the bot has no chat yet: the others still go
+                await bot.set_my_commands(
+                    self.menu(default, admins=admins, operator=operator), scope=scope
+                )
                 for lang in LANGS:
                     await bot.set_my_commands(
-                        self.menu(lang, admins=admins), scope=scope, language_code=lang
+                        self.menu(lang, admins=admins, operator=operator),
+                        scope=scope,
+                        language_code=lang,
                     )
-        except TelegramError as exc:
-            log.warning("could not register the command list: %s", exc)
+            except TelegramError as exc:
+                log.warning("could not register the command list (%s): %s", scope.type, exc)
 
 
 def _fits(where: str, chat_type: str) -> bool:

@@ -49,4 +49,13 @@ def watch_sighup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, reload_in_background)
 
 
-COMMANDS = (Command("reload", reload_command, who="admin", where="private", help="help_reload"),)
+COMMANDS = (
+    Command(
+        "reload",
+        reload_command,
+        who="admin",
+        where="private",
+        help="help_reload",
+        menu="cmd_reload",
+    ),
+)

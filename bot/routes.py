@@ -33,7 +33,7 @@ class Command:
 
     ``help`` is the i18n key of its line in ``/help`` (in the section of ``who``) and ``menu``
     of its description in Telegram's command menu (everyone's menu for ``everyone``, group
-    administrators' menu for ``moderator``; operators' commands are in no menu). An
+    administrators' menu for ``moderator``, each operator's private chat for ``admin``). An
     ``everyone`` command that moderators use differently also gets a line in the moderators'
     section (``mod_help``) and a place in their menu (``mod_menu``). ``filters`` narrows which
     messages reach it (a ``/start`` payload's own handler); without ``help`` and ``menu`` an

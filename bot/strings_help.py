@@ -133,6 +133,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "to every group (or withdraw it)",
     },
     # --- the bot's administrators (issue 14) ---------------------------------------------------
+    "cmd_reload": {"bn": "প্রশ্নের ফোল্ডার আবার পড়ুন", "en": "Re-read the questions folder"},
     "help_reload": {
         "bn": "/reload — প্রশ্নের ফোল্ডার আবার পড়ে জানায় কী যোগ হলো, বদলাল, সরল বা গ্রহণ করা হলো না",
         "en": "/reload — re-read the questions folder and report what was added, "

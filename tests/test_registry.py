@@ -140,7 +140,15 @@ async def test_one_entry_adds_a_checked_listed_command(tg: FakeTelegram, db_path
         assert admins is not None and "ping" in [c["command"] for c in admins]
         everyone = tg.commands("default", "en")
         assert everyone is not None
-        assert not {"ping", "op"} & {c["command"] for c in everyone}
+        assert not {"ping", "op", "reload"} & {c["command"] for c in everyone}
+        # the operator's own chat: everyone's commands and the operators' (/reload has a menu
+        # line; /op, without one, is in /help only)
+        for lang in ("", "en", "bn"):
+            mine = tg.commands("chat", lang, chat_id=cls.outsider.id)
+            assert mine is not None
+            names = [c["command"] for c in mine]
+            assert sorted(names) == sorted([c["command"] for c in everyone] + ["reload"]), lang
+        assert tg.commands("chat", "en", chat_id=cls.creator.id) is None  # not an operator
 
         tg.user_says(chat, cls.students[0], "/ping")  # a student: refused, handler not run
         await tg.wait_for_message(chat, "Only the group's admins can do that.")
