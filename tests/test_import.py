@@ -24,12 +24,13 @@ DATA = ROOT / "tests" / "data" / "import"
 
 
 def run_import(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str, say: str = "en"
 ) -> tuple[int, list[str], str]:
-    """(exit code, problem lines, summary) of ``quizbot import ... --out tmp_path/out``."""
+    """(exit code, problem lines, summary) of ``quizbot import ... --out tmp_path/out``, the
+    tool speaking ``say`` (QUIZBOT_LANGUAGE)."""
     out = tmp_path / "out"
     out.mkdir(exist_ok=True)
-    code = main(["import", *args, "--out", str(out)], env={})
+    code = main(["import", *args, "--out", str(out)], env={"QUIZBOT_LANGUAGE": say})
     captured = capsys.readouterr()
     return code, captured.out.splitlines(), captured.err
 
@@ -189,7 +190,12 @@ def test_a_clean_file_exits_0_and_the_bank_validates_and_plays(tmp_path: Path) -
     )
     out = tmp_path / "banks"
     out.mkdir()
-    env = {"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1", "QUIZBOT_QUESTIONS": str(out)}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "PTB_TIMEDELTA": "1",
+        "QUIZBOT_QUESTIONS": str(out),
+        "QUIZBOT_LANGUAGE": "en",
+    }
 
     def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         return subprocess.run(
