@@ -67,8 +67,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "--id names one quiz: give one FILE with it",
     },
     "cli_imp_id_bad": {
-        "bn": "--id '{quiz}': শুধু ছোট হাতের ইংরেজি অক্ষর, অঙ্ক, - আর _ ব্যবহার করুন "
-        "(সর্বোচ্চ {limit} অক্ষর)",
+        "bn": "--id '{quiz}': শুধু ছোট হাতের ইংরেজি অক্ষর, অঙ্ক, - আর _ ব্যবহার করুন (সর্বোচ্চ {limit} অক্ষর)",
         "en": "--id '{quiz}': use lowercase letters, digits, - and _ (at most {limit})",
     },
     "cli_imp_no_folder": {
