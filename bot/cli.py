@@ -48,7 +48,11 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a quiz in the terminal (answers from stdin)")
     play.add_argument("quiz", metavar="QUIZ", help="quiz id, e.g. zero")
     play.add_argument(
-        "--lang", choices=LANGS, default=None, help="language (default: the quiz's own)"
+        "--lang",
+        choices=LANGS,
+        default=None,
+        help="the game's language (default: QUIZBOT_LANGUAGE for a bilingual quiz, "
+        "else the quiz's own)",
     )
     play.add_argument("--seed", type=int, default=None, help="shuffle seed, for repeatable runs")
     imp = sub.add_parser(
