@@ -135,7 +135,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     return _backup(settings.db_path, args.path, lang)
 
 
-def refuse(lang: Lang, key: str, **values: object) -> int:
+def _refuse(lang: Lang, key: str, **values: object) -> int:
     """Print the refusal ``key`` (``quizbot: ...``) to stderr in ``lang``; exit code 2."""
     print(f"quizbot: {t_plain(lang, key, **values)}", file=sys.stderr)
     return 2
@@ -173,7 +173,7 @@ def _play(folder: Path, quiz_id: str, chosen: str | None, seed: int | None, lang
         for problem in problems:
             print(problem, file=sys.stderr)
         names = ", ".join(sorted(quizzes)) or t_plain(lang, "cli_none")
-        return refuse(lang, "cli_no_such_quiz", quiz=quiz_id, names=names)
+        return _refuse(lang, "cli_no_such_quiz", quiz=quiz_id, names=names)
 
     def read() -> str | None:
         line = sys.stdin.readline()
@@ -189,7 +189,7 @@ def _backup(db: Path, dest: Path, lang: Lang) -> int:
     from bot.storage import Store
 
     if not db.exists():
-        return refuse(lang, "cli_no_database", db=str(db))
+        return _refuse(lang, "cli_no_database", db=str(db))
 
     async def copy() -> None:
         store = await Store.open(db)
@@ -206,7 +206,7 @@ def _backup(db: Path, dest: Path, lang: Lang) -> int:
 def _run(settings: Settings) -> int:
     lang = settings.language
     if not settings.token:
-        return refuse(lang, "cli_no_token")
+        return _refuse(lang, "cli_no_token")
     from bot.app import run
     from bot.render import bank_limits
 
@@ -214,7 +214,7 @@ def _run(settings: Settings) -> int:
     quizzes, problems = load_folder([folder], bank_limits())
     if not quizzes:
         key = "cli_folder_no_quiz" if folder.exists() else "cli_folder_missing"
-        return refuse(lang, key, folder=str(folder))
+        return _refuse(lang, key, folder=str(folder))
     return run(settings, quizzes, problems)
 
 
