@@ -13,9 +13,9 @@ from pathlib import Path
 
 from bot import __version__
 from bot.authoring.export import export_quiz
-from bot.bank import LANGS, load_folder
-from bot.i18n import parse_lang
-from bot.settings import SettingsError, load_settings, read_env_file
+from bot.bank import LANGS, Lang, Quiz, load_folder
+from bot.i18n import parse_lang, t_plain
+from bot.settings import Settings, SettingsError, load_settings, read_env_file
 
 
 def _environment() -> dict[str, str]:
@@ -48,7 +48,11 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a quiz in the terminal (answers from stdin)")
     play.add_argument("quiz", metavar="QUIZ", help="quiz id, e.g. zero")
     play.add_argument(
-        "--lang", choices=LANGS, default=None, help="language (default: the quiz's own)"
+        "--lang",
+        choices=LANGS,
+        default=None,
+        help="the game's language (default: QUIZBOT_LANGUAGE for a bilingual quiz, "
+        "else the quiz's own)",
     )
     play.add_argument("--seed", type=int, default=None, help="shuffle seed, for repeatable runs")
     imp = sub.add_parser(
@@ -103,18 +107,19 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     args = _parser().parse_args(argv)
     env = dict(env) if env is not None else _environment()
     try:
-        if args.command == "run":
-            return _run(env)
         settings = load_settings(env, require_token=False)
     except SettingsError as exc:
         print(f"quizbot: {exc}", file=sys.stderr)
         return 2
+    lang = settings.language  # QUIZBOT_LANGUAGE: the language of everything printed
+    if args.command == "run":
+        return _run(settings)
     if args.command == "validate":
-        return _validate(args.paths or [settings.questions])
+        return _validate(args.paths or [settings.questions], lang)
     if args.command == "play":
-        return _play(settings.questions, args.quiz, args.lang, args.seed)
+        return _play(settings.questions, args.quiz, args.lang, args.seed, lang)
     if args.command == "export-quiz":
-        return export_quiz(settings.questions, settings.db_path, args.quiz, args.out)
+        return export_quiz(settings.questions, settings.db_path, args.quiz, args.out, lang)
     if args.command == "import":
         from bot.importing import import_files
 
@@ -125,26 +130,40 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
             lang=args.lang,
             title=args.title,
             force=args.force,
+            say=lang,
         )
-    return _backup(settings.db_path, args.path)
+    return _backup(settings.db_path, args.path, lang)
 
 
-def _validate(paths: list[Path]) -> int:
+def _refuse(lang: Lang, key: str, **values: object) -> int:
+    """Print the refusal ``key`` (``quizbot: ...``) to stderr in ``lang``; exit code 2."""
+    print(f"quizbot: {t_plain(lang, key, **values)}", file=sys.stderr)
+    return 2
+
+
+def _kind(quiz: Quiz, lang: Lang) -> str:
+    key = "cli_kind_bilingual" if quiz.bilingual else f"cli_kind_{quiz.language}_only"
+    return t_plain(lang, key)
+
+
+def _validate(paths: list[Path], lang: Lang) -> int:
     from bot.render import bank_limits
 
     quizzes, problems = load_folder(paths, bank_limits())
     for problem in problems:
         print(problem)
     for quiz in quizzes.values():
-        pick = f", {quiz.pick} drawn per run" if quiz.pick else ""
+        values = {"source": quiz.source, "quiz": quiz.id, "count": len(quiz.questions)}
         print(
-            f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions{pick}, {quiz.kind})",
+            t_plain(lang, "cli_valid_pick", pick=quiz.pick, kind=_kind(quiz, lang), **values)
+            if quiz.pick
+            else t_plain(lang, "cli_valid", kind=_kind(quiz, lang), **values),
             file=sys.stderr,
         )
     return 1 if problems else 0
 
 
-def _play(folder: Path, quiz_id: str, lang: str | None, seed: int | None) -> int:
+def _play(folder: Path, quiz_id: str, chosen: str | None, seed: int | None, lang: Lang) -> int:
     from bot.play import play
     from bot.render import bank_limits
 
@@ -153,24 +172,24 @@ def _play(folder: Path, quiz_id: str, lang: str | None, seed: int | None) -> int
     if quiz is None:
         for problem in problems:
             print(problem, file=sys.stderr)
-        names = ", ".join(sorted(quizzes)) or "none"
-        print(f"quizbot: no valid quiz {quiz_id!r} (available: {names})", file=sys.stderr)
-        return 2
+        names = ", ".join(sorted(quizzes)) or t_plain(lang, "cli_none")
+        return _refuse(lang, "cli_no_such_quiz", quiz=quiz_id, names=names)
 
     def read() -> str | None:
         line = sys.stdin.readline()
         return line if line else None
 
-    play(quiz, parse_lang(lang) or quiz.language, read, sys.stdout, random.Random(seed), time.time)
+    # The game speaks --lang, else QUIZBOT_LANGUAGE if the quiz has it, else the quiz's own.
+    game = parse_lang(chosen) or (lang if quiz.bilingual else quiz.language)
+    play(quiz, game, read, sys.stdout, random.Random(seed), time.time)
     return 0
 
 
-def _backup(db: Path, dest: Path) -> int:
+def _backup(db: Path, dest: Path, lang: Lang) -> int:
     from bot.storage import Store
 
     if not db.exists():
-        print(f"quizbot: no database at {db}", file=sys.stderr)
-        return 2
+        return _refuse(lang, "cli_no_database", db=str(db))
 
     async def copy() -> None:
         store = await Store.open(db)
@@ -180,29 +199,22 @@ def _backup(db: Path, dest: Path) -> int:
             await store.close()
 
     asyncio.run(copy())
-    print(f"backup written to {dest}", file=sys.stderr)
+    print(t_plain(lang, "cli_backup_written", dest=str(dest)), file=sys.stderr)
     return 0
 
 
-def _run(env: Mapping[str, str]) -> int:
-    settings = load_settings(env)
+def _run(settings: Settings) -> int:
+    lang = settings.language
+    if not settings.token:
+        return _refuse(lang, "cli_no_token")
     from bot.app import run
     from bot.render import bank_limits
 
     folder = settings.questions
     quizzes, problems = load_folder([folder], bank_limits())
     if not quizzes:
-        reason = (
-            "does not exist"
-            if not folder.exists()
-            else f"has no valid quiz (run `quizbot validate {folder}`)"
-        )
-        print(
-            f"quizbot: the questions folder {folder} {reason}; set QUIZBOT_QUESTIONS to a "
-            f"folder of question banks",
-            file=sys.stderr,
-        )
-        return 2
+        key = "cli_folder_no_quiz" if folder.exists() else "cli_folder_missing"
+        return _refuse(lang, key, folder=str(folder))
     return run(settings, quizzes, problems)
 
 

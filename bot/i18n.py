@@ -520,3 +520,6 @@ MESSAGES.update(strings_teacher.MESSAGES)
 from bot import strings_help  # noqa: E402
 
 MESSAGES.update(strings_help.MESSAGES)
+from bot import strings_cli  # noqa: E402
+
+MESSAGES.update(strings_cli.MESSAGES)

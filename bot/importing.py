@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.bank import QUIZ_ID, Lang
+from bot.i18n import t_plain
 from bot.importers import MAX_IMPORT_BYTES, ImportReport, import_bytes, quiz_id_for
 
 
@@ -27,21 +28,22 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def read_limited(path: Path, limit: int) -> bytes | str:
-    """The file's bytes, or an English error if it is missing, unreadable or too big (checked
-    before reading: a huge file is never loaded)."""
+def read_limited(path: Path, limit: int, lang: Lang) -> bytes | str:
+    """The file's bytes, or an error in ``lang`` if it is missing, unreadable or too big
+    (checked before reading: a huge file is never loaded)."""
+    where = str(path)
     try:
         size = path.stat().st_size
         if not path.is_file():
-            return f"{path}: not a file"
+            return t_plain(lang, "cli_imp_not_file", where=where)
         if size > limit:
-            return f"{path}: the file is {size} bytes, at most {limit} allowed; nothing imported."
+            return t_plain(lang, "imp_too_big", where=where, size=size, limit=limit)
         with path.open("rb") as f:
             data = f.read(limit + 1)
     except OSError as exc:
-        return f"{path}: cannot read: {exc.strerror}"
+        return t_plain(lang, "cli_imp_unreadable", where=where, reason=exc.strerror)
     if len(data) > limit:
-        return f"{path}: the file is over {limit} bytes; nothing imported."
+        return t_plain(lang, "cli_imp_over", where=where, limit=limit)
     return data
 
 
@@ -53,40 +55,41 @@ def import_files(
     lang: Lang | None,
     title: str | None,
     force: bool,
+    say: Lang,
     limit: int = MAX_IMPORT_BYTES,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
     """Import each file into ``out``; 0 if everything was imported, 1 if something was
-    skipped or a file failed, 2 if nothing at all was imported."""
+    skipped or a file failed, 2 if nothing at all was imported. ``lang`` is the questions'
+    language (None: guessed); every message is printed in ``say``."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     if quiz_id is not None and len(files) > 1:
-        print("quizbot: --id names one quiz: give one FILE with it", file=stderr)
-        return 2
-    if quiz_id is not None and not QUIZ_ID.match(quiz_id):
-        print(
-            f"quizbot: --id {quiz_id!r}: use lowercase letters, digits, - and _ (at most 32)",
-            file=stderr,
-        )
-        return 2
-    if not out.is_dir():
-        print(f"quizbot: {out}: no such folder", file=stderr)
+        refusal = t_plain(say, "cli_imp_id_one_file")
+    elif quiz_id is not None and not QUIZ_ID.match(quiz_id):
+        refusal = t_plain(say, "cli_imp_id_bad", quiz=quiz_id, limit=32)
+    elif not out.is_dir():
+        refusal = t_plain(say, "cli_imp_no_folder", folder=str(out))
+    else:
+        refusal = None
+    if refusal is not None:
+        print(f"quizbot: {refusal}", file=stderr)
         return 2
     written: set[str] = set()
     imported = skipped = failed = 0
     for path in files:
         qid = quiz_id or quiz_id_for(path.name)
         target = out / f"{qid}.yaml"
-        data = read_limited(path, limit)
+        data = read_limited(path, limit, say)
         if isinstance(data, str):
             print(data, file=stdout)
             failed += 1
             continue
         report = import_bytes(path.name, data, quiz_id=qid, lang=lang, title=title, max_bytes=limit)
         for problem in report.problems:
-            print(problem.text("en"), file=stdout)
+            print(problem.text(say), file=stdout)
         skipped += len(report.problems)
-        refusal = _refusal(report, target, qid, written, force)
+        refusal = _refusal(report, target, qid, written, force, say)
         if refusal is not None:
             print(refusal, file=stdout)
             failed += 1
@@ -95,14 +98,26 @@ def import_files(
         write_atomically(target, report.yaml_text)
         written.add(qid)
         imported += report.imported
+        done = {"source": str(path), "target": str(target), "imported": report.imported}
         print(
-            f"{path} -> {target}: {report.imported} question(s) imported, "
-            f"{len(report.problems)} problem(s) ({report.format})",
+            t_plain(
+                say,
+                "cli_imp_file_done",
+                problems=len(report.problems),
+                format=report.format,
+                **done,
+            ),
             file=stderr,
         )
     print(
-        f"imported {imported} question(s) into {len(written)} bank(s); {skipped} problem(s); "
-        f"{failed} file(s) not imported",
+        t_plain(
+            say,
+            "cli_imp_summary",
+            imported=imported,
+            banks=len(written),
+            problems=skipped,
+            failed=failed,
+        ),
         file=stderr,
     )
     if not written:
@@ -111,15 +126,12 @@ def import_files(
 
 
 def _refusal(
-    report: ImportReport, target: Path, qid: str, written: set[str], force: bool
+    report: ImportReport, target: Path, qid: str, written: set[str], force: bool, say: Lang
 ) -> str | None:
     if report.fatal is not None:
-        return report.fatal.text("en")
+        return report.fatal.text(say)
     if qid in written:
-        return (
-            f"{target.name}: quiz id {qid!r} was already written by an earlier file "
-            "of this import; nothing imported (use --id)."
-        )
+        return t_plain(say, "cli_imp_written_earlier", target=target.name, quiz=qid)
     if target.exists() and not force:
-        return f"{target}: exists; nothing imported (use --force to replace it, or --id)."
+        return t_plain(say, "cli_imp_exists", target=str(target))
     return None

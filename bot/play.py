@@ -52,7 +52,7 @@ def play(
             line = read()
             if line is None:
                 print("", file=out)
-                print(f"Score: {right}/{asked}", file=out)
+                print(t_plain(lang, "cli_score", right=right, asked=asked), file=out)
                 return right, asked
             choice = line.strip().upper()
             if choice in labels:
@@ -71,5 +71,5 @@ def play(
         engine.close()
         if not engine.advance():
             break
-    print(f"\nScore: {right}/{asked}", file=out)
+    print("\n" + t_plain(lang, "cli_score", right=right, asked=asked), file=out)
     return right, asked

@@ -44,7 +44,10 @@ async def write_quiz(tg: FakeTelegram, author: User, title: str, count: int = 2)
 
 
 async def test_names_owners_sharing_publishing_and_deleting(
-    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+    tg: FakeTelegram,
+    db_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     cls = populate(tg, students=2)
     author, other_mod, student = cls.creator, cls.admin, cls.students[0]
@@ -121,20 +124,40 @@ async def test_names_owners_sharing_publishing_and_deleting(
 
     # export: a stored quiz (deleted ones by internal id) and a folder bank
     out = db_path.parent / "exported.yaml"
-    env = {"QUIZBOT_DB": str(db_path)}
+    env = {"QUIZBOT_DB": str(db_path)}  # the tool speaks the bot's default language, Bengali
+    en = {**env, "QUIZBOT_LANGUAGE": "en"}
+    capsys.readouterr()
     assert await export(["zero-3", "--out", str(out)], env) == 0
+    assert capsys.readouterr().err == f"'zero-3' কুইজটি সংরক্ষণ করা হয়েছে: {out}\n"
     exported = load_quiz(out.rename(out.with_name("zero-3.yaml")), bank_limits())
     assert len(exported.questions) == 2
-    assert await export(["u.1", "--out", str(out)], env) == 0
+    assert await export(["u.1", "--out", str(out)], en) == 0
+    assert capsys.readouterr().err == f"quiz u.1 written to {out}\n"
     assert "ZeRO question 3?" in out.read_text(encoding="utf-8")
     assert await export(["zero", "--out", str(out)], env) == 0
     assert out.read_text(encoding="utf-8") == (ROOT / "questions" / "zero.yaml").read_text(
         encoding="utf-8"
     )
+    capsys.readouterr()
     assert await export(["zero-2", "--out", str(out)], env) == 2  # deleted: by id only
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.startswith("quizbot: 'zero-2' নামে কোনো কুইজ নেই: ")
+    assert said.err.endswith(f" ফোল্ডারেও নয়, {db_path} ডেটাবেসেও নয়\n")
+    assert await export(["zero-2", "--out", str(out)], en) == 2
+    said = capsys.readouterr()
+    assert said.err.startswith("quizbot: no quiz 'zero-2' in ")
+    assert said.err.endswith(f" or in {db_path}\n")
     # quizbot backup keeps them: the copy holds every stored quiz with its bank text
     copy = db_path.parent / "copy.sqlite3"
     assert await asyncio.to_thread(main, ["backup", str(copy)], env) == 0
+    assert capsys.readouterr().err == f"ব্যাকআপ সংরক্ষণ করা হয়েছে: {copy}\n"
+    second = db_path.parent / "copy2.sqlite3"
+    assert await asyncio.to_thread(main, ["backup", str(second)], en) == 0
+    assert capsys.readouterr().err == f"backup written to {second}\n"
+    nowhere = {"QUIZBOT_DB": str(db_path.parent / "none.sqlite3")}
+    for lang, said_there in [("en", "no database at "), ("bn", "কোনো ডেটাবেস পাওয়া যায়নি: ")]:
+        assert main(["backup", str(copy)], {**nowhere, "QUIZBOT_LANGUAGE": lang}) == 2
+        assert capsys.readouterr().err == f"quizbot: {said_there}{nowhere['QUIZBOT_DB']}\n"
     store = await Store.open(copy)
     try:
         rows = await store.authored_quizzes()

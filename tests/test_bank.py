@@ -207,7 +207,8 @@ def test_a_broken_bank_does_not_hide_the_others(tmp_path: Path) -> None:
     assert "broken.yaml" in str(found[0])
 
 
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, stdin: str = "", say: str = "en") -> subprocess.CompletedProcess[str]:
+    """``quizbot ARGS``, the tool speaking ``say`` (QUIZBOT_LANGUAGE)."""
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", *args],
         input=stdin,
@@ -215,7 +216,7 @@ def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         text=True,
         cwd=ROOT,
         timeout=60,
-        env={"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1"},
+        env={"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1", "QUIZBOT_LANGUAGE": say},
         check=False,
     )
 
@@ -230,6 +231,21 @@ def test_validate_command(tmp_path: Path) -> None:
     assert bad.stdout.strip().endswith(
         "bad.yaml:18: question 1 (id q1): correct: 0 is out of range (1 to 2)"
     )
+    assert "ok: questions/zero.yaml: zero (8 questions, bilingual)" in ok.stderr.splitlines()
+
+
+def test_validate_speaks_bengali(tmp_path: Path) -> None:
+    """QUIZBOT_LANGUAGE=bn: the tool's own lines in Bengali (Bengali digits), paths as they are."""
+    write(
+        tmp_path, GOOD.replace("  shuffle: false\n", "  shuffle: false\n  pick: 1\n"), "good.yaml"
+    )
+    ok = run_cli("validate", "questions/zero.yaml", str(tmp_path), say="bn")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert ok.stderr.splitlines() == [
+        "ঠিক আছে: questions/zero.yaml: zero (৮টি প্রশ্ন, বাংলা ও ইংরেজি)",
+        f"ঠিক আছে: {tmp_path / 'good.yaml'}: good (২টি প্রশ্ন, প্রতিবার ১টি বেছে নেওয়া হয়, "
+        "বাংলা ও ইংরেজি)",
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "bn"])
@@ -247,7 +263,7 @@ def test_play_with_right_answers_scores_full_marks(lang: str) -> None:
     )
     result = run_cli("play", "zero", "--lang", lang, "--seed", "5", stdin="x\n" + answers)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.rstrip().endswith("Score: 8/8")
+    assert result.stdout.rstrip().endswith("Score: 8/8" if lang == "en" else "স্কোর: ৮/৮")
     assert "Type one of: A, B, C, D" in result.stdout or "এগুলোর মধ্যে একটি লিখুন" in result.stdout
     assert ("A) " in result.stdout) and ("D) " in result.stdout)
 
@@ -258,3 +274,20 @@ def test_play_ends_at_end_of_input_with_the_score_so_far() -> None:
     last = result.stdout.rstrip().splitlines()[-1]
     assert last.startswith("Score: ")
     assert last.endswith("/2")
+
+
+def test_play_speaks_the_language_setting() -> None:
+    """Without --lang a bilingual quiz is played in QUIZBOT_LANGUAGE; a missing quiz is refused
+    in it."""
+    result = run_cli("play", "zero", "--seed", "1", stdin="A\n", say="en")
+    assert "Question 1/8" in result.stdout and result.stdout.rstrip().endswith("/1")
+    assert result.stdout.rstrip().splitlines()[-1].startswith("Score: ")
+    result = run_cli("play", "zero", "--seed", "1", stdin="A\n", say="bn")
+    assert result.stdout.rstrip().splitlines()[-1] in ("স্কোর: ০/১", "স্কোর: ১/১")
+    for say, said in [
+        ("en", "quizbot: no valid quiz 'nope' (available: "),
+        ("bn", "quizbot: 'nope' নামে কোনো বৈধ কুইজ নেই (যেগুলো আছে: "),
+    ]:
+        missing = run_cli("play", "nope", say=say)
+        assert missing.returncode == 2 and missing.stdout == ""
+        assert missing.stderr.startswith(said) and "zero" in missing.stderr

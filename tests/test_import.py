@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from bot.bank import load_quiz
 from bot.cli import main
+from bot.i18n import num
 from bot.importers import MAX_IMPORT_BYTES, detect_format, import_bytes, quiz_id_for
 from bot.render import bank_limits
 
@@ -24,12 +25,13 @@ DATA = ROOT / "tests" / "data" / "import"
 
 
 def run_import(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str, say: str = "en"
 ) -> tuple[int, list[str], str]:
-    """(exit code, problem lines, summary) of ``quizbot import ... --out tmp_path/out``."""
+    """(exit code, problem lines, summary) of ``quizbot import ... --out tmp_path/out``, the
+    tool speaking ``say`` (QUIZBOT_LANGUAGE)."""
     out = tmp_path / "out"
     out.mkdir(exist_ok=True)
-    code = main(["import", *args, "--out", str(out)], env={})
+    code = main(["import", *args, "--out", str(out)], env={"QUIZBOT_LANGUAGE": say})
     captured = capsys.readouterr()
     return code, captured.out.splitlines(), captured.err
 
@@ -189,7 +191,12 @@ def test_a_clean_file_exits_0_and_the_bank_validates_and_plays(tmp_path: Path) -
     )
     out = tmp_path / "banks"
     out.mkdir()
-    env = {"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1", "QUIZBOT_QUESTIONS": str(out)}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "PTB_TIMEDELTA": "1",
+        "QUIZBOT_QUESTIONS": str(out),
+        "QUIZBOT_LANGUAGE": "en",
+    }
 
     def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -330,6 +337,57 @@ def test_existing_banks_are_not_overwritten_and_writes_are_atomic(
         tmp_path, capsys, str(DATA / "trivia.json"), str(DATA / "kahoot.csv"), "--id", "x"
     )
     assert code == 2 and "--id names one quiz" in summary
+
+
+def test_the_tool_speaks_bengali(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QUIZBOT_LANGUAGE=bn: problems, per-file results, the summary and every refusal in
+    Bengali (Bengali digits in prose), on the same streams and with the same exit codes."""
+    trivia, kahoot = str(DATA / "trivia.json"), str(DATA / "kahoot.csv")
+    code, lines, summary = run_import(tmp_path, capsys, trivia, say="bn")
+    assert code == 1
+    assert lines == ["trivia.json result #4: ১টি বিকল্প, দরকার ২ থেকে ১০টি; বাদ গেছে।"]
+    target = tmp_path / "out" / "trivia.yaml"
+    assert summary.splitlines() == [
+        f"{trivia} -> {target}: ৩টি প্রশ্ন আনা হয়েছে, ১টি সমস্যা (opentdb)",
+        "মোট ৩টি প্রশ্ন ১টি প্রশ্নব্যাংকে আনা হয়েছে; ১টি সমস্যা; ০টি ফাইল আনা যায়নি",
+    ]
+    code, lines, summary = run_import(tmp_path, capsys, trivia, say="bn")
+    assert code == 2
+    assert lines[-1] == (
+        f"{target}: ফাইলটি আগে থেকেই আছে; কিছুই আনা হয়নি (বদলাতে চাইলে --force দিন, "
+        "অথবা --id দিয়ে অন্য নাম দিন)।"
+    )
+    assert summary.endswith("০টি প্রশ্নব্যাংকে আনা হয়েছে; ১টি সমস্যা; ১টি ফাইল আনা যায়নি\n")
+    code, lines, _ = run_import(tmp_path, capsys, trivia, trivia, "--force", say="bn")
+    assert code == 1 and lines[-1] == (
+        "trivia.yaml: কুইজ আইডি 'trivia' এই ইমপোর্টেরই আগের একটি ফাইল থেকে লেখা হয়ে "
+        "গেছে; কিছুই আনা হয়নি (--id দিয়ে অন্য নাম দিন)।"
+    )
+    refusals = [
+        (
+            [trivia, kahoot, "--id", "x"],
+            "--id দিয়ে একটিই কুইজের নাম দেওয়া যায়: এর সঙ্গে একটিমাত্র ফাইল দিন",
+        ),
+        (
+            [trivia, "--id", "Bad!"],
+            "--id 'Bad!': শুধু ছোট হাতের ইংরেজি অক্ষর, অঙ্ক, - আর _ ব্যবহার করুন (সর্বোচ্চ ৩২ অক্ষর)",
+        ),
+    ]
+    for args, said in refusals:
+        code, lines, summary = run_import(tmp_path, capsys, *args, say="bn")
+        assert (code, lines) == (2, []) and summary == f"quizbot: {said}\n", summary
+    none = tmp_path / "none"
+    assert main(["import", trivia, "--out", str(none)], env={"QUIZBOT_LANGUAGE": "bn"}) == 2
+    assert capsys.readouterr().err == f"quizbot: {none}: এই নামে কোনো ফোল্ডার নেই\n"
+    huge = tmp_path / "huge.gift"
+    with huge.open("wb") as f:
+        f.truncate(MAX_IMPORT_BYTES + 1)
+    code, lines, _ = run_import(tmp_path, capsys, str(huge), str(tmp_path), say="bn")
+    size, limit = (num("bn", n) for n in (MAX_IMPORT_BYTES + 1, MAX_IMPORT_BYTES))
+    assert code == 2 and lines == [
+        f"{huge}: ফাইলটি {size} বাইট, সর্বোচ্চ {limit} বাইট চলে; কিছুই আনা হয়নি।",
+        f"{tmp_path}: এটি কোনো ফাইল নয়",
+    ]
 
 
 def test_problems_read_in_bengali_and_formats_are_detected_by_content() -> None:

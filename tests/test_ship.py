@@ -72,13 +72,22 @@ def test_help_lists_every_subcommand(tmp_path: Path) -> None:
         assert re.search(rf"^\s+{name}\s+\S", done.stdout, re.MULTILINE), (name, done.stdout)
 
 
-def test_run_without_token_is_a_one_line_error(tmp_path: Path) -> None:
-    done = quizbot(tmp_path, "run", QUIZBOT_DB=str(tmp_path / "q.sqlite3"))
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "quizbot: TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather"),
+        ("bn", "quizbot: TELEGRAM_BOT_TOKEN সেট করা নেই: @BotFather থেকে একটি টোকেন নিয়ে"),
+        ("", "quizbot: TELEGRAM_BOT_TOKEN সেট করা নেই"),  # the bot's default language
+    ],
+)
+def test_run_without_token_is_a_one_line_error(tmp_path: Path, lang: str, said: str) -> None:
+    db = str(tmp_path / "q.sqlite3")
+    done = quizbot(tmp_path, "run", QUIZBOT_DB=db, QUIZBOT_LANGUAGE=lang)
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
-    assert lines[0].startswith("quizbot: TELEGRAM_BOT_TOKEN is not set")
+    assert lines[0].startswith(said)
     assert not (tmp_path / "q.sqlite3").exists()
 
 
@@ -90,8 +99,18 @@ def test_token_from_dotenv_file_is_used(tmp_path: Path) -> None:
     assert done.stderr.strip() == "quizbot: QUIZBOT_LANGUAGE must be bn or en, got 'fr'"
 
 
+BN_REASONS = {
+    "missing": "প্রশ্নের ফোল্ডার {folder} পাওয়া যায়নি; QUIZBOT_QUESTIONS-এ",
+    "empty": "প্রশ্নের ফোল্ডারে ({folder}) কোনো বৈধ কুইজ নেই (কারণ দেখতে চালান: "
+    "`quizbot validate {folder}`)",
+}
+
+
 @pytest.mark.parametrize("folder", ["missing", "empty", "broken"])
-def test_run_without_a_valid_quiz_is_a_one_line_error(tmp_path: Path, folder: str) -> None:
+@pytest.mark.parametrize("lang", ["en", "bn"])
+def test_run_without_a_valid_quiz_is_a_one_line_error(
+    tmp_path: Path, folder: str, lang: str
+) -> None:
     """No questions folder, or none valid in it: `quizbot run` stops at once instead of serving
     nothing."""
     questions = tmp_path / folder
@@ -106,13 +125,18 @@ def test_run_without_a_valid_quiz_is_a_one_line_error(tmp_path: Path, folder: st
         QUIZBOT_QUESTIONS=str(questions),
         QUIZBOT_API_URL="http://127.0.0.1:9/bot",
         QUIZBOT_DB=str(tmp_path / "q.db"),
+        QUIZBOT_LANGUAGE=lang,
     )
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
-    reason = "does not exist" if folder == "missing" else "has no valid quiz"
-    assert lines[0].startswith(f"quizbot: the questions folder {questions} {reason}")
+    if lang == "en":
+        reason = "does not exist" if folder == "missing" else "has no valid quiz"
+        assert lines[0].startswith(f"quizbot: the questions folder {questions} {reason}")
+    else:
+        reason = BN_REASONS["missing" if folder == "missing" else "empty"]
+        assert lines[0].startswith("quizbot: " + reason.format(folder=questions))
     assert not (tmp_path / "q.db").exists()
 
 

@@ -116,7 +116,7 @@ def test_validate_and_play_use_the_packaged_banks(venv: Path, tmp_path: Path) ->
     done = subprocess.run(
         [quizbot, "validate"],
         cwd=tmp_path,
-        env=clean_env(),
+        env=clean_env(QUIZBOT_LANGUAGE="en"),
         capture_output=True,
         text=True,
         timeout=60,

@@ -11,7 +11,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.bank import load_folder
+from bot.bank import Lang, load_folder
+from bot.i18n import t_plain
 from bot.limits import bank_limits
 from bot.storage import AuthoredQuiz, Store
 
@@ -26,8 +27,8 @@ async def _stored(db: Path, name: str) -> AuthoredQuiz | None:
     return by_id or next((r for r in rows if r.name == name and r.deleted_at is None), None)
 
 
-def export_quiz(folder: Path, db: Path, name: str, out: Path | None) -> int:
-    """Write the quiz; 0 when written, 2 when there is no such quiz."""
+def export_quiz(folder: Path, db: Path, name: str, out: Path | None, lang: Lang) -> int:
+    """Write the quiz; 0 when written, 2 when there is no such quiz. Messages in ``lang``."""
     quizzes, _ = load_folder([folder], bank_limits())
     text: str | None = None
     file_name = name
@@ -38,12 +39,13 @@ def export_quiz(folder: Path, db: Path, name: str, out: Path | None) -> int:
         if row is not None:
             text, file_name = row.bank_yaml, row.name
     if text is None:
-        print(f"quizbot: no quiz {name!r} in {folder} or in {db}", file=sys.stderr)
+        missing = t_plain(lang, "cli_export_missing", quiz=name, folder=str(folder), db=str(db))
+        print(f"quizbot: {missing}", file=sys.stderr)
         return 2
     if out is not None and str(out) == "-":
         sys.stdout.write(text)
         return 0
     target = out or Path(f"{file_name}.yaml")
     target.write_text(text, encoding="utf-8")
-    print(f"quiz {name} written to {target}", file=sys.stderr)
+    print(t_plain(lang, "cli_export_written", quiz=name, target=str(target)), file=sys.stderr)
     return 0
