@@ -99,13 +99,13 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "cli_imp_file_done": {
         "bn": "{source} -> {target}: {imported}টি প্রশ্ন আনা হয়েছে, {problems}টি সমস্যা ({format})",
-        "en": "{source} -> {target}: {imported} question(s) imported, {problems} problem(s) "
-        "({format})",
+        "en": "{source} -> {target}: {imported:question|questions} imported, "
+        "{problems:problem|problems} ({format})",
     },
     "cli_imp_summary": {
         "bn": "মোট {imported}টি প্রশ্ন {banks}টি প্রশ্নব্যাংকে আনা হয়েছে; {problems}টি সমস্যা; "
         "{failed}টি ফাইল আনা যায়নি",
-        "en": "imported {imported} question(s) into {banks} bank(s); {problems} problem(s); "
-        "{failed} file(s) not imported",
+        "en": "imported {imported:question|questions} into {banks:bank|banks}; "
+        "{problems:problem|problems}; {failed:file|files} not imported",
     },
 }
