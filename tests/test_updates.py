@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
+import pytest
+from fakebot import FakeTelegram
+from harness import BotHarness
+from quizkit import button_data, correct_label, populate, run_of, start_quiz
 from telegram import Bot, Message, Update
 
 from bot.updates import Messages, QuizBot, decode_update
@@ -128,3 +133,31 @@ def test_the_message_memo_is_bounded() -> None:
     old = decode_update(tap(10, 2, {**QUESTION, "message_id": 0}), b, messages)
     assert old.callback_query.message is not built[0]  # type: ignore[union-attr]
     assert old.callback_query.message == built[0]  # type: ignore[union-attr]
+
+
+async def test_a_class_tapping_at_once_builds_the_question_once(
+    tg: FakeTelegram, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over real HTTP: forty taps queued at once reach the handlers with one shared question
+    message (built once per getUpdates answer at most), and every tap is answered and
+    stored."""
+    cls = populate(tg, students=40)
+    built: list[int] = []
+    original = Message.de_json.__func__  # type: ignore[attr-defined]
+
+    def counting(cls_: type[Message], data: dict[str, Any], bot: Bot | None = None) -> Message:
+        built.append(data.get("message_id", 0))
+        message: Message = original(cls_, data, bot)
+        return message
+
+    async with BotHarness(tg, db_path) as bot:
+        assert isinstance(bot.app.bot, QuizBot)
+        q1 = await start_quiz(tg, cls)
+        right = button_data(q1, correct_label(q1))
+        monkeypatch.setattr(Message, "de_json", classmethod(counting))
+        queries = [tg.tap(cls.chat_id, s, q1.message_id, right) for s in cls.students]
+        answers = [await tg.wait_answered(q) for q in queries]
+        assert all((a.text or "").startswith("✅") for a in answers)
+        monkeypatch.undo()
+        assert 1 <= built.count(q1.message_id) < len(cls.students) / 4, built
+        assert len(await bot.services.store.answers(run_of(q1))) == 40
