@@ -22,6 +22,7 @@ from bot.bank import (
     Lang,
     parse_quiz,
 )
+from bot.bank import Problem as BankProblem
 from bot.importers.model import FALSE, TRUE, TRUE_FALSE, Draft, Parsed, Problem
 from bot.limits import bank_limits
 
@@ -182,7 +183,7 @@ def _validate(entry: dict[str, Any], draft: Draft, lang: Lang, limits: Any) -> P
     return None
 
 
-def _message(exc: BankError) -> str:
+def _message(exc: BankError) -> BankProblem:
+    """The validator's first problem, without the question number of its one-question bank."""
     first = exc.problems[0]
-    where = first.where.split(": ", 1)[1] if ": " in first.where else first.where
-    return f"{where}: {first.message}" if where else first.message
+    return replace(first, where=replace(first.where, question=None, qid=None))

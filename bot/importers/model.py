@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.bank import Lang
+from bot.bank import Problem as BankProblem
 from bot.i18n import t_plain
 
 
@@ -14,7 +15,8 @@ class Problem:
     """One thing that could not be imported, located in the source file.
 
     ``where`` names the place ("quiz.gift:12", "quiz.csv row 5", "moodle.xml question #3");
-    ``key`` is an i18n key (bot/strings_import.py) and ``values`` fill its placeholders.
+    ``key`` is an i18n key (bot/strings_import.py) and ``values`` fill its placeholders (a
+    value that is the bank validator's own problem is worded in the same language).
     """
 
     where: str
@@ -24,7 +26,11 @@ class Problem:
     def text(self, lang: Lang) -> str:
         """The localized one-line message, ``where`` included. Plain text (``t()`` escapes it
         as a value of an HTML message)."""
-        return t_plain(lang, self.key, where=self.where, **self.values)
+        values = {
+            name: value.detail(lang) if isinstance(value, BankProblem) else value
+            for name, value in self.values.items()
+        }
+        return t_plain(lang, self.key, where=self.where, **values)
 
 
 TRUE, FALSE = "true", "false"  # true/false options, worded in the bank's language when built
