@@ -32,7 +32,9 @@ def uses() -> list[tuple[str, set[str]]]:
         keys = [
             a.value
             for a in node.args
-            if isinstance(a, ast.Constant) and str(a.value).startswith("bank_")
+            if isinstance(a, ast.Constant)
+            and isinstance(a.value, str)
+            and a.value.startswith("bank_")
         ]
         if keys:
             assert all(k.arg is not None for k in node.keywords), ast.unparse(node)
