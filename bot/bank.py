@@ -585,12 +585,13 @@ def _read_options(reader: _Reader, node: yaml.Node | None, where: Where) -> list
         if text is None:
             ok = False
             continue
-        for lang in LANGS:
+        for lang in LANGS if reader.bilingual else LANGS[:1]:  # one language: said once
             seen = [o(lang).casefold() for o in options]
             if text(lang).casefold() in seen:
+                suffix = f".{lang}" if reader.bilingual else ""
                 reader.fail(
                     opt_node,
-                    where.at(f"options[{index}].{lang}"),
+                    where.at(f"options[{index}]{suffix}"),
                     "bank_duplicate_option",
                     n=seen.index(text(lang).casefold()) + 1,
                 )

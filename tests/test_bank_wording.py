@@ -125,3 +125,13 @@ def test_imported_files_carry_the_validators_words_in_each_language() -> None:
         "long.gift:3: প্রশ্নটি বাদ গেছে: explanation: ২৩৯ অক্ষর; সঠিক/ভুল ও পয়েন্টের লেখাসহ "
         "(৫৬) অ্যালার্টটি হবে ২৯৫ অক্ষরের, Telegram সর্বোচ্চ ২০০ অক্ষর নেয়"
     )
+
+
+def test_a_one_language_bank_names_its_fields_without_a_language() -> None:
+    one = "title: T\nlanguage: bn\nquestions:\n  - id: a\n    question: Q?\n"
+    one += "    options: [হ্যাঁ, হ্যাঁ]\n    correct: 1\n"
+    with pytest.raises(BankError) as refused:
+        parse_quiz(one, "one.yaml", "one", bank_limits())
+    assert [p.text("bn") for p in refused.value.problems] == [
+        "one.yaml:6: প্রশ্ন ১ (id a): options[2]: বিকল্প ১-এর সঙ্গে হুবহু এক"
+    ]

@@ -177,7 +177,7 @@ def _validate(entry: dict[str, Any], draft: Draft, lang: Lang, limits: Any) -> P
     """The bank loader's verdict on this one question, as a bank of its own."""
     text = dump({"title": "t", "language": lang, "questions": [entry]})
     try:
-        parse_quiz(text, draft.where, "q", limits)
+        parse_quiz(text, str(draft.where), "q", limits)
     except BankError as exc:
         return Problem(draft.where, "imp_invalid", {"message": _message(exc)})
     return None

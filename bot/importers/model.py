@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.bank import Lang
+from bot.bank import Lang, Where
 from bot.bank import Problem as BankProblem
 from bot.i18n import t_plain
 
@@ -19,7 +19,7 @@ class Problem:
     value that is the bank validator's own problem is worded in the same language).
     """
 
-    where: str
+    where: str | Where  # a Where: a question of a draft written in the chat ("question 3")
     key: str
     values: Mapping[str, object] = field(default_factory=dict)
 
@@ -30,7 +30,8 @@ class Problem:
             name: value.detail(lang) if isinstance(value, BankProblem) else value
             for name, value in self.values.items()
         }
-        return t_plain(lang, self.key, where=self.where, **values)
+        where = self.where.text(lang) if isinstance(self.where, Where) else self.where
+        return t_plain(lang, self.key, where=where, **values)
 
 
 TRUE, FALSE = "true", "false"  # true/false options, worded in the bank's language when built
@@ -42,7 +43,7 @@ class Draft:
     """A single-answer multiple-choice question read from a source file, not yet checked
     against the bank's limits."""
 
-    where: str
+    where: str | Where
     text: str
     options: tuple[str, ...]
     correct: int  # 0-based
