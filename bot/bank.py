@@ -488,7 +488,7 @@ def _read_questions(reader: _Reader, node: yaml.Node, limits: Limits) -> list[Qu
         if question.id in ids:
             reader.fail(
                 q_node,
-                Where(question=number, qid=question.id),
+                Where("id", number, question.id),
                 "bank_duplicate_id",
                 n=ids[question.id],
             )

@@ -110,8 +110,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "{pick} is more than the {count:question|questions} of the bank",
     },
     "bank_duplicate_id": {
-        "bn": "id: প্রশ্ন {n}-এও এই id আছে",
-        "en": "id: duplicate of question {n}",
+        "bn": "প্রশ্ন {n}-এও এই id আছে",
+        "en": "duplicate of question {n}",
     },
     "bank_bad_id": {
         "bn": "{id}: শুধু ইংরেজি অক্ষর, অঙ্ক, '.', '-' আর '_' ব্যবহার করুন (সর্বোচ্চ {limit} অক্ষর)",
