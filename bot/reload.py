@@ -21,7 +21,7 @@ class Refused:
 
     file: str
     kept: str | None
-    problems: tuple[Problem, ...]  # worded by the reader: the log in English, /reload in the chat's
+    problems: tuple[Problem, ...]  # worded where shown: the log in English, /reload in the chat's
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +89,12 @@ def _keep_last_good(
     for problem in problems:
         by_file.setdefault(problem.file, []).append(problem)
     refused: list[Refused] = []
-    for file, messages in by_file.items():
+    for file, found in by_file.items():
         quiz_id = Path(file).stem
         previous = old.get(quiz_id)
         kept = None
         if previous is not None and quiz_id not in served and previous.source == file:
             served[quiz_id] = previous
             kept = quiz_id
-        refused.append(Refused(file, kept, tuple(messages)))
+        refused.append(Refused(file, kept, tuple(found)))
     return served, tuple(refused)
