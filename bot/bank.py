@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -104,17 +104,65 @@ class Quiz:
 
 
 @dataclass(frozen=True, slots=True)
+class Where:
+    """The place in a bank a problem is about: a question (its number, and its id once known),
+    a field named as in the YAML (``title.bn``, ``settings.seconds``, ``options[2].en``), or
+    both; neither for the whole file."""
+
+    path: str = ""
+    question: int | None = None
+    qid: str | None = None
+
+    def at(self, name: str) -> Where:
+        """A field of this question (``id``, ``options[2]``)."""
+        return replace(self, path=name)
+
+    def dot(self, name: str) -> Where:
+        """A part of this field (``title`` -> ``title.bn``)."""
+        return replace(self, path=f"{self.path}.{name}")
+
+    def text(self, lang: Lang) -> str:
+        """``question 3 (id q7): options[2].en`` in ``lang`` (the field as written)."""
+        from bot.i18n import t_plain  # the catalog is built on this module: imported when used
+
+        head = ""
+        if self.question is not None and self.qid is not None:
+            head = t_plain(lang, "bank_where_question_id", n=self.question, id=self.qid)
+        elif self.question is not None:
+            head = t_plain(lang, "bank_where_question", n=self.question)
+        return ": ".join(part for part in (head, self.path) if part)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
-    """One validation problem, located as precisely as the file allows."""
+    """One validation problem, located as precisely as the file allows: ``key`` names its
+    text in the catalog (bot/strings_bank.py), ``values`` fill it in. ``str()`` is the English
+    line (logs); ``text(lang)`` the line a person reads."""
 
     file: str
     line: int | None
-    where: str
-    message: str
+    where: Where
+    key: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def detail(self, lang: Lang) -> str:
+        """The problem in ``lang`` with its place in the bank but not its file and line."""
+        from bot.i18n import t_plain
+
+        message = t_plain(lang, self.key, **self.values)
+        where = self.where.text(lang)
+        return f"{where}: {message}" if where else message
+
+    def text(self, lang: Lang) -> str:
+        """The whole line in ``lang``: ``file:line: place: problem`` (plain text)."""
+        loc = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{loc}: {self.detail(lang)}"
 
     def __str__(self) -> str:
-        loc = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{loc}: {self.where}: {self.message}" if self.where else f"{loc}: {self.message}"
+        return self.text("en")
 
 
 class BankError(Exception):
@@ -144,80 +192,72 @@ class _Reader:
         self._seen: set[int] = set()
         self.bilingual = True  # set from the title: a plain-text title makes a one-language bank
 
-    def fail(self, node: yaml.Node | None, where: str, message: str) -> None:
+    def fail(self, node: yaml.Node | None, where: Where, key: str, /, **values: object) -> None:
         line = node.start_mark.line + 1 if node is not None else None
-        self.problems.append(Problem(self.file, line, where, message))
+        self.problems.append(Problem(self.file, line, where, key, values))
 
-    def check_node(self, node: yaml.Node, where: str) -> bool:
+    def check_node(self, node: yaml.Node, where: Where) -> bool:
         if id(node) in self._seen:
-            self.fail(node, where, "anchors and aliases (&, *) are not allowed")
+            self.fail(node, where, "bank_alias", marks="&, *")
             return False
         self._seen.add(id(node))
         if node.tag not in _STANDARD_TAGS:
-            self.fail(node, where, f"tag {node.tag!r} is not allowed")
+            self.fail(node, where, "bank_tag", tag=repr(node.tag))
             return False
         return True
 
     def mapping(
-        self, node: yaml.Node, where: str, allowed: set[str], required: Iterable[str] = ()
+        self, node: yaml.Node, where: Where, allowed: set[str], required: Iterable[str] = ()
     ) -> dict[str, yaml.Node] | None:
         if not self.check_node(node, where):
             return None
         if not isinstance(node, yaml.MappingNode):
-            self.fail(node, where, "must be a mapping (key: value)")
+            self.fail(node, where, "bank_not_mapping")
             return None
         out: dict[str, yaml.Node] = {}
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
             if key == "<<":
-                self.fail(key_node, where, "merge keys (<<) are not allowed")
+                self.fail(key_node, where, "bank_merge_key", marks="<<")
                 continue
             if not isinstance(key, str) or key not in allowed:
                 allowed_list = ", ".join(sorted(allowed))
-                self.fail(key_node, where, f"unknown key {key!r} (allowed: {allowed_list})")
+                self.fail(key_node, where, "bank_unknown_key", name=repr(key), allowed=allowed_list)
                 continue
             if key in out:
-                self.fail(key_node, where, f"key {key!r} appears twice")
+                self.fail(key_node, where, "bank_key_twice", name=repr(key))
                 continue
             out[key] = value_node
         for key in required:
             if key not in out:
-                self.fail(node, where, f"missing key {key!r}")
+                self.fail(node, where, "bank_missing_key", name=repr(key))
         return out
 
-    def string(self, node: yaml.Node, where: str) -> str | None:
+    def string(self, node: yaml.Node, where: Where) -> str | None:
         if not self.check_node(node, where):
             return None
         if not isinstance(node, yaml.ScalarNode) or node.tag == "tag:yaml.org,2002:null":
-            self.fail(node, where, "must be text")
+            self.fail(node, where, "bank_not_text")
             return None
         value = str(node.value).strip()
         if not value:
-            self.fail(node, where, "must not be empty")
+            self.fail(node, where, "bank_empty")
             return None
         return value
 
-    def text(self, node: yaml.Node, where: str, limit: int | None = None) -> Text | None:
+    def text(self, node: yaml.Node, where: Where, limit: int | None = None) -> Text | None:
         if not self.bilingual:  # one-language bank: plain text, the same in every chat
             if isinstance(node, yaml.MappingNode):
-                self.fail(
-                    node,
-                    where,
-                    "must be plain text: this bank is in one language (its title is plain text)",
-                )
+                self.fail(node, where, "bank_one_language")
                 return None
             value = self.string(node, where)
             if value is None:
                 return None
             if limit is not None and len(value) > limit:
-                self.fail(node, where, f"{len(value)} characters, at most {limit} allowed")
+                self.fail(node, where, "bank_too_long", length=len(value), limit=limit)
             return Text(bn=value, en=value)
         if isinstance(node, yaml.ScalarNode) and node.tag != "tag:yaml.org,2002:null":
-            self.fail(
-                node,
-                where,
-                "must have both bn and en: this bank is bilingual (its title has bn and en)",
-            )
+            self.fail(node, where, "bank_bilingual")
             return None
         fields = self.mapping(node, where, set(LANGS), required=LANGS)
         if fields is None:
@@ -225,41 +265,43 @@ class _Reader:
         values: dict[str, str] = {}
         for lang in LANGS:
             if lang in fields:
-                value = self.string(fields[lang], f"{where}.{lang}")
+                value = self.string(fields[lang], where.dot(lang))
                 if value is not None:
                     if limit is not None and len(value) > limit:
                         self.fail(
                             fields[lang],
-                            f"{where}.{lang}",
-                            f"{len(value)} characters, at most {limit} allowed",
+                            where.dot(lang),
+                            "bank_too_long",
+                            length=len(value),
+                            limit=limit,
                         )
                     values[lang] = value
         if len(values) != len(LANGS):
             return None
         return Text(bn=values["bn"], en=values["en"])
 
-    def integer(self, node: yaml.Node, where: str, low: int, high: int) -> int | None:
+    def integer(self, node: yaml.Node, where: Where, low: int, high: int) -> int | None:
         if not self.check_node(node, where):
             return None
         if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:int":
-            self.fail(node, where, f"must be a whole number from {low} to {high}")
+            self.fail(node, where, "bank_not_whole", low=low, high=high)
             return None
         try:
             value = int(str(node.value), 10)
         except ValueError:
-            self.fail(node, where, f"must be a whole number from {low} to {high}")
+            self.fail(node, where, "bank_not_whole", low=low, high=high)
             return None
         if not low <= value <= high:
-            self.fail(node, where, f"{value} is out of range ({low} to {high})")
+            self.fail(node, where, "bank_out_of_range", value=value, low=low, high=high)
             return None
         return value
 
-    def boolean(self, node: yaml.Node, where: str) -> bool | None:
+    def boolean(self, node: yaml.Node, where: Where) -> bool | None:
         if not self.check_node(node, where):
             return None
         raw = str(node.value) if isinstance(node, yaml.ScalarNode) else ""
         if raw not in ("true", "false"):
-            self.fail(node, where, "must be true or false")
+            self.fail(node, where, "bank_not_bool")
             return None
         return raw == "true"
 
@@ -328,44 +370,40 @@ def load_quiz(path: Path, limits: Limits | None = None) -> Quiz:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise BankError(
-                [Problem(file, None, "", f"file is {size} bytes, at most {MAX_FILE_BYTES} allowed")]
-            )
+            raise BankError([_whole(file, "bank_file_too_big", size=size, limit=MAX_FILE_BYTES)])
         raw = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise BankError([Problem(file, None, "", "file is not UTF-8 text")]) from None
+        raise BankError([_whole(file, "bank_not_utf8")]) from None
     except OSError as exc:
-        raise BankError([Problem(file, None, "", f"cannot read: {exc.strerror}")]) from None
+        raise BankError([_whole(file, "bank_unreadable", reason=exc.strerror)]) from None
     return parse_quiz(raw, file, path.stem, limits)
+
+
+def _whole(file: str, key: str, line: int | None = None, /, **values: object) -> Problem:
+    """A problem of the whole file (no place in the bank)."""
+    return Problem(file, line, Where(), key, values)
 
 
 def parse_quiz(raw: str, file: str, quiz_id: str, limits: Limits | None = None) -> Quiz:
     """Validate a bank given as text (``file`` only names it in problems); raise BankError."""
     reader = _Reader(file)
     if not QUIZ_ID.match(quiz_id):
-        reader.fail(
-            None,
-            "",
-            "file name must be a quiz id: lowercase letters, digits, - and _, "
-            "at most 32 characters",
-        )
+        reader.fail(None, Where(), "bank_bad_name", limit=32)
     if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
-        raise BankError([Problem(file, None, "", f"bank is over {MAX_FILE_BYTES} bytes")])
+        raise BankError([_whole(file, "bank_over", limit=MAX_FILE_BYTES)])
     try:
         root = _compose(raw)
     except yaml.YAMLError as exc:
         if "maximum nesting depth" in str(exc):  # libyaml's own cap
-            raise BankError(
-                [Problem(file, None, "", "not valid YAML: nested too deeply")]
-            ) from None
+            raise BankError([_whole(file, "bank_too_deep")]) from None
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
-        raise BankError([Problem(file, line, "", f"not valid YAML: {problem}")]) from None
+        raise BankError([_whole(file, "bank_yaml", line, problem=problem)]) from None
     except (RecursionError, _TooDeep):  # PyYAML composes nested lists and maps recursively
-        raise BankError([Problem(file, None, "", "not valid YAML: nested too deeply")]) from None
+        raise BankError([_whole(file, "bank_too_deep")]) from None
     if root is None:
-        raise BankError([Problem(file, None, "", "file is empty")])
+        raise BankError([_whole(file, "bank_file_empty")])
     quiz = _read_quiz(reader, root, quiz_id, file, limits or Limits())
     if reader.problems or quiz is None:
         raise BankError(reader.problems)
@@ -375,42 +413,46 @@ def parse_quiz(raw: str, file: str, quiz_id: str, limits: Limits | None = None) 
 def _read_quiz(
     reader: _Reader, root: yaml.Node, quiz_id: str, file: str, limits: Limits
 ) -> Quiz | None:
-    top = reader.mapping(root, "", _TOP_KEYS, required=("title", "language", "questions"))
+    top = reader.mapping(root, Where(), _TOP_KEYS, required=("title", "language", "questions"))
     if top is None:
         return None
     if "title" in top and isinstance(top["title"], yaml.ScalarNode):
         reader.bilingual = False
-    title = reader.text(top["title"], "title", MAX_TITLE_CHARS) if "title" in top else None
+    title = reader.text(top["title"], Where("title"), MAX_TITLE_CHARS) if "title" in top else None
     language: Lang | None = None
     if "language" in top:
-        value = reader.string(top["language"], "language")
+        value = reader.string(top["language"], Where("language"))
         language = as_lang(value)
         if language is None and value is not None:
-            reader.fail(top["language"], "language", f"{value!r} is not one of {', '.join(LANGS)}")
+            reader.fail(
+                top["language"],
+                Where("language"),
+                "bank_bad_language",
+                value=repr(value),
+                langs=", ".join(LANGS),
+            )
     seconds: int | None = None
     pick: int | None = None
     pick_node: yaml.Node | None = None
     shuffle = True
     if "settings" in top:
-        settings = reader.mapping(top["settings"], "settings", _SETTINGS_KEYS)
+        settings = reader.mapping(top["settings"], Where("settings"), _SETTINGS_KEYS)
         if settings:
             if "seconds" in settings:
                 seconds = reader.integer(
-                    settings["seconds"], "settings.seconds", MIN_SECONDS, MAX_SECONDS
+                    settings["seconds"], Where("settings.seconds"), MIN_SECONDS, MAX_SECONDS
                 )
             if "shuffle" in settings:
-                shuffle = bool(reader.boolean(settings["shuffle"], "settings.shuffle"))
+                shuffle = bool(reader.boolean(settings["shuffle"], Where("settings.shuffle")))
             if "pick" in settings:
                 pick_node = settings["pick"]
-                pick = reader.integer(pick_node, "settings.pick", 1, MAX_QUESTIONS)
+                pick = reader.integer(pick_node, Where("settings.pick"), 1, MAX_QUESTIONS)
     questions: list[Question] = []
     if "questions" in top:
         questions = _read_questions(reader, top["questions"], limits)
     if pick is not None and questions and pick > len(questions):
         reader.fail(
-            pick_node,
-            "settings.pick",
-            f"{pick} is more than the {len(questions)} questions of the bank",
+            pick_node, Where("settings.pick"), "bank_pick_over", pick=pick, count=len(questions)
         )
     if title is None or language is None or reader.problems:
         return None
@@ -428,13 +470,14 @@ def _read_quiz(
 
 
 def _read_questions(reader: _Reader, node: yaml.Node, limits: Limits) -> list[Question]:
-    if not reader.check_node(node, "questions"):
+    where = Where("questions")
+    if not reader.check_node(node, where):
         return []
     if not isinstance(node, yaml.SequenceNode) or not node.value:
-        reader.fail(node, "questions", "must be a non-empty list")
+        reader.fail(node, where, "bank_empty_list")
         return []
     if len(node.value) > MAX_QUESTIONS:
-        reader.fail(node, "questions", f"{len(node.value)} questions, at most {MAX_QUESTIONS}")
+        reader.fail(node, where, "bank_too_many", count=len(node.value), limit=MAX_QUESTIONS)
         return []
     out: list[Question] = []
     ids: dict[str, int] = {}
@@ -445,8 +488,9 @@ def _read_questions(reader: _Reader, node: yaml.Node, limits: Limits) -> list[Qu
         if question.id in ids:
             reader.fail(
                 q_node,
-                f"question {number} (id {question.id})",
-                f"id: duplicate of question {ids[question.id]}",
+                Where("id", number, question.id),
+                "bank_duplicate_id",
+                n=ids[question.id],
             )
             continue
         ids[question.id] = number
@@ -457,7 +501,7 @@ def _read_questions(reader: _Reader, node: yaml.Node, limits: Limits) -> list[Qu
 def _read_question(
     reader: _Reader, node: yaml.Node, number: int, limits: Limits
 ) -> Question | None:
-    where = f"question {number}"
+    where = Where(question=number)
     if isinstance(node, yaml.MappingNode):  # name the id in every problem, even the first
         for key_node, value_node in node.value:
             if (
@@ -466,40 +510,34 @@ def _read_question(
                 and isinstance(value_node, yaml.ScalarNode)
                 and QUESTION_ID.match(str(value_node.value))
             ):
-                where = f"question {number} (id {value_node.value})"
+                where = Where(question=number, qid=str(value_node.value))
     fields = reader.mapping(
         node, where, _QUESTION_KEYS, required=("id", "question", "options", "correct")
     )
     if fields is None:
         return None
-    qid = reader.string(fields["id"], f"{where}: id") if "id" in fields else None
+    qid = reader.string(fields["id"], where.at("id")) if "id" in fields else None
     if qid is not None and not QUESTION_ID.match(qid):
-        reader.fail(
-            fields["id"],
-            f"{where}: id",
-            f"{qid!r}: use letters, digits, '.', '-', '_' (at most 48)",
-        )
+        reader.fail(fields["id"], where.at("id"), "bank_bad_id", id=repr(qid), limit=48)
         qid = None
-    text = reader.text(fields["question"], f"{where}: question") if "question" in fields else None
+    text = reader.text(fields["question"], where.at("question")) if "question" in fields else None
     options = _read_options(reader, fields.get("options"), where)
     correct = None
     if "correct" in fields and options:
-        value = reader.integer(fields["correct"], f"{where}: correct", 1, len(options))
+        value = reader.integer(fields["correct"], where.at("correct"), 1, len(options))
         correct = None if value is None else value - 1
     explanation = (
-        reader.text(fields["explanation"], f"{where}: explanation")
+        reader.text(fields["explanation"], where.at("explanation"))
         if "explanation" in fields
         else None
     )
     note = (
-        reader.text(fields["note"], f"{where}: note", MAX_NOTE_CHARS) if "note" in fields else None
+        reader.text(fields["note"], where.at("note"), MAX_NOTE_CHARS) if "note" in fields else None
     )
-    tag = reader.string(fields["tag"], f"{where}: tag") if "tag" in fields else None
+    tag = reader.string(fields["tag"], where.at("tag")) if "tag" in fields else None
     if tag is not None and len(tag) > MAX_TAG_CHARS:
         reader.fail(
-            fields["tag"],
-            f"{where}: tag",
-            f"{len(tag)} characters, at most {MAX_TAG_CHARS} allowed",
+            fields["tag"], where.at("tag"), "bank_too_long", length=len(tag), limit=MAX_TAG_CHARS
         )
     if None in (qid, text, options, correct) or (explanation is None and "explanation" in fields):
         return None
@@ -521,34 +559,41 @@ def _read_question(
     return question
 
 
-def _read_options(reader: _Reader, node: yaml.Node | None, where: str) -> list[Text] | None:
+def _read_options(reader: _Reader, node: yaml.Node | None, where: Where) -> list[Text] | None:
     if node is None:
         return None
-    if not reader.check_node(node, f"{where}: options"):
+    if not reader.check_node(node, where.at("options")):
         return None
     if not isinstance(node, yaml.SequenceNode):
-        reader.fail(node, f"{where}: options", "must be a list")
+        reader.fail(node, where.at("options"), "bank_not_list")
         return None
     count = len(node.value)
     if not MIN_OPTIONS <= count <= MAX_OPTIONS:
         reader.fail(
-            node, f"{where}: options", f"{count} options, need {MIN_OPTIONS} to {MAX_OPTIONS}"
+            node,
+            where.at("options"),
+            "bank_option_count",
+            count=count,
+            low=MIN_OPTIONS,
+            high=MAX_OPTIONS,
         )
         return None
     options: list[Text] = []
     ok = True
     for index, opt_node in enumerate(node.value, start=1):
-        text = reader.text(opt_node, f"{where}: options[{index}]", MAX_OPTION_CHARS)
+        text = reader.text(opt_node, where.at(f"options[{index}]"), MAX_OPTION_CHARS)
         if text is None:
             ok = False
             continue
-        for lang in LANGS:
+        for lang in LANGS if reader.bilingual else LANGS[:1]:  # one language: said once
             seen = [o(lang).casefold() for o in options]
             if text(lang).casefold() in seen:
+                suffix = f".{lang}" if reader.bilingual else ""
                 reader.fail(
                     opt_node,
-                    f"{where}: options[{index}].{lang}",
-                    f"duplicate of option {seen.index(text(lang).casefold()) + 1}",
+                    where.at(f"options[{index}]{suffix}"),
+                    "bank_duplicate_option",
+                    n=seen.index(text(lang).casefold()) + 1,
                 )
                 ok = False
         options.append(text)
@@ -556,13 +601,13 @@ def _read_options(reader: _Reader, node: yaml.Node | None, where: str) -> list[T
 
 
 def _check_lengths(
-    reader: _Reader, fields: dict[str, yaml.Node], q: Question, where: str, limits: Limits
+    reader: _Reader, fields: dict[str, yaml.Node], q: Question, where: Where, limits: Limits
 ) -> None:
     """Sizes as sent, in each language the bank is served in (a one-language bank's texts
     go to chats of both languages: the longer frame counts, reported once)."""
     message_done = alert_done = False
     for lang in LANGS:
-        field = f".{lang}" if reader.bilingual else ""
+        suffix = f".{lang}" if reader.bilingual else ""
         if limits.question_overhead is not None and not message_done:
             size = (
                 limits.question_overhead[lang]
@@ -572,9 +617,10 @@ def _check_lengths(
             if size > limits.question_message:
                 reader.fail(
                     fields["question"],
-                    f"{where}: question{field}",
-                    f"the question message would be {size} characters, "
-                    f"Telegram allows {limits.question_message}",
+                    where.at(f"question{suffix}"),
+                    "bank_message_long",
+                    size=size,
+                    limit=limits.question_message,
                 )
                 message_done = not reader.bilingual
         if q.explanation is None or alert_done:
@@ -584,9 +630,12 @@ def _check_lengths(
         if size > limits.alert:
             reader.fail(
                 fields["explanation"],
-                f"{where}: explanation{field}",
-                f"{len(q.explanation(lang))} characters; with the verdict and points "
-                f"({prefix}) the alert would be {size}, Telegram allows {limits.alert}",
+                where.at(f"explanation{suffix}"),
+                "bank_alert_long",
+                length=len(q.explanation(lang)),
+                prefix=prefix,
+                size=size,
+                limit=limits.alert,
             )
             alert_done = not reader.bilingual
 
@@ -609,8 +658,7 @@ def load_folder(
             continue
         if quiz.id in quizzes:
             other = quizzes[quiz.id].source
-            message = f"quiz id {quiz.id!r} is also used by {other}"
-            problems.append(Problem(str(path), None, "", message))
+            problems.append(_whole(str(path), "bank_id_taken", quiz=repr(quiz.id), other=other))
             continue
         quizzes[quiz.id] = quiz
     return quizzes, problems
@@ -626,5 +674,5 @@ def _bank_files(paths: Iterable[Path], problems: list[Problem]) -> list[Path]:
         elif path.is_file():
             files.append(path)
         else:
-            problems.append(Problem(str(path), None, "", "no such file or folder"))
+            problems.append(_whole(str(path), "bank_missing_path"))
     return files

@@ -151,7 +151,7 @@ def _validate(paths: list[Path], lang: Lang) -> int:
 
     quizzes, problems = load_folder(paths, bank_limits())
     for problem in problems:
-        print(problem)
+        print(problem.text(lang))
     for quiz in quizzes.values():
         values = {"source": quiz.source, "quiz": quiz.id, "count": len(quiz.questions)}
         print(
@@ -171,7 +171,7 @@ def _play(folder: Path, quiz_id: str, chosen: str | None, seed: int | None, lang
     quiz = quizzes.get(quiz_id)
     if quiz is None:
         for problem in problems:
-            print(problem, file=sys.stderr)
+            print(problem.text(lang), file=sys.stderr)
         names = ", ".join(sorted(quizzes)) or t_plain(lang, "cli_none")
         return _refuse(lang, "cli_no_such_quiz", quiz=quiz_id, names=names)
 

@@ -523,3 +523,6 @@ MESSAGES.update(strings_help.MESSAGES)
 from bot import strings_cli  # noqa: E402
 
 MESSAGES.update(strings_cli.MESSAGES)
+from bot import strings_bank  # noqa: E402
+
+MESSAGES.update(strings_bank.MESSAGES)

@@ -21,7 +21,7 @@ class Refused:
 
     file: str
     kept: str | None
-    problems: tuple[str, ...]
+    problems: tuple[Problem, ...]  # worded where shown: the log in English, /reload in the chat's
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ def apply_loaded(
     version of each bank that became broken. A folder that is gone (unmounted, renamed)
     changes nothing: every quiz stays served."""
     old = catalog.folder()
-    lost = [str(p) for p in problems if p.file == str(folder)]
+    lost = [p for p in problems if p.file == str(folder)]
     if lost:
         return ReloadReport((), (), (), (Refused(str(folder), None, tuple(lost)),), len(old))
     served, refused = _keep_last_good(loaded, problems, old)
@@ -85,16 +85,16 @@ def _keep_last_good(
     loaded: Mapping[str, Quiz], problems: list[Problem], old: Mapping[str, Quiz]
 ) -> tuple[dict[str, Quiz], tuple[Refused, ...]]:
     served = dict(loaded)
-    by_file: dict[str, list[str]] = {}
+    by_file: dict[str, list[Problem]] = {}
     for problem in problems:
-        by_file.setdefault(problem.file, []).append(str(problem))
+        by_file.setdefault(problem.file, []).append(problem)
     refused: list[Refused] = []
-    for file, messages in by_file.items():
+    for file, found in by_file.items():
         quiz_id = Path(file).stem
         previous = old.get(quiz_id)
         kept = None
         if previous is not None and quiz_id not in served and previous.source == file:
             served[quiz_id] = previous
             kept = quiz_id
-        refused.append(Refused(file, kept, tuple(messages)))
+        refused.append(Refused(file, kept, tuple(found)))
     return served, tuple(refused)

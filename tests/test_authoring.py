@@ -113,10 +113,12 @@ async def test_refused_polls_and_texts_change_nothing(tg: FakeTelegram, db_path:
         await poll(tg, teacher, "একাধিক ঠিক উত্তর", "Two?", ["a", "b", "c"], correct=[0, 2])
         await poll(tg, teacher, "ফরোয়ার্ড করা কুইজের", "Fwd?", ["a", "b"], forwarded_from=other)
         await poll(tg, teacher, "২ থেকে ১০টি বিকল্প", "Many?", [str(i) for i in range(12)])
-        await poll(
+        long = await poll(
             tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Long why?", ["a", "b"], explanation="x" * 200
-        )  # fits a poll, not our alert with its verdict
-        await poll(tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Same?", ["a", "A"])
+        )  # fits a poll, not our alert with its verdict; the validator's words in Bengali
+        assert "• প্রশ্ন ১: প্রশ্নটি বাদ গেছে: explanation: ২০০ অক্ষর; " in long.text
+        same = await poll(tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Same?", ["a", "A"])
+        assert "• প্রশ্ন ১: প্রশ্নটি বাদ গেছে: options[2]: বিকল্প ১-এর সঙ্গে হুবহু এক" in same.text
         assert await draft_count(store, teacher) == 0
         # flooding /newquiz: one draft, unchanged
         for _ in range(3):

@@ -112,3 +112,45 @@ async def test_aiken_text_goes_into_the_draft(tg: FakeTelegram, db_path: Path) -
         await say(tg, teacher, "/done", "সংরক্ষিত")
         [row] = await store.authored_by(teacher.id)
         assert row.question_count == count
+
+
+BROKEN_YAML = """\
+title: Networks
+language: en
+questions:
+  - id: q1
+    question: Is TCP reliable?
+    options: ["Yes", "No"]
+    correct: 3
+    <i>&: x
+"""
+
+
+async def test_the_validators_problems_come_in_the_uploaders_language(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    bn, en = tg.add_user(68, "Nasrin", language_code="bn"), tg.add_user(69, "Ann")
+    async with BotHarness(tg, db_path) as bot:
+        reply = await upload(tg, bn, "net.yaml", BROKEN_YAML.encode(), "কিছুই সংরক্ষণ হয়নি")
+        assert (
+            "• net.yaml:8: প্রশ্নব্যাংকে সমস্যা: প্রশ্ন ১ (id q1): অজানা কী '<i>&' (যেগুলো চলে: "
+            "correct, explanation, id, note, options, question, tag)" in reply.text
+        )
+        assert (
+            "• net.yaml:7: প্রশ্নব্যাংকে সমস্যা: প্রশ্ন ১ (id q1): correct: ৩ সীমার বাইরে (১ থেকে ২)"
+            in reply.text
+        )
+        assert "out of range" not in reply.text and "unknown key" not in reply.text
+        reply = await upload(tg, en, "net.yaml", BROKEN_YAML.encode(), "nothing was saved")
+        assert (
+            "• net.yaml:7: bank problem: question 1 (id q1): correct: 3 is out of range (1 to 2)"
+            in reply.text
+        )
+        # a question of another format that the validator refuses: skipped, said in Bengali
+        gift = f"::a::Fine?{{=yes ~no}}\n\n::b::Long?{{=ok#{'because ' * 30} ~no}}\n".encode()
+        reply = await upload(tg, bn, "long.gift", gift, "সংরক্ষিত")
+        assert (
+            "• long.gift:3: প্রশ্নটি বাদ গেছে: explanation: ২৩৯ অক্ষর; সঠিক/ভুল ও পয়েন্টের "
+            "লেখাসহ (৫৬) অ্যালার্টটি হবে ২৯৫ অক্ষরের, Telegram সর্বোচ্চ ২০০ অক্ষর নেয়" in reply.text
+        )
+        assert len(await bot.services.store.authored_by(bn.id)) == 1

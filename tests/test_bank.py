@@ -207,8 +207,10 @@ def test_a_broken_bank_does_not_hide_the_others(tmp_path: Path) -> None:
     assert "broken.yaml" in str(found[0])
 
 
-def run_cli(*args: str, stdin: str = "", say: str = "en") -> subprocess.CompletedProcess[str]:
-    """``quizbot ARGS``, the tool speaking ``say`` (QUIZBOT_LANGUAGE)."""
+def run_cli(
+    *args: str, stdin: str = "", say: str = "en", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``quizbot ARGS``, the tool speaking ``say`` (QUIZBOT_LANGUAGE), ``env`` added."""
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", *args],
         input=stdin,
@@ -216,7 +218,7 @@ def run_cli(*args: str, stdin: str = "", say: str = "en") -> subprocess.Complete
         text=True,
         cwd=ROOT,
         timeout=60,
-        env={"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1", "QUIZBOT_LANGUAGE": say},
+        env={"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1", "QUIZBOT_LANGUAGE": say, **env},
         check=False,
     )
 
@@ -245,6 +247,35 @@ def test_validate_speaks_bengali(tmp_path: Path) -> None:
         "ঠিক আছে: questions/zero.yaml: zero (৮টি প্রশ্ন, বাংলা ও ইংরেজি)",
         f"ঠিক আছে: {tmp_path / 'good.yaml'}: good (২টি প্রশ্ন, প্রতিবার ১টি বেছে নেওয়া হয়, "
         "বাংলা ও ইংরেজি)",
+    ]
+
+
+def test_validate_and_play_say_the_problems_in_bengali(tmp_path: Path) -> None:
+    """QUIZBOT_LANGUAGE=bn: each problem of a bank in Bengali (place and message, Bengali
+    digits), keys and paths as written, PyYAML's own words as PyYAML wrote them."""
+    bad = GOOD.replace("    correct: 1\n", "    correct: 0\n").replace(
+        "shuffle: false", "shuffle: on"
+    )
+    write(tmp_path, bad, "bad.yaml")
+    write(tmp_path, "title: [unclosed\n", "broken.yaml")
+    expected = [
+        f"{tmp_path / 'bad.yaml'}:7: settings.shuffle: true অথবা false দিন",
+        f"{tmp_path / 'bad.yaml'}:18: প্রশ্ন ১ (id q1): correct: ০ সীমার বাইরে (১ থেকে ২)",
+        f"{tmp_path / 'broken.yaml'}:2: বৈধ YAML নয়: did not find expected ',' or ']'",
+    ]
+    checked = run_cli("validate", str(tmp_path), say="bn")
+    assert checked.returncode == 1
+    assert checked.stdout.splitlines() == expected
+    assert run_cli("validate", str(tmp_path)).stdout.splitlines() == [
+        f"{tmp_path / 'bad.yaml'}:7: settings.shuffle: must be true or false",
+        f"{tmp_path / 'bad.yaml'}:18: question 1 (id q1): correct: 0 is out of range (1 to 2)",
+        f"{tmp_path / 'broken.yaml'}:2: not valid YAML: did not find expected ',' or ']'",
+    ]
+    refused = run_cli("play", "bad", say="bn", QUIZBOT_QUESTIONS=str(tmp_path))
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines() == [
+        *expected,
+        "quizbot: 'bad' নামে কোনো বৈধ কুইজ নেই (যেগুলো আছে: একটিও নেই)",
     ]
 
 

@@ -125,13 +125,20 @@ async def test_reload_by_admin_only_and_what_it_reports(
         assert sorted(catalog) == ["fresh", "net", "zero"]
         (tmp_path / "elsewhere").rename(banks)
 
-        # nothing changed: said so; in Bengali for a Bengali admin chat
+        # nothing changed: said so; in Bengali for a Bengali admin chat, the validator's
+        # problems too (a key as written, escaped in the HTML message)
         tg.user_says(tg.private_chat(admin), admin, "/lang bn")
         await tg.wait_for_message(ADMIN, "বাংলা")
+        broken = (banks / "zero.yaml").read_text("utf-8")
+        (banks / "zero.yaml").write_text(broken + "<b>&x: 1\n", "utf-8")
         tg.user_says(tg.private_chat(admin), admin, "/reload")
         again = await tg.wait_for_message(ADMIN, "প্রশ্নের ফোল্ডার আবার পড়া হয়েছে: ৩টি কুইজ চালু।")
         assert "zero.yaml" in again.text  # still refused, still reported
         assert "Added" not in again.text and "নতুন" not in again.text
+        assert ": correct: ৯ সীমার বাইরে (১ থেকে ৪)" in again.text
+        assert "• " + f"{banks / 'zero.yaml'}:" in again.text
+        assert "অজানা কী '<b>&x' (যেগুলো চলে: language, questions, settings, title)" in again.text
+        assert "out of range" not in again.text and "প্রশ্ন ১ (id " in again.text
 
 
 async def test_a_running_quiz_finishes_with_the_questions_it_started_with(

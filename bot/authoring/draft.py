@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bot.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Lang, Quiz
+from bot.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Lang, Quiz, Where
 from bot.importers.build import ImportReport, build
 from bot.importers.model import Draft as ImportDraft
 from bot.importers.model import Parsed
@@ -115,7 +115,7 @@ def bank(
     question by the bank validator; a refused one is a problem naming "question N")."""
     parsed = Parsed(
         drafts=[
-            ImportDraft(f"question {n}", q.text, q.options, q.correct, q.explanation, q.note)
+            ImportDraft(Where(question=n), q.text, q.options, q.correct, q.explanation, q.note)
             for n, q in enumerate(questions, start=first)
         ],
         title=title,

@@ -132,11 +132,7 @@ def _own(name: str, text: str, quiz_id: str) -> ImportReport:
         quiz = parse_quiz(text, name, quiz_id, bank_limits())
     except BankError as exc:
         problems = tuple(
-            Problem(
-                f"{name}:{p.line}" if p.line else name,
-                "imp_yaml",
-                {"message": f"{p.where}: {p.message}" if p.where else p.message},
-            )
+            Problem(f"{name}:{p.line}" if p.line else name, "imp_yaml", {"message": p})
             for p in exc.problems
         )
         return ImportReport("yaml", None, 0, problems[1:], problems[0] if problems else None)

@@ -22,6 +22,7 @@ from bot.bank import (
     Lang,
     parse_quiz,
 )
+from bot.bank import Problem as BankProblem
 from bot.importers.model import FALSE, TRUE, TRUE_FALSE, Draft, Parsed, Problem
 from bot.limits import bank_limits
 
@@ -176,13 +177,13 @@ def _validate(entry: dict[str, Any], draft: Draft, lang: Lang, limits: Any) -> P
     """The bank loader's verdict on this one question, as a bank of its own."""
     text = dump({"title": "t", "language": lang, "questions": [entry]})
     try:
-        parse_quiz(text, draft.where, "q", limits)
+        parse_quiz(text, str(draft.where), "q", limits)
     except BankError as exc:
         return Problem(draft.where, "imp_invalid", {"message": _message(exc)})
     return None
 
 
-def _message(exc: BankError) -> str:
+def _message(exc: BankError) -> BankProblem:
+    """The validator's first problem, without the question number of its one-question bank."""
     first = exc.problems[0]
-    where = first.where.split(": ", 1)[1] if ": " in first.where else first.where
-    return f"{where}: {first.message}" if where else first.message
+    return replace(first, where=replace(first.where, question=None, qid=None))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.bank import Lang
+from bot.bank import Lang, Where
+from bot.bank import Problem as BankProblem
 from bot.i18n import t_plain
 
 
@@ -14,17 +15,23 @@ class Problem:
     """One thing that could not be imported, located in the source file.
 
     ``where`` names the place ("quiz.gift:12", "quiz.csv row 5", "moodle.xml question #3");
-    ``key`` is an i18n key (bot/strings_import.py) and ``values`` fill its placeholders.
+    ``key`` is an i18n key (bot/strings_import.py) and ``values`` fill its placeholders (a
+    value that is the bank validator's own problem is worded in the same language).
     """
 
-    where: str
+    where: str | Where  # a Where: a question of a draft written in the chat ("question 3")
     key: str
     values: Mapping[str, object] = field(default_factory=dict)
 
     def text(self, lang: Lang) -> str:
         """The localized one-line message, ``where`` included. Plain text (``t()`` escapes it
         as a value of an HTML message)."""
-        return t_plain(lang, self.key, where=self.where, **self.values)
+        values = {
+            name: value.detail(lang) if isinstance(value, BankProblem) else value
+            for name, value in self.values.items()
+        }
+        where = self.where.text(lang) if isinstance(self.where, Where) else self.where
+        return t_plain(lang, self.key, where=where, **values)
 
 
 TRUE, FALSE = "true", "false"  # true/false options, worded in the bank's language when built
@@ -36,7 +43,7 @@ class Draft:
     """A single-answer multiple-choice question read from a source file, not yet checked
     against the bank's limits."""
 
-    where: str
+    where: str | Where
     text: str
     options: tuple[str, ...]
     correct: int  # 0-based

@@ -10,8 +10,8 @@ from bot.render.text import MESSAGE_LIMIT
 
 
 def reload_report(report: ReloadReport, lang: Lang) -> Safe:
-    """What the reload added, changed, removed and refused; the validator's messages (English)
-    are cut to what fits one message."""
+    """What the reload added, changed, removed and refused; the validator's problems (in
+    ``lang``) are cut to what fits one message."""
     lines = [t(lang, "reload_head", count=report.served)]
     for key, ids in (
         ("reload_added", report.added),
@@ -27,7 +27,7 @@ def reload_report(report: ReloadReport, lang: Lang) -> Safe:
                 " ", [head, t(lang, "reload_kept", id=html("<code>{}</code>", refused.kept))]
             )
         lines.append(head)
-        lines += [html("• {}", p) for p in refused.problems]
+        lines += [html("• {}", p.text(lang)) for p in refused.problems]
     if report.unchanged:
         lines.append(t(lang, "reload_same"))
     lines.append(t(lang, "reload_running"))
