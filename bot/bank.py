@@ -14,18 +14,11 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal, get_args
 
 import yaml
 
-Lang = Literal["bn", "en"]
-LANGS: tuple[Lang, ...] = get_args(Lang)
-
-
-def as_lang(value: str | None) -> Lang | None:
-    """Exactly 'bn' or 'en' as a Lang; anything else None."""
-    return "bn" if value == "bn" else "en" if value == "en" else None
-
+from bot.i18n import t_plain
+from bot.lang import LANGS, Lang, as_lang
 
 QUIZ_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 QUESTION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,47}$")
@@ -123,8 +116,6 @@ class Where:
 
     def text(self, lang: Lang) -> str:
         """``question 3 (id q7): options[2].en`` in ``lang`` (the field as written)."""
-        from bot.i18n import t_plain  # the catalog is built on this module: imported when used
-
         head = ""
         if self.question is not None and self.qid is not None:
             head = t_plain(lang, "bank_where_question_id", n=self.question, id=self.qid)
@@ -150,8 +141,6 @@ class Problem:
 
     def detail(self, lang: Lang) -> str:
         """The problem in ``lang`` with its place in the bank but not its file and line."""
-        from bot.i18n import t_plain
-
         message = t_plain(lang, self.key, **self.values)
         where = self.where.text(lang)
         return f"{where}: {message}" if where else message

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from bot import __version__
 from bot.authoring.export import export_quiz
-from bot.bank import LANGS, Lang, Quiz, load_folder
+from bot.bank import Quiz, load_folder
 from bot.i18n import parse_lang, t_plain
+from bot.lang import LANGS, Lang
 from bot.settings import Settings, SettingsError, load_settings, read_env_file
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from bot.bank import Lang
 from bot.i18n import ascii_digits, num
+from bot.lang import Lang
 
 MINUTE = 60
 HOUR = 3600

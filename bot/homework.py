@@ -24,8 +24,9 @@ from telegram.ext import Application, ContextTypes, Job
 
 from bot import outbox
 from bot.appbound import AppBound
-from bot.bank import Lang, Quiz
+from bot.bank import Quiz
 from bot.deadlines import DEFAULT_TZ
+from bot.lang import Lang
 from bot.markup import Safe
 from bot.render import teacher as render_teacher
 from bot.storage import Homework, NewHomework, Store

@@ -26,9 +26,10 @@ from telegram.ext import Application, ContextTypes, Job
 
 from bot import outbox, render
 from bot.appbound import AppBound
-from bot.bank import Lang, Quiz
+from bot.bank import Quiz
 from bot.engine import PlanMismatch, QuizEngine, first_review, make_plan
 from bot.i18n import t
+from bot.lang import Lang
 from bot.progress import restore_engine, save_progress, to_stored
 from bot.render import teacher as render_teacher
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun

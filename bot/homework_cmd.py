@@ -13,11 +13,12 @@ from telegram import Chat, Update
 from telegram.ext import Application
 
 from bot import render
-from bot.bank import QUIZ_ID, Lang, Quiz
+from bot.bank import QUIZ_ID, Quiz
 from bot.deadlines import DEFAULT_DURATION, parse_duration, show_offset
 from bot.homework import Homeworks
 from bot.homework_attempts import Attempts
 from bot.i18n import ascii_digits, t
+from bot.lang import Lang
 from bot.markup import Safe, join
 from bot.render import teacher as render_teacher
 from bot.replies import is_moderator, language, reply, thread_of

@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from bot.bank import LANGS, Lang
+from bot.lang import LANGS, Lang
 from bot.markup import Safe, check_value, escape
 
 _BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")

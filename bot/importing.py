@@ -8,9 +8,10 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from bot.bank import QUIZ_ID, Lang
+from bot.bank import QUIZ_ID
 from bot.i18n import t_plain
 from bot.importers import MAX_IMPORT_BYTES, ImportReport, import_bytes, quiz_id_for
+from bot.lang import Lang
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -6,9 +6,10 @@ longest verdict line of an alert and the frame around a question message, in eac
 
 from __future__ import annotations
 
-from bot.bank import LANGS, Limits
+from bot.bank import Limits
 from bot.engine import MAX_POINTS, STREAK_CAP
 from bot.i18n import t
+from bot.lang import LANGS
 
 ALERT_LIMIT = 200
 MESSAGE_LIMIT = 4096

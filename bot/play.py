@@ -7,9 +7,10 @@ from collections.abc import Callable
 from typing import TextIO
 
 from bot import render
-from bot.bank import Lang, Quiz
+from bot.bank import Quiz
 from bot.engine import QuizEngine, make_plan
 from bot.i18n import t_plain
+from bot.lang import Lang
 
 
 def play(

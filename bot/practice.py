@@ -17,9 +17,10 @@ from typing import Any
 from telegram.ext import ExtBot
 
 from bot import outbox, render
-from bot.bank import Lang, Quiz
+from bot.bank import Quiz
 from bot.catalog import Catalog
 from bot.engine import PlanMismatch, QuizEngine, first_review, make_plan
+from bot.lang import Lang
 from bot.progress import to_engine, to_stored
 from bot.storage import NewRun, Store
 

@@ -28,9 +28,10 @@ from telegram.ext import Application, ContextTypes, Job
 from bot import callbacks, outbox, render
 from bot.appbound import AppBound
 from bot.arrivals import Arrivals
-from bot.bank import Lang, Quiz
+from bot.bank import Quiz
 from bot.engine import QuizEngine, Reveal, Verdict, make_plan
 from bot.i18n import t_plain
+from bot.lang import Lang
 from bot.markup import Safe
 from bot.progress import restore_engine, save_progress, to_stored
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun

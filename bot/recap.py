@@ -25,10 +25,11 @@ from telegram.ext import Application
 
 from bot import outbox, render
 from bot.appbound import AppBound
-from bot.bank import Lang, Quiz
+from bot.bank import Quiz
 from bot.catalog import Catalog
 from bot.engine import first_review, streaks
 from bot.i18n import parse_lang, t
+from bot.lang import Lang
 from bot.markup import Safe
 from bot.pacing import SlidingWindow
 from bot.render import teacher as render_teacher

@@ -39,8 +39,8 @@ from bot import (
 )
 from bot.authoring import chat as authoring_chat
 from bot.authoring import manage as authoring_manage
-from bot.bank import LANGS, Lang
 from bot.i18n import MESSAGES, t, t_plain
+from bot.lang import LANGS, Lang
 from bot.markup import Safe, join
 from bot.replies import answer_query, language, permitted, reply
 from bot.routes import Button, Command, CommandCallback, Notice

@@ -11,8 +11,8 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
 from bot import outbox
-from bot.bank import Lang
 from bot.i18n import parse_lang, t
+from bot.lang import Lang
 from bot.markup import Safe
 from bot.routes import Where, Who
 from bot.services import Context, Services

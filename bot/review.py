@@ -27,11 +27,12 @@ from telegram.ext import Application, CallbackContext, Job
 
 from bot import callbacks, outbox, render
 from bot.appbound import AppBound
-from bot.bank import Lang, Question, Quiz
+from bot.bank import Question, Quiz
 from bot.callbacks import TZ_RANGE
 from bot.catalog import Catalog
 from bot.engine import DAY, REVIEW_DAYS, review_step
 from bot.i18n import ascii_digits, num, t, t_plain
+from bot.lang import Lang
 from bot.markup import join
 from bot.recap import Recaps
 from bot.render import teacher as render_teacher

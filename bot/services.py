@@ -23,11 +23,11 @@ from bot.answering import Answers
 from bot.arrivals import Arrivals
 from bot.authoring.catalog import AuthoredCatalog
 from bot.authoring.service import Authoring
-from bot.bank import Lang
 from bot.catalog import Catalog
 from bot.homework import Homeworks
 from bot.homework_attempts import Attempts
 from bot.i18n import parse_lang
+from bot.lang import Lang
 from bot.moderators import Moderators
 from bot.pacing import GroupPacer
 from bot.practice import PracticeSessions

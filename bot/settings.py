@@ -12,8 +12,9 @@ from urllib.parse import urlsplit
 
 from telegram.constants import FloodLimit
 
-from bot.bank import MAX_SECONDS, MIN_SECONDS, Lang
+from bot.bank import MAX_SECONDS, MIN_SECONDS
 from bot.i18n import parse_lang
+from bot.lang import Lang
 
 DEFAULT_API_URL = "https://api.telegram.org/bot"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")

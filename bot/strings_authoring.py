@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.bank import Lang
+from bot.lang import Lang
 
 MESSAGES: dict[str, dict[Lang, str]] = {
     # --- /newquiz ------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ Telegram HTML: the marks ``&``, ``*`` and ``<<`` come as values (escaped by ``t(
 
 from __future__ import annotations
 
-from bot.bank import Lang
+from bot.lang import Lang
 
 MESSAGES: dict[str, dict[Lang, str]] = {
     # --- where in the bank --------------------------------------------------------------------

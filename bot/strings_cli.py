@@ -3,7 +3,7 @@ export-quiz and backup (plain text, shown with ``t_plain``; ``quizbot: `` is add
 
 from __future__ import annotations
 
-from bot.bank import Lang
+from bot.lang import Lang
 
 MESSAGES: dict[str, dict[Lang, str]] = {
     # --- run -------------------------------------------------------------------------------------

@@ -17,9 +17,10 @@ from telegram.ext import Application, filters
 
 from bot import callbacks, homework_cmd, outbox
 from bot.analysis import Analysis, Response, analyse
-from bot.bank import Lang, Quiz
+from bot.bank import Quiz
 from bot.homework_cmd import quiz_names, start_homework
 from bot.i18n import ascii_digits, t, t_plain
+from bot.lang import Lang
 from bot.markup import Safe
 from bot.regrade import rescore
 from bot.render import label

@@ -7,8 +7,9 @@ import textwrap
 
 import pytest
 
-from bot.bank import BankError, Lang, parse_quiz
+from bot.bank import BankError, parse_quiz
 from bot.engine import make_plan
+from bot.lang import Lang
 from bot.markup import html
 from bot.render import bank_limits
 

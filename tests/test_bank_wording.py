@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from bot import strings_bank
-from bot.bank import BankError, Lang, parse_quiz
+from bot.bank import BankError, parse_quiz
 from bot.i18n import MESSAGES
 from bot.importers import import_bytes
+from bot.lang import Lang
 from bot.render import bank_limits
 
 BANK = Path(__file__).resolve().parent.parent / "bot" / "bank.py"

@@ -16,8 +16,8 @@ from bot import callbacks, outbox
 from bot.authoring import draft as drafts
 from bot.authoring import text_import
 from bot.authoring.draft import DraftQuestion, PollFacts
-from bot.bank import Lang
 from bot.i18n import t, t_plain
+from bot.lang import Lang
 from bot.render.authoring import added, problem_lines, refused, saved_text, undo_keyboard
 from bot.replies import language, pressed, private_here, reply
 from bot.routes import Button, Command, Notice

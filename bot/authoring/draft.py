@@ -13,10 +13,11 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bot.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Lang, Quiz, Where
+from bot.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Quiz, Where
 from bot.importers.build import ImportReport, build
 from bot.importers.model import Draft as ImportDraft
 from bot.importers.model import Parsed
+from bot.lang import Lang
 
 MAX_QUIZZES_PER_AUTHOR = 50
 MAX_DRAFT_QUESTIONS = MAX_QUESTIONS  # 200

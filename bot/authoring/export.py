@@ -11,8 +11,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.bank import Lang, load_folder
+from bot.bank import load_folder
 from bot.i18n import t_plain
+from bot.lang import Lang
 from bot.limits import bank_limits
 from bot.storage import AuthoredQuiz, Store
 

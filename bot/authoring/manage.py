@@ -11,8 +11,9 @@ from telegram.helpers import create_deep_linked_url
 
 from bot import callbacks, outbox
 from bot.authoring.draft import MAX_QUIZZES_PER_AUTHOR
-from bot.bank import Lang, Quiz
+from bot.bank import Quiz
 from bot.i18n import t, t_plain
+from bot.lang import Lang
 from bot.render.authoring import delete_keyboard, my_quizzes
 from bot.replies import language, pressed, private_here, reply
 from bot.routes import Button, Command, Notice

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from bot.authoring.catalog import parse
 from bot.authoring.draft import DraftQuestion, from_quiz
-from bot.bank import BankError, Lang, Quiz
+from bot.bank import BankError, Quiz
 from bot.importers import ImportReport, import_bytes
+from bot.lang import Lang
 from bot.limits import bank_limits
 from bot.markup import Safe
 from bot.render.authoring import problem_lines, refused

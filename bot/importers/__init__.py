@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from bot.bank import QUIZ_ID, BankError, Lang, parse_quiz
+from bot.bank import QUIZ_ID, BankError, parse_quiz
 from bot.importers import aiken, csvsheet, gift, moodle, opentdb
 from bot.importers.build import ImportReport, build
 from bot.importers.model import Parsed, Problem
+from bot.lang import Lang
 from bot.limits import bank_limits
 
 MAX_IMPORT_BYTES = 4 * 1024 * 1024  # any one source file; a chat may allow less

@@ -19,11 +19,11 @@ from bot.bank import (
     MIN_OPTIONS,
     MIN_SECONDS,
     BankError,
-    Lang,
     parse_quiz,
 )
 from bot.bank import Problem as BankProblem
 from bot.importers.model import FALSE, TRUE, TRUE_FALSE, Draft, Parsed, Problem
+from bot.lang import Lang
 from bot.limits import bank_limits
 
 _BENGALI = re.compile("[\u0980-\u09ff]")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.bank import Lang, Where
 from bot.bank import Problem as BankProblem
+from bot.bank import Where
 from bot.i18n import t_plain
+from bot.lang import Lang
 
 
 @dataclass(frozen=True, slots=True)

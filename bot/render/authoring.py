@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.bank import Lang
 from bot.i18n import t, t_plain
 from bot.importers import ImportReport
+from bot.lang import Lang
 from bot.markup import Safe, html, join
 from bot.render.text import MESSAGE_LIMIT, fit, label
 from bot.storage import AuthoredQuiz

@@ -8,8 +8,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
 from bot import callbacks
-from bot.bank import Lang, Quiz
+from bot.bank import Quiz
 from bot.i18n import t_plain
+from bot.lang import Lang
 from bot.render.text import fit, label
 
 BUTTON_LABEL = 60  # characters of a quiz title on a start button

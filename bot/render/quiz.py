@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.bank import Lang, Question, Quiz
+from bot.bank import Question, Quiz
 from bot.engine import Reveal, Score, Verdict
 from bot.i18n import num, t, t_plain
+from bot.lang import Lang
 from bot.limits import bank_limits as bank_limits  # re-exported: callers import it from here
 from bot.markup import Safe, html, join
 from bot.render.text import ALERT_LIMIT, fit, html_name, label, with_medal

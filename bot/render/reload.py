@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.bank import Lang
 from bot.i18n import t
+from bot.lang import Lang
 from bot.markup import Safe, html, join
 from bot.reload import ReloadReport
 from bot.render.text import MESSAGE_LIMIT

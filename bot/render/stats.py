@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.bank import Lang
 from bot.catalog import Catalog
 from bot.i18n import t
+from bot.lang import Lang
 from bot.markup import Safe, join
 from bot.render.text import fit, html_name, with_medal
 from bot.storage import GroupLine, Leaderboard, Overview, Standing

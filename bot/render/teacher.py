@@ -15,10 +15,11 @@ from telegram.helpers import create_deep_linked_url
 
 from bot import callbacks
 from bot.analysis import Analysis, ItemStats
-from bot.bank import Lang, Question, Quiz
+from bot.bank import Question, Quiz
 from bot.deadlines import local_time, show_offset
 from bot.engine import Reveal
 from bot.i18n import num, t, t_plain
+from bot.lang import Lang
 from bot.markup import Safe, html, join
 from bot.render.quiz import explained, options_block, question_message
 from bot.render.review import pack

@@ -9,8 +9,8 @@ import unicodedata
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
 from bot import markup
-from bot.bank import Lang
 from bot.i18n import t
+from bot.lang import Lang
 from bot.markup import Safe
 
 ALERT_LIMIT: int = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200 characters

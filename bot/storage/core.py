@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.bank import Lang
+from bot.lang import Lang
 
 from .models import Answer, StoreClosed
 
