@@ -57,16 +57,20 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "imp_option_count": {
         "bn": "{where}: {count}টি বিকল্প, দরকার {low} থেকে {high}টি; বাদ গেছে।",
-        "en": "{where}: {count} option(s), {low} to {high} needed; skipped.",
+        "en": "{where}: {count:option|options}, {low} to {high} needed; skipped.",
     },
     "imp_empty_option": {
         "bn": "{where}: বিকল্প {n} ফাঁকা; বাদ গেছে।",
         "en": "{where}: option {n} is empty; skipped.",
     },
-    "imp_too_long": {
-        "bn": "{where}: {field} {length} অক্ষরের, সর্বোচ্চ {limit}; কেটে ছোট না করে বাদ দেওয়া হয়েছে।",
-        "en": "{where}: {field} is {length} characters, at most {limit}; skipped rather than cut.",
+    "imp_option_too_long": {
+        "bn": "{where}: বিকল্প {n} {length} অক্ষরের, সর্বোচ্চ {limit}; কেটে ছোট না করে বাদ দেওয়া হয়েছে।",
+        "en": "{where}: option {n} is {length} characters, at most {limit}; "
+        "skipped rather than cut.",
     },
+    "imp_place_row": {"bn": "{file}, সারি {n}", "en": "{file} row {n}"},
+    "imp_place_question": {"bn": "{file}, প্রশ্ন {n}", "en": "{file} question #{n}"},
+    "imp_place_result": {"bn": "{file}, প্রশ্ন {n}", "en": "{file} result #{n}"},
     "imp_not_mcq": {
         "bn": "{where}: এক-উত্তরের বহুনির্বাচনী প্রশ্ন নয় ({kind}); বাদ গেছে।",
         "en": "{where}: not a single-answer multiple-choice question ({kind}); skipped.",
@@ -77,7 +81,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "imp_image_dropped": {
         "bn": "{where}: {count}টি ছবি বাদ দেওয়া হয়েছে (কেবল লেখা দেখানো যায়)।",
-        "en": "{where}: {count} image(s) dropped (only text can be shown).",
+        "en": "{where}: {count:image|images} dropped (only text can be shown).",
     },
     # --- GIFT ---------------------------------------------------------------------------------
     "imp_gift_escape": {

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.bank import load_quiz
+from bot.bank import MAX_OPTION_CHARS, load_quiz
 from bot.cli import main
 from bot.i18n import num
 from bot.importers import MAX_IMPORT_BYTES, detect_format, import_bytes, quiz_id_for
@@ -110,7 +110,7 @@ def test_moodle_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, lines, _ = run_import(tmp_path, capsys, str(DATA / "moodle.xml"))
     assert code == 1
     assert lines == [
-        "moodle.xml question #4: 1 image(s) dropped (only text can be shown).",
+        "moodle.xml question #4: 1 image dropped (only text can be shown).",
         "moodle.xml question #5: not a single-answer multiple-choice question (multiple "
         "answers); skipped.",
         "moodle.xml question #6: not a single-answer multiple-choice question (shortanswer); "
@@ -174,7 +174,7 @@ def test_spreadsheets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_open_trivia_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, lines, _ = run_import(tmp_path, capsys, str(DATA / "trivia.json"))
     assert code == 1
-    assert lines == ["trivia.json result #4: 1 option(s), 2 to 10 needed; skipped."]
+    assert lines == ["trivia.json result #4: 1 option, 2 to 10 needed; skipped."]
     quiz = bank(tmp_path, "trivia")
     assert quiz.title.en == "Science: Computers"
     assert quiz.questions[0].text.en == 'What does "CPU" stand for?'
@@ -298,7 +298,8 @@ def test_texts_over_the_limits_are_reported_not_cut() -> None:
     ).encode()
     report = import_bytes("limits.gift", gift, quiz_id="limits")
     assert report.imported == 1
-    assert [p.text("en") for p in report.problems] == [
+    problems = sorted(report.problems, key=lambda p: str(p))  # the row's own check comes first
+    assert [p.text("en") for p in problems] == [
         "limits.gift:3: option 2 is 301 characters, at most 300; skipped rather than cut.",
         "limits.gift:5: question skipped: explanation: 239 characters; with the verdict "
         "and points (56) the alert would be 295, Telegram allows 200",
@@ -314,7 +315,7 @@ def test_texts_over_the_limits_are_reported_not_cut() -> None:
     too_many = import_bytes("wide.csv", many_options.encode(), quiz_id="wide")
     assert too_many.fatal is not None
     assert [p.text("en") for p in too_many.problems] == [
-        "wide.csv row 2: 11 option(s), 2 to 10 needed; skipped."
+        "wide.csv row 2: 11 options, 2 to 10 needed; skipped."
     ]
 
 
@@ -345,7 +346,7 @@ def test_the_tool_speaks_bengali(tmp_path: Path, capsys: pytest.CaptureFixture[s
     trivia, kahoot = str(DATA / "trivia.json"), str(DATA / "kahoot.csv")
     code, lines, summary = run_import(tmp_path, capsys, trivia, say="bn")
     assert code == 1
-    assert lines == ["trivia.json result #4: ১টি বিকল্প, দরকার ২ থেকে ১০টি; বাদ গেছে।"]
+    assert lines == ["trivia.json, প্রশ্ন ৪: ১টি বিকল্প, দরকার ২ থেকে ১০টি; বাদ গেছে।"]
     target = tmp_path / "out" / "trivia.yaml"
     assert summary.splitlines() == [
         f"{trivia} -> {target}: ৩টি প্রশ্ন আনা হয়েছে, ১টি সমস্যা (opentdb)",
@@ -469,3 +470,22 @@ def test_no_input_makes_an_importer_raise(seed: bytes, cut: int, noise: bytes, e
     assert (report.yaml_text is None) == (report.fatal is not None)
     for problem in (*report.problems, *([report.fatal] if report.fatal else [])):
         assert problem.text("en").startswith("f") and problem.text("bn")
+
+
+def test_places_without_a_line_are_worded_in_the_readers_language() -> None:
+    """A spreadsheet's row and an over-long option, as a Bengali or English teacher reads
+    them (uploads in Telegram show ``text(lang)``)."""
+    long = "x" * (MAX_OPTION_CHARS + 1)
+    sheet = f"question,A,B,answer\nOk?,yes,no,A\nToo long?,{long},no,A\nBad?,yes,no,F\n"
+    report = import_bytes("class.csv", sheet.encode(), quiz_id="class")
+    assert report.imported == 1
+    problems = sorted(report.problems, key=lambda p: str(p))  # the row's own check comes first
+    assert [p.text("en") for p in problems] == [
+        f"class.csv row 3: option 1 is {MAX_OPTION_CHARS + 1} characters, at most "
+        f"{MAX_OPTION_CHARS}; skipped rather than cut.",
+        'class.csv row 4: the right answer "F" matches no option; skipped.',
+    ]
+    bengali = [p.text("bn") for p in problems]
+    assert bengali[0].startswith("class.csv, সারি ৩: বিকল্প ১ ৩০১ অক্ষরের, সর্বোচ্চ ৩০০")
+    assert bengali[1].startswith("class.csv, সারি ৪: ")
+    assert "row" not in " ".join(bengali)

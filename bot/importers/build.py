@@ -167,8 +167,8 @@ def _precheck(draft: Draft) -> Problem | None:
         if len(option) > MAX_OPTION_CHARS:
             return Problem(
                 draft.where,
-                "imp_too_long",
-                {"field": f"option {index}", "length": len(option), "limit": MAX_OPTION_CHARS},
+                "imp_option_too_long",
+                {"n": index, "length": len(option), "limit": MAX_OPTION_CHARS},
             )
     return None
 

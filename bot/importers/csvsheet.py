@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.i18n import ascii_digits
-from bot.importers.model import Draft, Parsed, Problem, clean
+from bot.importers.model import Draft, Parsed, Place, Problem, clean
 
 _HEAD_ROWS = 20  # how far down to look for the header row
 csv.field_size_limit(64 * 1024)
@@ -104,7 +104,7 @@ def parse(name: str, text: str) -> Parsed:
         row = rows[index]
         if not any(cell.strip() for cell in row):
             continue
-        draft = _row(out, f"{name} row {index + 1}", row, cols)
+        draft = _row(out, Place(name, "row", index + 1), row, cols)
         if draft is not None:
             out.drafts.append(draft)
     return out
@@ -114,7 +114,7 @@ def _cell(row: list[str], index: int | None) -> str:
     return row[index].strip() if index is not None and index < len(row) else ""
 
 
-def _row(out: Parsed, where: str, row: list[str], cols: _Columns) -> Draft | None:
+def _row(out: Parsed, where: Place, row: list[str], cols: _Columns) -> Draft | None:
     kind = _cell(row, cols.kind).casefold()
     if kind and kind not in (
         "multiple choice",

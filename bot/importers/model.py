@@ -4,11 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 from bot.bank import Problem as BankProblem
 from bot.bank import Where
 from bot.i18n import t_plain
 from bot.lang import Lang
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A place in a source file with no line to name: a spreadsheet's row, an XML file's n-th
+    question, a JSON file's n-th result; worded in the reader's language ("kahoot.csv row 5",
+    "kahoot.csv, সারি ৫")."""
+
+    file: str
+    kind: Literal["row", "question", "result"]
+    n: int
+
+    def text(self, lang: Lang) -> str:
+        return t_plain(lang, f"imp_place_{self.kind}", file=self.file, n=self.n)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+#: where a problem is: "quiz.gift:12", a Place, or a question of a draft written in the chat
+Location = str | Where | Place
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +42,7 @@ class Problem:
     value that is the bank validator's own problem is worded in the same language).
     """
 
-    where: str | Where  # a Where: a question of a draft written in the chat ("question 3")
+    where: Location
     key: str
     values: Mapping[str, object] = field(default_factory=dict)
 
@@ -31,7 +53,7 @@ class Problem:
             name: value.detail(lang) if isinstance(value, BankProblem) else value
             for name, value in self.values.items()
         }
-        where = self.where.text(lang) if isinstance(self.where, Where) else self.where
+        where = self.where if isinstance(self.where, str) else self.where.text(lang)
         return t_plain(lang, self.key, where=where, **values)
 
 
@@ -44,7 +66,7 @@ class Draft:
     """A single-answer multiple-choice question read from a source file, not yet checked
     against the bank's limits."""
 
-    where: str | Where
+    where: Location
     text: str
     options: tuple[str, ...]
     correct: int  # 0-based
@@ -64,7 +86,7 @@ class Parsed:
     title: str | None = None
     fatal: Problem | None = None
 
-    def skip(self, where: str, key: str, **values: object) -> None:
+    def skip(self, where: Location, key: str, **values: object) -> None:
         self.problems.append(Problem(where, key, values))
 
 

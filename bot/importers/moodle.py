@@ -13,7 +13,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from bot.importers.htmltext import html_to_text
-from bot.importers.model import FALSE, TRUE, Draft, Parsed, Problem, clean
+from bot.importers.model import FALSE, TRUE, Draft, Parsed, Place, Problem, clean
 
 
 def parse(name: str, data: bytes) -> Parsed:
@@ -33,7 +33,7 @@ def parse(name: str, data: bytes) -> Parsed:
         return out
     tag: str | None = None
     for index, element in enumerate(root.iter("question"), start=1):
-        where = f"{name} question #{index}"
+        where = Place(name, "question", index)
         kind = element.get("type", "")
         if kind == "category":
             tag = _category(_plain(element.find("category")))
@@ -64,7 +64,7 @@ def _category(path: str) -> str | None:
     return path.strip("/ ") or None
 
 
-def _html(out: Parsed, where: str, element: ET.Element | None) -> str:
+def _html(out: Parsed, where: Place, element: ET.Element | None) -> str:
     """The text of a ``<questiontext>``/``<feedback>``-like element, as plain text."""
     if element is None:
         return ""
@@ -87,7 +87,7 @@ def _plain(element: ET.Element | None) -> str:
     return " ".join((element.findtext("text") or "").split()) if element is not None else ""
 
 
-def _question(out: Parsed, where: str, element: ET.Element, tag: str | None) -> Draft | None:
+def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> Draft | None:
     text = _html(out, where, element.find("questiontext"))
     note = _html(out, where, element.find("generalfeedback")) or None
     options: list[str] = []

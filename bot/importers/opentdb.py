@@ -7,7 +7,7 @@ import json
 from html import unescape
 from typing import Any
 
-from bot.importers.model import FALSE, TRUE, Draft, Parsed, Problem, clean
+from bot.importers.model import FALSE, TRUE, Draft, Parsed, Place, Problem, clean
 
 
 def _text(value: Any) -> str | None:
@@ -29,7 +29,7 @@ def parse(name: str, text: str) -> Parsed:
         return out
     categories = set()
     for index, item in enumerate(results, start=1):
-        where = f"{name} result #{index}"
+        where = Place(name, "result", index)
         if not isinstance(item, dict):
             out.skip(where, "imp_opentdb_shape_item")
             continue
