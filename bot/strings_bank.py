@@ -120,7 +120,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     # English does not inflect here: "options" reads as the field's name ("1 options")
     "bank_option_count": {
         "bn": "{count}টি বিকল্প, দরকার {low} থেকে {high}টি",
-        "en": "{count} options, need {low} to {high}",
+        "en": "{count:option|options}, need {low} to {high}",
     },
     "bank_duplicate_option": {
         "bn": "বিকল্প {n}-এর সঙ্গে হুবহু এক",

@@ -123,7 +123,7 @@ def test_good_bank_and_boolean_trap(tmp_path: Path) -> None:
         (
             "      - bn: না\n        en: no\n",
             "",
-            "demo.yaml:14: question 1 (id q1): options: 1 options, need 2 to 10",
+            "demo.yaml:14: question 1 (id q1): options: 1 option, need 2 to 10",
         ),
         (
             "      - bn: না\n        en: no\n",
