@@ -27,12 +27,18 @@ class Answers:
         self._request, self._pacer = request, pacer
 
     async def answer(self, query_id: str, text: str | None, show_alert: bool) -> None:
-        """Answer the query: ``text`` as a toast, or as an alert (``show_alert``); nothing
-        shown when ``text`` is empty. Raises PTB's ``TelegramError`` as ``query.answer``
-        would."""
-        params: dict[str, Any] = {"callback_query_id": query_id}
-        if text:
-            params["text"] = text
-            if show_alert:
-                params["show_alert"] = True
+        """Answer the query (:func:`parameters`). Raises PTB's ``TelegramError`` as
+        ``query.answer`` would."""
+        params = parameters(query_id, text, show_alert)
         await self._pacer.unthrottled(METHOD, lambda: self._request.post_json(self._url, params))
+
+
+def parameters(query_id: str, text: str | None, show_alert: bool) -> dict[str, Any]:
+    """The answer's parameters, sent by :class:`Answers` or in a webhook reply: ``text`` as a
+    toast, or as an alert (``show_alert``); nothing shown when ``text`` is empty."""
+    params: dict[str, Any] = {"callback_query_id": query_id}
+    if text:
+        params["text"] = text
+        if show_alert:
+            params["show_alert"] = True
+    return params

@@ -145,7 +145,7 @@ async def answer_query(query: CallbackQuery, text: str | None, alert: bool, svc:
     """Answer a callback query (in the reply to its webhook request if that still waits); a
     late or failed answer is logged, never raised."""
     replies = svc.webhook_replies
-    if replies is not None and replies.offer(query.id, text, alert and bool(text)):
+    if replies is not None and replies.offer(query.id, text, alert):
         return
     try:
         await svc.answers.answer(query.id, text, alert)

@@ -24,6 +24,7 @@ from telegram.ext import ExtBot
 
 _UPDATE_KEYS: Final = frozenset({"update_id", "callback_query"})
 _QUERY_KEYS: Final = frozenset({"id", "from", "message", "chat_instance", "data"})
+_QUERY_NEEDS: Final = _QUERY_KEYS - {"data"}  # a tap the fast path builds has all of these
 
 
 class Messages:
@@ -59,7 +60,11 @@ def decode_update(item: JSONDict, bot: Bot | None, messages: Messages) -> Update
 def _tap(item: JSONDict, bot: Bot | None, messages: Messages) -> Update | None:
     """A plain callback query on a message (a tap), or None for PTB's general path."""
     query = item.get("callback_query")
-    if query is None or item.keys() - _UPDATE_KEYS or query.keys() - _QUERY_KEYS:
+    if (
+        query is None
+        or item.keys() != _UPDATE_KEYS
+        or not _QUERY_NEEDS <= query.keys() <= _QUERY_KEYS
+    ):
         return None
     message = query.get("message")
     if not isinstance(message, dict) or not message.get("date"):

@@ -21,9 +21,9 @@ from typing import Any
 
 import orjson
 from aiohttp import web
-from telegram import Update
 from telegram.ext import Application
 
+from bot import answering
 from bot.updates import QuizBot
 
 log = logging.getLogger(__name__)
@@ -50,10 +50,7 @@ class WebhookReplies:
         future = self._slots.pop(query_id, None)
         if future is None or future.done():
             return False
-        answer: dict[str, Any] = {"callback_query_id": query_id}
-        if text:
-            answer.update(text=text, show_alert=show_alert)
-        future.set_result(answer)
+        future.set_result(answering.parameters(query_id, text, show_alert))
         return True
 
     def drop(self, query_id: str) -> None:
@@ -67,7 +64,9 @@ def _handler(
     reply_wait: float = REPLY_WAIT,
 ) -> Any:
     bot = app.bot
-    decode = bot.decode if isinstance(bot, QuizBot) else lambda raw: Update.de_json(raw, bot)
+    if not isinstance(bot, QuizBot):
+        raise TypeError("the webhook serves quizbot's own bot (bot.updates.QuizBot)")
+    decode = bot.decode
 
     async def handle(request: web.Request) -> web.StreamResponse:
         given = request.headers.get(SECRET_HEADER, "")
@@ -89,7 +88,7 @@ def _handler(
         except TimeoutError:
             replies.drop(query.id)  # its handler answers with a request of its own
             return web.Response()
-        body = orjson.dumps({"method": "answerCallbackQuery", **answer})
+        body = orjson.dumps({"method": answering.METHOD, **answer})
         return web.Response(body=body, content_type="application/json")
 
     return handle

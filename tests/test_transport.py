@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import pytest
 import pytest_asyncio
 from fakebot import FakeTelegram
@@ -398,8 +399,16 @@ async def test_answers_follow_the_pacers_retry_rules(server: RawServer) -> None:
     await req.shutdown()
 
 
-async def test_answers_decode_like_ptb(server: RawServer) -> None:
+async def test_answers_decode_like_ptb(server: RawServer, monkeypatch: pytest.MonkeyPatch) -> None:
     """orjson decodes; a body that is not valid UTF-8 is read as PTB reads it (replaced)."""
+    decoded: list[bytes] = []
+    orjson_loads = orjson.loads
+
+    def spy(payload: bytes) -> Any:
+        decoded.append(payload)
+        return orjson_loads(payload)
+
+    monkeypatch.setattr(orjson, "loads", spy)  # the transport looks it up at each call
     server.actions["getChat"] = ("answer", 200, b'{"ok": true, "result": {"t": "caf\xe9"}}')
     req = request()
     assert await req.post(f"{server.url}{TOKEN}/getChat") == {"t": "caf\ufffd"}
@@ -408,4 +417,5 @@ async def test_answers_decode_like_ptb(server: RawServer) -> None:
         "t": "ক্যুইজ",
         "n": [1, 2.5, None, True],
     }
+    assert len(decoded) == 2  # both answers went through orjson first
     await req.shutdown()

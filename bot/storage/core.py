@@ -317,13 +317,21 @@ class StoreCore:
         cache[job.user_id] = (job.name, job.username, language)
 
 
+def pragmas(busy_timeout_ms: int) -> tuple[str, ...]:
+    """How every connection of the store is set up (each runs these once when opened)."""
+    return (
+        f"PRAGMA busy_timeout = {busy_timeout_ms:d}",
+        "PRAGMA foreign_keys = ON",
+        "PRAGMA synchronous = FULL",
+    )
+
+
 def _connect(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
-    """A write connection configured as the store's others (bot/storage/store.py)."""
+    """The group commits' connection, set up as the store's others."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA synchronous = FULL")
+        for pragma in pragmas(busy_timeout_ms):
+            conn.execute(pragma)
     except BaseException:
         conn.close()
         raise

@@ -21,7 +21,7 @@ from bot.lang import Lang
 
 from .analysis import AnalysisMixin
 from .authored import AuthoredMixin
-from .core import Clock, _UserJob
+from .core import Clock, _UserJob, pragmas
 from .homework import HomeworkMixin
 from .models import LANGUAGES
 from .review import ReviewMixin
@@ -33,9 +33,8 @@ CHAT_CACHE_MAX = 50_000
 
 
 async def _configure(conn: aiosqlite.Connection, busy_timeout_ms: int) -> None:
-    await conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
-    await conn.execute("PRAGMA foreign_keys = ON")
-    await conn.execute("PRAGMA synchronous = FULL")
+    for pragma in pragmas(busy_timeout_ms):
+        await conn.execute(pragma)
 
 
 def _fsync_dir(directory: Path) -> None:
