@@ -1,6 +1,6 @@
 """Package layout only (everything else is in pyproject.toml): the top-level ``questions/``
 banks ship inside the wheel as the data package ``bot._questions`` (read by
-``bot.settings.shipped_questions``), beside every package found under ``bot/``."""
+``bot.core.settings.shipped_questions``), beside every package found under ``bot/``."""
 
 from setuptools import find_packages, setup
 

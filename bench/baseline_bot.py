@@ -7,7 +7,7 @@ Run as ``python -m bench.baseline_bot`` with ``TELEGRAM_BOT_TOKEN``, ``QUIZBOT_A
   ``run_polling()`` with its defaults (httpx, one update at a time). The baseline.
 * ``httpx-concurrent``: the same with ``concurrent_updates(256)``, PTB's own switch for
   handling updates concurrently (still httpx).
-* ``ceiling``: bare PTB with quizbot's transport (bot/transport.py) and concurrent updates:
+* ``ceiling``: bare PTB with quizbot's transport (bot/tg/transport.py) and concurrent updates:
   the issue's "bare aiohttp ceiling", quizbot's own logic left out.
 * ``ceiling-uvloop``: the ceiling on uvloop's event loop, as quizbot runs: the best bare PTB
   setup on this machine.
@@ -23,7 +23,7 @@ from urllib.parse import urlparse
 from telegram import Update
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, ContextTypes
 
-from bot.transport import AiohttpRequest
+from bot.tg.transport import AiohttpRequest
 
 VARIANTS = ("defaults", "httpx-concurrent", "ceiling", "ceiling-uvloop")
 

@@ -387,6 +387,6 @@ async def shutdown(sizes: Sizes, work: Workdir) -> dict[str, Any]:
         "exit_code": code,
         "clean_log": not bad,
         "bad_lines": bad[:10],
-        "stopped_cleanly": "INFO bot.app: stopped" in log,
+        "stopped_cleanly": "INFO bot.app.application: stopped" in log,
         "log_tail": log.splitlines()[-40:],
     }

@@ -13,7 +13,8 @@ import pytest_asyncio
 sys.path.insert(0, str(Path(__file__).parent))
 # PTB 22 warns on every RetryAfter unless it may use timedelta (the future default).
 os.environ.setdefault("PTB_TIMEDELTA", "1")
-# t() refuses values that look HTML-escaped already (bot/markup.py): double escaping fails tests
+# t() refuses values that look HTML-escaped already (bot/i18n/markup.py): double escaping
+# fails tests
 os.environ.setdefault("QUIZBOT_STRICT_HTML", "1")
 
 from fakebot import FakeTelegram

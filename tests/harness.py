@@ -11,9 +11,9 @@ from typing import Any
 from clockkit import ManualClock
 from fakebot import FakeTelegram
 
-from bot.app import ALLOWED_UPDATES, build_application
-from bot.services import Services
-from bot.settings import Settings, load_settings
+from bot.app.application import ALLOWED_UPDATES, build_application
+from bot.core.settings import Settings, load_settings
+from bot.services.container import Services
 
 TOKEN = "4242:fake-test-token-for-quizbot-tests"
 

@@ -13,8 +13,8 @@ from typing import TypeVar
 import pytest
 from fakebot import Chat, FakeTelegram, StoredMessage, User
 
-from bot.bank import Question, Quiz, Text, load_quiz
-from bot.engine import QuizEngine
+from bot.core.bank import Question, Quiz, Text, load_quiz
+from bot.core.engine import QuizEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 ZERO: Quiz = load_quiz(ROOT / "questions" / "zero.yaml")

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import callbacks
-from bot.analysis import Response, analyse, group_size
-from bot.regrade import Graded, rescore
+from bot.core.analysis import Response, analyse, group_size
+from bot.core.regrade import Graded, rescore
+from bot.render import callbacks
 
 
 def r(user: int, qid: str, option: int, correct: bool, seconds: float | None = None) -> Response:

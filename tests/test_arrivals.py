@@ -25,7 +25,7 @@ from quizkit import (
 from telegram import Update
 from telegram.ext import ContextTypes, TypeHandler
 
-from bot.engine import points_for
+from bot.core.engine import points_for
 
 
 class Clock:
@@ -143,7 +143,7 @@ async def test_updates_in_flight_are_bounded() -> None:
     leaves the rest at Telegram instead of in its memory."""
     from telegram import Update as U
 
-    from bot.arrivals import ArrivalQueue, Arrivals
+    from bot.tg.arrivals import ArrivalQueue, Arrivals
 
     clock = Clock()
     arrivals = Arrivals(clock, lambda u: None)

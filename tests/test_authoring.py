@@ -9,7 +9,7 @@ from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import assert_quiet, open_question, populate
 
-from bot.authoring import draft as drafts
+from bot.services import drafts
 from bot.storage import Draft, NewAuthored, Store
 
 

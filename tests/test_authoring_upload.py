@@ -11,7 +11,7 @@ from harness import TOKEN, BotHarness
 from quizkit import ROOT, assert_quiet, open_question
 from test_authoring import draft_count, say
 
-from bot.settings import file_url
+from bot.core.settings import file_url
 
 DATA = Path(__file__).parent / "data" / "import"
 MB = 1024 * 1024

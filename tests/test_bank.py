@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.bank import BankError, Quiz, load_folder, load_quiz
+from bot.core.bank import BankError, Quiz, load_folder, load_quiz
 from bot.render import bank_limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -285,7 +285,7 @@ def test_play_with_right_answers_scores_full_marks(lang: str) -> None:
     # The shuffle is seeded, so the right labels are known: replay the same plan here.
     import random
 
-    from bot.engine import make_plan
+    from bot.core.engine import make_plan
 
     plan = make_plan(quiz, random.Random(5))
     answers = "".join(

@@ -7,10 +7,10 @@ import textwrap
 
 import pytest
 
-from bot.bank import BankError, parse_quiz
-from bot.engine import make_plan
-from bot.lang import Lang
-from bot.markup import html
+from bot.core.bank import BankError, parse_quiz
+from bot.core.engine import make_plan
+from bot.i18n.lang import Lang
+from bot.i18n.markup import html
 from bot.render import bank_limits
 
 ONE = """\
@@ -97,7 +97,7 @@ def test_every_view_of_a_question_shows_a_one_language_bank_as_written() -> None
     """Group reveal, tap alert, recap and review, in both chat languages: the bank's texts as
     written, the bot's words in the chat's language, no explanation line when there is none."""
     from bot import render
-    from bot.engine import Answer, QuizEngine, Verdict
+    from bot.core.engine import Answer, QuizEngine, Verdict
 
     quiz = load(
         ONE.replace("title: Networks", "title: নেটওয়ার্ক").replace("language: en", "language: bn")
@@ -150,7 +150,7 @@ def test_the_shipped_quiz_does_not_give_its_answers_away() -> None:
     (the validator checks the sizes with the real verdict lines)."""
     from pathlib import Path
 
-    from bot.bank import load_quiz
+    from bot.core.bank import load_quiz
 
     quiz = load_quiz(
         Path(__file__).resolve().parent.parent / "questions" / "zero.yaml", bank_limits()

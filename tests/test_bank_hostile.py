@@ -13,8 +13,8 @@ from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import ROOT, populate
 
-from bot import bank as bank_module
-from bot.bank import MAX_FILE_BYTES, MAX_QUESTIONS, BankError, load_folder, load_quiz
+from bot.core import bank as bank_module
+from bot.core.bank import MAX_FILE_BYTES, MAX_QUESTIONS, BankError, load_folder, load_quiz
 from bot.render import bank_limits
 
 QUESTION = """\
@@ -200,7 +200,7 @@ async def test_the_bot_serves_the_good_bank_and_logs_the_others(
         skipped = [
             r.getMessage()
             for r in caplog.records
-            if r.name == "bot.app" and r.levelno == logging.ERROR
+            if r.name == "bot.app.application" and r.levelno == logging.ERROR
         ]
         for name in EXPECTED:
             assert any(f"{folder / name}" in m and "file skipped" in m for m in skipped), name

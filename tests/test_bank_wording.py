@@ -1,4 +1,4 @@
-"""The validator's problems in both languages: every key bot/bank.py reports is in the catalog
+"""The validator's problems in both languages: every key bot/core/bank.py reports is in the catalog
 in Bengali and English, filled in with exactly the values its templates name, and a problem
 reads the same in English as it always did (logs, ``str()``) and in Bengali to a teacher."""
 
@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot import strings_bank
-from bot.bank import BankError, parse_quiz
-from bot.i18n import MESSAGES
-from bot.importers import import_bytes
-from bot.lang import Lang
+from bot.banks.importers import import_bytes
+from bot.core.bank import BankError, parse_quiz
+from bot.i18n import MESSAGES, strings_bank
+from bot.i18n.lang import Lang
 from bot.render import bank_limits
 
-BANK = Path(__file__).resolve().parent.parent / "bot" / "bank.py"
+BANK = Path(__file__).resolve().parent.parent / "bot" / "core" / "bank.py"
 
 
 def placeholders(template: str) -> set[str]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from quizkit import right_shown
 
-from bot.bank import load_quiz
-from bot.engine import Plan, PlanMismatch, QuizEngine, make_plan, points_for
+from bot.core.bank import load_quiz
+from bot.core.engine import Plan, PlanMismatch, QuizEngine, make_plan, points_for
 
 ZERO = load_quiz(Path(__file__).resolve().parent.parent / "questions" / "zero.yaml")
 T0 = 1_700_000_000.0
@@ -154,7 +154,7 @@ def test_a_plan_that_no_longer_fits_the_bank_is_refused() -> None:
 def test_engine_is_pure() -> None:
     import ast
 
-    source = (Path(__file__).resolve().parent.parent / "bot" / "engine.py").read_text()
+    source = (Path(__file__).resolve().parent.parent / "bot" / "core" / "engine.py").read_text()
     imported = {
         alias.name.split(".")[0]
         for node in ast.walk(ast.parse(source))

@@ -1,4 +1,4 @@
-"""The bot's event loop (bot/app.py): uvloop's where it is installed, asyncio's otherwise."""
+"""The bot's event loop (bot/app/application.py): uvloop's where installed, else asyncio's."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import uvloop
 
-from bot import app
+from bot.app import application as app
 
 
 def test_the_bot_runs_on_uvloop_where_installed() -> None:

@@ -21,7 +21,7 @@ from teacherkit import (
     take_hw,
 )
 
-from bot.deadlines import parse_duration
+from bot.core.deadlines import parse_duration
 from bot.storage.schema import GROUP_TOTALS_AGGREGATE
 
 DAY = 86_400.0

@@ -27,11 +27,10 @@ from quizkit import (
 )
 from telegram import Update
 
-from bot import callbacks
-from bot.authoring.catalog import AUTHORED_ID
-from bot.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
-from bot.commands import _seconds, parse_quiz_args
-from bot.render import NAME_LIMIT
+from bot.banks.authored import AUTHORED_ID
+from bot.core.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
+from bot.handlers.quiz import _seconds, parse_quiz_args
+from bot.render import NAME_LIMIT, callbacks
 
 OTHER_GROUP = -1009876543210
 INVALID = "This button is no longer valid."

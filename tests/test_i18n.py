@@ -9,7 +9,7 @@ import pytest
 from fakebot import parse_html
 
 from bot.i18n import MESSAGES, ascii_digits, check_catalog, num, parse_lang, t
-from bot.lang import Lang
+from bot.i18n.lang import Lang
 
 BENGALI = re.compile("[\u0980-\u09ff]")
 SAME_IN_BOTH = {"tz_utc"}  # "UTC" is "UTC" in Bengali technical writing too

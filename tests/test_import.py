@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.bank import MAX_OPTION_CHARS, load_quiz
+from bot.banks.importers import MAX_IMPORT_BYTES, detect_format, import_bytes, quiz_id_for
 from bot.cli import main
+from bot.core.bank import MAX_OPTION_CHARS, load_quiz
 from bot.i18n import num
-from bot.importers import MAX_IMPORT_BYTES, detect_format, import_bytes, quiz_id_for
 from bot.render import bank_limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -432,7 +432,7 @@ def test_our_own_yaml_passes_through_the_validator() -> None:
 def test_importers_and_catalog_are_pure() -> None:
     """No Telegram, no database: chat uploads and the CLI share the same code."""
     code = (
-        "import sys, bot.importers, bot.catalog, bot.reload; "
+        "import sys, bot.banks.importers, bot.banks.catalog, bot.banks.reload; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('telegram', 'aiosqlite', 'sqlite3')))"
     )

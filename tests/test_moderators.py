@@ -1,4 +1,4 @@
-"""The moderator cache (bot.moderators): one administrator lookup per burst, a quick recheck
+"""The moderator cache (bot.tg.moderators): one administrator lookup per burst, a quick recheck
 for someone not found, a refetch when the cache is old, and a cache that survives a failure."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from telegram import Bot, Chat, ChatMemberAdministrator, ChatMemberOwner, User
 from telegram.constants import ChatID
 from telegram.error import NetworkError
 
-from bot.moderators import Moderators
+from bot.tg.moderators import Moderators
 
 GROUP = Chat(-100, Chat.SUPERGROUP)
 OWNER, ADMIN, STUDENT, NEWCOMER, OPERATOR = 1, 2, 3, 4, 99

@@ -1,4 +1,4 @@
-"""Telegram's errors turned into outcomes (bot.outbox): what each one means for the caller."""
+"""Telegram's errors turned into outcomes (bot.tg.outbox): what each one means for the caller."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot.outbox import Outcome, _classify
+from bot.tg.outbox import Outcome, _classify
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from clockkit import ManualClock
 
-from bot.pacing import GroupPacer, Skipped, SlidingWindow, counts_against_group
+from bot.tg.pacing import GroupPacer, Skipped, SlidingWindow, counts_against_group
 
 
 def test_a_full_window_frees_each_slot_exactly_a_window_after_it_was_used() -> None:

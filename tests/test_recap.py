@@ -16,7 +16,7 @@ from quizkit import (
     until,
 )
 
-from bot.recap import Recaps
+from bot.services.recap import Recaps
 
 
 def recaps_of(bot: BotHarness) -> Recaps:

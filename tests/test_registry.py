@@ -16,15 +16,16 @@ from quizkit import ROOT, populate
 from telegram import Update
 from telegram.ext import CommandHandler
 
-from bot import callbacks, commands
-from bot.app import build_application
+from bot.app.application import build_application
+from bot.core.settings import load_settings
+from bot.handlers import quiz as commands
+from bot.handlers.registry import BUTTONS, COMMANDS, REGISTRY, Registry
+from bot.handlers.replies import reply
+from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t
-from bot.markup import html
-from bot.registry import BUTTONS, COMMANDS, REGISTRY, Registry
-from bot.replies import reply
-from bot.routes import Button, Command, Notice
-from bot.services import Context
-from bot.settings import load_settings
+from bot.i18n.markup import html
+from bot.render import callbacks
+from bot.services.container import Context
 
 
 def handled_commands(registry: Registry) -> set[str]:

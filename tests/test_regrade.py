@@ -14,7 +14,7 @@ from quizkit import Class, button_data, open_question, populate, start_quiz, unt
 from teacherkit import FrozenClock, harness
 from test_homework import plain, totals_match_answers
 
-from bot.bank import Quiz
+from bot.core.bank import Quiz
 from bot.render import label
 
 

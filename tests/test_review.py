@@ -11,9 +11,9 @@ from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import ZERO, button_data, correct_label, explained
 
-from bot import review
-from bot.engine import DAY, review_step
-from bot.review import next_fire, parse_offset, parse_time
+from bot.core.engine import DAY, review_step
+from bot.services import review
+from bot.services.review import next_fire, parse_offset, parse_time
 
 HOUR = 3600.0
 

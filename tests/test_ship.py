@@ -169,12 +169,12 @@ async def test_debug_logs_never_show_the_token(tg: FakeTelegram, tmp_path: Path)
     assert [line for line in lines if not LOG_LINE.match(line)] == []  # one line per event
     # The transport logged every request URL, the token in it replaced.
     assert re.search(
-        r" bot.transport: HTTP Request: POST http://\S+/bot<token>/sendMessage 200", logs
+        r" bot.tg.transport: HTTP Request: POST http://\S+/bot<token>/sendMessage 200", logs
     )
     assert " DEBUG telegram.ext.ExtBot: Calling Bot API endpoint `sendMessage`" in logs
     assert "aiosqlite" not in logs  # every statement, twice: kept out even at DEBUG
-    assert "INFO bot.app: database closed" in logs
-    assert lines[-1].endswith("INFO bot.app: stopped")
+    assert "INFO bot.app.application: database closed" in logs
+    assert lines[-1].endswith("INFO bot.app.application: stopped")
 
 
 async def test_rejected_token_is_a_clear_error_and_never_shown(tmp_path: Path) -> None:
@@ -196,7 +196,8 @@ async def test_rejected_token_is_a_clear_error_and_never_shown(tmp_path: Path) -
     lines = logs.splitlines()
     assert [line for line in lines if not LOG_LINE.match(line)] == []  # no raw traceback
     assert lines[-1].endswith(
-        " CRITICAL bot.app: TELEGRAM_BOT_TOKEN was rejected by Telegram: check it with @BotFather"
+        " CRITICAL bot.app.application: TELEGRAM_BOT_TOKEN was rejected by Telegram:"
+        " check it with @BotFather"
     )
 
 
@@ -265,7 +266,7 @@ def test_every_setting_is_documented() -> None:
     tests/test_registry.py)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     example = (ROOT / "deploy" / ".env.example").read_text(encoding="utf-8")
-    code = (ROOT / "bot" / "settings.py").read_text(encoding="utf-8")
+    code = (ROOT / "bot" / "core" / "settings.py").read_text(encoding="utf-8")
     settings = set(re.findall(r"\b(?:QUIZBOT_[A-Z_]+|TELEGRAM_BOT_TOKEN)\b", code))
     assert "QUIZBOT_WEBHOOK_SECRET" in settings
     for name in sorted(settings):

@@ -10,7 +10,7 @@ from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import ZERO, button_data, correct_label, open_question, populate, right_shown
 
-from bot.engine import Answer, QuizEngine, make_plan, streak_bonus, streaks
+from bot.core.engine import Answer, QuizEngine, make_plan, streak_bonus, streaks
 from bot.render import bank_limits, tap_alert
 
 T0 = 1_700_000_000.0

@@ -21,9 +21,9 @@ from telegram import Bot, InputFile
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TimedOut
 from telegram.ext import ExtBot
 
-from bot.answering import Answers
-from bot.pacing import GroupPacer
-from bot.transport import NEVER_SENT, AiohttpRequest, NotSent, NotSentTimeout
+from bot.tg.answering import Answers
+from bot.tg.pacing import GroupPacer
+from bot.tg.transport import NEVER_SENT, AiohttpRequest, NotSent, NotSentTimeout
 
 TOKEN = "4242:transport-test-token"
 GROUP = -1001234
@@ -358,7 +358,7 @@ async def test_pacer_retries_a_send_stuck_in_the_pool(server: RawServer) -> None
             await hold
 
 
-# --- answers, straight to the transport (bot/answering.py) ------------------------------------
+# --- answers, straight to the transport (bot/tg/answering.py) ------------------------------------
 
 
 async def test_answers_go_as_json_with_ptbs_errors(server: RawServer) -> None:

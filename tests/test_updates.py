@@ -1,4 +1,4 @@
-"""bot/updates.py: updates decoded as PTB decodes them, each distinct message built once."""
+"""bot/tg/updates.py: updates decoded as PTB decodes them, each distinct message built once."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from harness import BotHarness
 from quizkit import button_data, correct_label, populate, run_of, start_quiz
 from telegram import Bot, Message, Update
 
-from bot.updates import Messages, QuizBot, decode_update
+from bot.tg.updates import Messages, QuizBot, decode_update
 
 GROUP = -1001234
 

@@ -1,4 +1,4 @@
-"""The webhook's request handler (bot/webhook.py) in process: a tap's alert in the reply when
+"""The webhook's request handler (bot/tg/webhook.py) in process: a tap's alert in the reply when
 it comes in time, else an empty reply and the tap answered by its own request."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import orjson
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.updates import QuizBot
-from bot.webhook import SECRET_HEADER, WebhookReplies, _handler
+from bot.tg.updates import QuizBot
+from bot.tg.webhook import SECRET_HEADER, WebhookReplies, _handler
 
 SECRET = "webhook-reply-secret"
 GROUP = -1001234

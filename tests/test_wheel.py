@@ -102,7 +102,7 @@ def test_the_installed_package_is_not_the_source_tree(venv: Path, tmp_path: Path
         [
             str(venv / "bin" / "python"),
             "-c",
-            "import bot, bot.settings as s; print(bot.__file__); print(s.SHIPPED_QUESTIONS)",
+            "import bot, bot.core.settings as s; print(bot.__file__); print(s.SHIPPED_QUESTIONS)",
         ],
         cwd=tmp_path,
     )

@@ -1,9 +1,9 @@
 """What users read: HTML messages, alerts and keyboards, built from engine and storage results.
 
 Every user-supplied string (names, group titles) and every bank text is escaped here, and
-only here: by ``bot.i18n.t`` (which escapes the values it fills in) and ``bot.markup``. Each
-function returns :class:`bot.markup.Safe` HTML (or plain text, for alerts and buttons), the only
-kind of text ``bot.outbox`` sends. One module per concern:
+only here: by ``bot.i18n.t`` (which escapes the values it fills in) and ``bot.i18n.markup``. Each
+function returns :class:`bot.i18n.markup.Safe` HTML (or plain text, for alerts and buttons),
+the only kind of text ``bot.tg.outbox`` sends. One module per concern:
 
 - ``text``: labels, names, cutting to fit, Telegram's limits;
 - ``quiz``: announcement, questions, reveals, results, tap alerts, practice;

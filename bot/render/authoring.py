@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import callbacks
+from bot.banks.importers import ImportReport
 from bot.i18n import t, t_plain
-from bot.importers import ImportReport
-from bot.lang import Lang
-from bot.markup import Safe, html, join
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, html, join
+from bot.render import callbacks
 from bot.render.text import MESSAGE_LIMIT, fit, label
 from bot.storage import AuthoredQuiz
 

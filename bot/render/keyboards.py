@@ -1,4 +1,4 @@
-"""Inline keyboards: their labels and their callback data (``bot.callbacks``)."""
+"""Inline keyboards: their labels and their callback data (``bot.render.callbacks``)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
-from bot import callbacks
-from bot.bank import Quiz
+from bot.core.bank import Quiz
 from bot.i18n import t_plain
-from bot.lang import Lang
+from bot.i18n.lang import Lang
+from bot.render import callbacks
 from bot.render.text import fit, label
 
 BUTTON_LABEL = 60  # characters of a quiz title on a start button

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.bank import Question, Quiz
-from bot.engine import Reveal, Score, Verdict
+from bot.core.bank import Question, Quiz
+from bot.core.engine import Reveal, Score, Verdict
+from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
 from bot.i18n import num, t, t_plain
-from bot.lang import Lang
-from bot.limits import bank_limits as bank_limits  # re-exported: callers import it from here
-from bot.markup import Safe, html, join
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, html, join
 from bot.render.text import ALERT_LIMIT, fit, html_name, label, with_medal
 
 # --- the quiz in a group --------------------------------------------------------------------

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from bot.banks.reload import ReloadReport
 from bot.i18n import t
-from bot.lang import Lang
-from bot.markup import Safe, html, join
-from bot.reload import ReloadReport
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, html, join
 from bot.render.text import MESSAGE_LIMIT
 
 

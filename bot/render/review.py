@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.bank import Question, Quiz
+from bot.core.bank import Question, Quiz
 from bot.i18n import t
-from bot.lang import Lang
-from bot.markup import Safe, html, join
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, html, join
 from bot.render.quiz import explained, options_block
 from bot.render.text import MESSAGE_LIMIT, fit, label
 

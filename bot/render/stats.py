@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.catalog import Catalog
+from bot.banks.catalog import Catalog
 from bot.i18n import t
-from bot.lang import Lang
-from bot.markup import Safe, join
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, join
 from bot.render.text import fit, html_name, with_medal
 from bot.storage import GroupLine, Leaderboard, Overview, Standing
 

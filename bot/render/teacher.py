@@ -1,7 +1,7 @@
 """What users read of homework, question analysis, reports and re-grading.
 
-Bank texts and names are escaped here, and only here (by ``t()`` and ``bot.markup``): each
-message is :class:`bot.markup.Safe`; button labels are plain text.
+Bank texts and names are escaped here, and only here (by ``t()`` and ``bot.i18n.markup``): each
+message is :class:`bot.i18n.markup.Safe`; button labels are plain text.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from collections.abc import Mapping, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
-from bot import callbacks
-from bot.analysis import Analysis, ItemStats
-from bot.bank import Question, Quiz
-from bot.deadlines import local_time, show_offset
-from bot.engine import Reveal
+from bot.core.analysis import Analysis, ItemStats
+from bot.core.bank import Question, Quiz
+from bot.core.deadlines import local_time, show_offset
+from bot.core.engine import Reveal
 from bot.i18n import num, t, t_plain
-from bot.lang import Lang
-from bot.markup import Safe, html, join
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, html, join
+from bot.render import callbacks
 from bot.render.quiz import explained, options_block, question_message
 from bot.render.review import pack
 from bot.render.text import fit, html_name, label, with_medal

@@ -8,10 +8,9 @@ import unicodedata
 
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
-from bot import markup
-from bot.i18n import t
-from bot.lang import Lang
-from bot.markup import Safe
+from bot.i18n import markup, t
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
 
 ALERT_LIMIT: int = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200 characters
 MESSAGE_LIMIT: int = MessageLimit.MAX_TEXT_LENGTH  # 4096 characters

@@ -3,7 +3,7 @@
 This package owns every SQL statement of the project; nothing outside it imports aiosqlite.
 """
 
-from bot.engine import Plan
+from bot.core.engine import Plan
 
 from .analysis import REASONS, Rescored
 from .authored import AuthoredQuiz, Draft, NameTaken, NewAuthored

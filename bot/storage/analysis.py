@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from bot.regrade import Graded
+from bot.core.regrade import Graded
 
 from .core import StoreCore
 from .models import plan_from_json

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.lang import Lang
+from bot.i18n.lang import Lang
 
 from .models import Answer, StoreClosed
 

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from bot.engine import Phase, Plan
-from bot.lang import Lang
+from bot.core.engine import Phase, Plan
+from bot.i18n.lang import Lang
 
 Mode = Literal["group", "practice", "homework"]
 RunStatus = Literal["running", "finished", "stopped", "aborted"]

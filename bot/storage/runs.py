@@ -7,7 +7,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.engine import Phase
+from bot.core.engine import Phase
 
 from .core import StoreCore, _AnswerJob
 from .models import (

@@ -102,7 +102,8 @@ V2_STATEMENTS: tuple[str, ...] = (
 
 
 V3_STATEMENTS: tuple[str, ...] = (
-    # after the quiz: may the bot write first, recap and reminder choices (bot.recap, bot.review)
+    # after the quiz: may the bot write first, recap and reminder choices
+    # (bot.services.recap, bot.services.review)
     """
     CREATE TABLE students (
         user_id INTEGER PRIMARY KEY,

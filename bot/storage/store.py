@@ -17,7 +17,7 @@ from typing import Self
 
 import aiosqlite
 
-from bot.lang import Lang
+from bot.i18n.lang import Lang
 
 from .analysis import AnalysisMixin
 from .authored import AuthoredMixin

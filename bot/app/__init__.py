@@ -1,0 +1,1 @@
+"""Composition: the Application built, its lifecycle, every service built in one place."""

@@ -1,0 +1,308 @@
+"""The Application: built from Settings, every handler registered here, in one place."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from urllib.parse import urlparse
+
+from telegram import LinkPreviewOptions, Update
+from telegram.constants import ParseMode
+from telegram.error import InvalidToken
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    ChatMemberHandler,
+    Defaults,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+
+from bot.app.lifecycle import QuizApplication
+from bot.app.logs import setup_logging
+from bot.banks.authored import AuthoredCatalog
+from bot.banks.catalog import Catalog
+from bot.core.bank import Problem, Quiz, load_folder
+from bot.core.engine import PlanMismatch
+from bot.core.limits import bank_limits
+from bot.core.settings import Settings, file_url
+from bot.handlers import authoring as authoring_chat
+from bot.handlers import quiz as commands
+from bot.handlers import recap as recap_commands
+from bot.handlers import reload as reload_handlers
+from bot.handlers import teacher, upload
+from bot.handlers.registry import REGISTRY, Registry
+from bot.services.authoring import Authoring
+from bot.services.container import CONTEXT_TYPES, Context, Services
+from bot.services.group_quiz import GroupQuizzes, tap_key
+from bot.services.practice import PracticeSessions
+from bot.services.recap import Recaps
+from bot.services.review import Reviews
+from bot.storage import Store
+from bot.tg import webhook
+from bot.tg.answering import Answers
+from bot.tg.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals
+from bot.tg.moderators import Moderators
+from bot.tg.pacing import GroupPacer
+from bot.tg.transport import AiohttpRequest
+from bot.tg.updates import QuizBot
+
+log = logging.getLogger(__name__)
+
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
+
+
+def load_quizzes(settings: Settings) -> dict[str, Quiz]:
+    """The valid banks of the questions folder; each broken one is logged and skipped."""
+    quizzes, problems = load_folder([settings.questions], bank_limits())
+    _log_banks(quizzes, problems)
+    return quizzes
+
+
+def _log_banks(quizzes: Mapping[str, Quiz], problems: Sequence[Problem]) -> None:
+    for problem in problems:
+        log.error("question bank problem, file skipped: %s", problem)
+    log.info("serving %d quiz(zes): %s", len(quizzes), ", ".join(sorted(quizzes)) or "none")
+
+
+def build_application(
+    settings: Settings,
+    *,
+    clock: Callable[[], float] = time.time,
+    rng: random.Random | None = None,
+    quizzes: Mapping[str, Quiz] | None = None,
+    registry: Registry = REGISTRY,
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
+    pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
+    # aiohttp, not PTB's default httpx: half the CPU per request (bench/README.md); 64
+    # connections, as a class's alerts go out together after each group commit
+    transports = (
+        AiohttpRequest(
+            64, connect_timeout=5.0, read_timeout=10.0, write_timeout=10.0, pool_timeout=10.0
+        ),
+        AiohttpRequest(1, read_timeout=30.0),
+    )
+    # every update is stamped with the bot's clock as it arrives: taps are judged by that (the
+    # clock is read from the services at each stamp, so a test may swap it)
+    arrivals = Arrivals(lambda: app.bot_data.clock(), tap_key)
+    # PTB's ExtBot, but the taps of one getUpdates answer share their message (bot/tg/updates.py)
+    bot = QuizBot(
+        settings.token,
+        base_url=settings.api_url,
+        base_file_url=file_url(settings.api_url),
+        request=transports[0],
+        get_updates_request=transports[1],
+        defaults=Defaults(
+            parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
+        ),
+        rate_limiter=pacer,
+    )
+    app = (
+        ApplicationBuilder()
+        .application_class(QuizApplication)
+        .bot(bot)
+        .update_queue(ArrivalQueue(arrivals))
+        .concurrent_updates(ArrivalProcessor(256, arrivals))
+        .context_types(CONTEXT_TYPES)
+        .post_init(lambda app: _post_init(app, registry))
+        .post_shutdown(_post_shutdown)
+        .build()
+    )
+    svc: Services = app.bot_data
+    svc.configure(
+        settings,
+        Catalog(quizzes if quizzes is not None else load_quizzes(settings)),
+        pacer,
+        clock=clock,
+        rng=rng or random.Random(),
+    )
+    svc.arrivals, svc.transports = arrivals, transports
+    svc.answers = Answers(bot.base_url, transports[0], pacer)
+    svc.authored = AuthoredCatalog(svc.catalog, bank_limits())
+    register_handlers(app, registry)
+    return app
+
+
+def register_handlers(
+    app: Application[Any, Any, Any, Any, Any, Any], registry: Registry = REGISTRY
+) -> None:
+    """Every handler of the bot: the command table's (commands and buttons,
+    bot/handlers/registry.py), then the updates that are not commands."""
+    private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
+    app.add_handlers(registry.handlers())
+    app.add_handlers(
+        [
+            # in-chat authoring (bot/authoring): what a user sends privately that is not a command,
+            # after the commands (a /done is a command, not a draft's text): a quiz poll for the
+            # draft, a file of questions, a title or Aiken text
+            MessageHandler(private & filters.POLL, authoring_chat.poll_sent),
+            MessageHandler(private & filters.Document.ALL, upload.document_sent),
+            MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring_chat.text_sent),
+            # chat events
+            MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
+            ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
+            ChatMemberHandler(commands.admins_changed, ChatMemberHandler.CHAT_MEMBER),
+        ]
+    )
+    # before any feature sees an update (groups run in order, one handler each):
+    # names and titles kept current; then who writes privately (recaps may go to them directly)
+    app.add_handler(TypeHandler(Update, commands.remember), group=-2)
+    app.add_handler(TypeHandler(Update, recap_commands.observe), group=-1)
+    app.add_error_handler(commands.error_handler)
+
+
+async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: Registry) -> None:
+    """Open the database, wire the services, register commands, resume unfinished quizzes."""
+    svc: Services = app.bot_data
+    svc.store = await Store.open(svc.settings.db_path)
+    await svc.authored.load(svc.store)
+    svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
+    svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
+    svc.groups = GroupQuizzes(
+        app, svc.store, svc.clock, svc.arrivals, count_interval=svc.settings.count_interval
+    )
+    svc.practice = PracticeSessions(app.bot, svc.store, svc.catalog, svc.clock)
+    svc.recaps = Recaps(app, svc.store, svc.catalog, svc.clock, svc.settings.language)
+    svc.groups.on_finish = svc.recaps.run_finished
+    svc.reviews = Reviews(
+        app, svc.store, svc.catalog, svc.clock, svc.rng, svc.recaps, svc.settings.language
+    )
+    await svc.reviews.restore()
+    await teacher.setup(app, svc)  # homework: restored before polling, like quizzes
+    await registry.set_menus(app.bot, svc.settings.language, svc.settings.admin_ids)
+    await _restore(svc)
+    if svc.sighup:  # the real process only, not an in-process test harness
+        reload_handlers.watch_sighup(app)
+    assert app.job_queue is not None
+    app.job_queue.run_once(_resume, 0, name="resume")
+
+
+async def _resume(context: Context) -> None:
+    """Carry on the restored quizzes now that the bot runs (timers, pending reveals)."""
+    await context.bot_data.groups.continue_resumed()
+
+
+async def _restore(svc: Services) -> None:
+    """Take back every group quiz that was running when the bot stopped."""
+    for stored in await svc.store.running_runs("group"):
+        quiz = svc.catalog.get(stored.quiz_id)
+        if quiz is None:
+            await svc.groups.abandon(stored, f"quiz {stored.quiz_id!r} is no longer served")
+            continue
+        try:
+            await svc.groups.resume(stored, quiz)
+        except PlanMismatch as exc:
+            await svc.groups.abandon(stored, str(exc))
+
+
+async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Close the database (pending answers are written first)."""
+    svc: Services = app.bot_data
+    if svc.opened():
+        await svc.store.close()
+    log.info("database closed")
+
+
+def run(settings: Settings, quizzes: dict[str, Quiz], problems: Sequence[Problem] = ()) -> int:
+    """Run until SIGINT/SIGTERM: long polling, or a webhook when QUIZBOT_WEBHOOK_URL is set.
+    ``quizzes`` are the banks served, ``problems`` those of the broken banks skipped (logged).
+
+    Returns the exit code: 0 after a stop signal, 2 if Telegram rejects the token, 1 after any
+    other error. Errors are logged (token redacted), never left to Python's traceback printer,
+    whose output would not be redacted.
+    """
+    setup_logging(settings.log_level, [settings.token, settings.webhook_secret or ""])
+    _log_banks(quizzes, problems)
+    try:
+        _serve(settings, quizzes)
+    except InvalidToken:
+        log.critical("TELEGRAM_BOT_TOKEN was rejected by Telegram: check it with @BotFather")
+        return 2
+    except Exception:
+        log.critical("quizbot stopped by an unexpected error", exc_info=True)
+        return 1
+    log.info("stopped")
+    return 0
+
+
+def _serve(settings: Settings, quizzes: dict[str, Quiz]) -> None:
+    secret = settings.webhook_secret
+    app = build_application(settings, quizzes=quizzes)
+    app.bot_data.sighup = True
+    if settings.webhook_url:
+        if secret is None:
+            secret = secrets.token_urlsafe(32)
+            setup_logging(settings.log_level, [settings.token, secret])
+            log.info("QUIZBOT_WEBHOOK_SECRET not given: a random secret is set for this run")
+        else:
+            log.info("webhook secret set")
+    try:
+        if settings.webhook_url:
+            log.info("serving the webhook on %s:%s", settings.listen_host, settings.listen_port)
+            assert secret is not None
+            svc: Services = app.bot_data
+            svc.webhook_replies = webhook.WebhookReplies()
+            loop = _new_loop()
+            loop.run_until_complete(
+                webhook.serve(
+                    app,
+                    svc.webhook_replies,
+                    listen=settings.listen_host,
+                    port=settings.listen_port,
+                    url_path=urlparse(settings.webhook_url).path.strip("/"),
+                    webhook_url=settings.webhook_url,
+                    secret=secret,
+                    allowed_updates=ALLOWED_UPDATES,
+                )
+            )
+        else:
+            log.info("long polling")
+            _new_loop()  # run_polling runs on the current loop
+            app.run_polling(
+                allowed_updates=ALLOWED_UPDATES,
+                stop_signals=_signals(),
+                timeout=25,
+                bootstrap_retries=-1,
+                close_loop=False,
+            )
+    finally:
+        _close(app)
+
+
+def _new_loop() -> asyncio.AbstractEventLoop:
+    """A new current event loop: uvloop's where it is installed (Linux, macOS), a tenth less
+    CPU per tap than asyncio's (bench/README.md); asyncio's elsewhere."""
+    try:
+        import uvloop
+    except ImportError:
+        loop = asyncio.new_event_loop()
+    else:
+        loop = uvloop.new_event_loop()
+    asyncio.set_event_loop(loop)
+    return loop
+
+
+def _close(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Close the HTTP sessions on the loop they ran on (PTB skips this when start-up failed,
+    e.g. on a rejected token), then the loop."""
+    loop = asyncio.get_event_loop()
+    svc: Services = app.bot_data
+    for transport in svc.transports:
+        loop.run_until_complete(transport.shutdown())
+    loop.close()
+
+
+def _signals() -> Any:
+    import signal
+
+    return (signal.SIGINT, signal.SIGTERM)
+
+
+__all__ = ["Update", "build_application", "load_quizzes", "run"]

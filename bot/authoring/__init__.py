@@ -1,1 +1,0 @@
-"""Quizzes written in Telegram: drafts from quiz polls, uploads, ownership and sharing."""

@@ -1,0 +1,1 @@
+"""Question banks: the served catalog, stored quizzes, reloading, importers and exporters."""

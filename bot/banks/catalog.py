@@ -1,0 +1,117 @@
+"""The quizzes the bot serves, looked up when they are needed (pure: no telegram, no SQL).
+
+Every consumer (group quizzes, practice, recaps, reviews, stats) holds the one Catalog and asks
+it at lookup time, so a reload of the questions folder takes effect at once. A run keeps the
+Quiz object it started with; ``matching`` finds the version a run used after a reload changed
+it, for recaps and reviews of that run.
+
+Two kinds of entries: the folder's banks (replaced together by ``replace_folder``) and quizzes
+added one by one (``add``/``remove``, e.g. stored in the database), each visible in every chat
+or only in some. Ids are unique across both; a folder bank wins over an added quiz.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.core.bank import Quiz
+
+_HISTORY = 4  # earlier versions kept per quiz id, for runs started before a reload
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """An added quiz and where it is listed: every chat (None) or only ``chats``."""
+
+    quiz: Quiz
+    chats: frozenset[int] | None = None
+    origin: str = "added"
+
+
+class Catalog(Mapping[str, Quiz]):
+    """Quiz id → Quiz, read-only as a Mapping; changed only through its methods."""
+
+    def __init__(self, folder: Mapping[str, Quiz] | None = None) -> None:
+        self._folder: dict[str, Quiz] = dict(folder or {})
+        self._added: dict[str, Entry] = {}
+        self._history: dict[str, list[Quiz]] = {}
+
+    # --- lookups -------------------------------------------------------------------------------
+
+    def get(self, quiz_id: str, default: Quiz | None = None) -> Quiz | None:  # type: ignore[override]
+        """The current version of quiz ``quiz_id``, else ``default``."""
+        found = self._folder.get(quiz_id)
+        if found is None:
+            entry = self._added.get(quiz_id)
+            found = entry.quiz if entry is not None else None
+        return found if found is not None else default
+
+    def __getitem__(self, quiz_id: str) -> Quiz:
+        found = self.get(quiz_id)
+        if found is None:
+            raise KeyError(quiz_id)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._folder.keys() | self._added.keys()))
+
+    def __len__(self) -> int:
+        return len(self._folder.keys() | self._added.keys())
+
+    def for_chat(self, chat_id: int) -> list[Quiz]:
+        """The quizzes listed in chat ``chat_id`` (``/quiz``), by id."""
+        out = dict(self._folder)
+        for quiz_id, entry in self._added.items():
+            if quiz_id not in out and (entry.chats is None or chat_id in entry.chats):
+                out[quiz_id] = entry.quiz
+        return [out[k] for k in sorted(out)]
+
+    def folder(self) -> Mapping[str, Quiz]:
+        """The folder's banks as last loaded."""
+        return dict(self._folder)
+
+    def matching(self, quiz_id: str, question_ids: Sequence[str]) -> Quiz | None:
+        """The version of ``quiz_id`` that has all of ``question_ids``: the current one if it
+        still does, else the latest earlier one (a run that began
+        before a reload); None if none does."""
+        current = self.get(quiz_id)
+        for quiz in ([current] if current is not None else []) + self._history.get(quiz_id, []):
+            if _has_all(quiz, question_ids):
+                return quiz
+        return None
+
+    # --- changes -------------------------------------------------------------------------------
+
+    def replace_folder(self, quizzes: Mapping[str, Quiz]) -> None:
+        """The folder's banks are now ``quizzes``; replaced versions go to the history."""
+        for quiz_id, old in self._folder.items():
+            if quizzes.get(quiz_id) != old:
+                self._remember(old)
+        self._folder = dict(quizzes)
+
+    def add(
+        self, quiz: Quiz, *, chats: Collection[int] | None = None, origin: str = "added"
+    ) -> None:
+        """Serve ``quiz`` (replacing an added quiz of the same id), listed in every chat or
+        only in ``chats``."""
+        old = self._added.get(quiz.id)
+        if old is not None and old.quiz != quiz:
+            self._remember(old.quiz)
+        self._added[quiz.id] = Entry(quiz, frozenset(chats) if chats is not None else None, origin)
+
+    def remove(self, quiz_id: str) -> None:
+        """Stop serving the added quiz ``quiz_id`` (a folder bank is not affected)."""
+        old = self._added.pop(quiz_id, None)
+        if old is not None:
+            self._remember(old.quiz)
+
+    def _remember(self, quiz: Quiz) -> None:
+        versions = self._history.setdefault(quiz.id, [])
+        versions.insert(0, quiz)
+        del versions[_HISTORY:]
+
+
+def _has_all(quiz: Quiz, question_ids: Sequence[str]) -> bool:
+    by_id = {q.id: q for q in quiz.questions}
+    return all(qid in by_id for qid in question_ids)

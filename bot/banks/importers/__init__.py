@@ -1,0 +1,156 @@
+"""Importers: questions from other tools (GIFT, Aiken, Moodle XML, CSV spreadsheets, Open Trivia
+DB JSON, or our own YAML) turned into a bank in our YAML format.
+
+Pure: bytes in, an ImportReport out; no file, network, Telegram or database access. Every
+source file is hostile: its size is capped, XML is parsed with DTDs and entities refused, and a
+question that is not a single-answer multiple-choice question, or that breaks one of our
+limits, is reported with its place and skipped, never cut to fit.
+
+API (used by the CLI's ``quizbot import`` and by chat uploads)::
+
+    report = import_bytes("quiz.gift", data, quiz_id="quiz", lang=None, title=None)
+    report.yaml_text   # the validated bank, or None
+    report.problems    # one Problem per skipped question or dropped part
+    report.fatal       # why nothing was imported, if so
+    problem.text("bn") # a localized one-line message, plain text
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+from bot.banks.importers import aiken, csvsheet, gift, moodle, opentdb
+from bot.banks.importers.build import ImportReport, build
+from bot.banks.importers.model import Parsed, Problem
+from bot.core.bank import QUIZ_ID, BankError, parse_quiz
+from bot.core.limits import bank_limits
+from bot.i18n.lang import Lang
+
+MAX_IMPORT_BYTES = 4 * 1024 * 1024  # any one source file; a chat may allow less
+FORMATS = ("yaml", "gift", "aiken", "moodle-xml", "csv", "opentdb")
+_EXTENSIONS = {
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".gift": "gift",
+    ".xml": "moodle-xml",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".json": "opentdb",
+}
+_AIKEN_ANSWER = re.compile(r"^\s*ANSWER\s*:\s*\S", re.MULTILINE)
+_GIFT_BRACES = re.compile(r"\{[^}]*[=~]|\{\s*(T|F|TRUE|FALSE)\s*[#}]", re.IGNORECASE)
+
+
+def quiz_id_for(filename: str) -> str:
+    """A quiz id made from a file name: lowercase, other characters as '-', at most 32."""
+    stem = PurePath(filename).stem.casefold()
+    slug = re.sub(r"[^a-z0-9_-]+", "-", stem).strip("-_")[:32].strip("-_")
+    return slug if QUIZ_ID.match(slug) else "imported"
+
+
+def decode(data: bytes, name: str) -> tuple[str | None, Problem | None]:
+    """UTF-8 text (a BOM, as Excel writes, dropped), or UTF-16 with its BOM; else a problem
+    naming the line of the first byte that is not UTF-8 (mixed encodings are refused)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), None
+        except UnicodeDecodeError:
+            return None, Problem(name, "imp_not_utf8", {"line": 1})
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return None, Problem(name, "imp_not_utf8", {"line": line})
+    if "\x00" in text:
+        return None, Problem(name, "imp_binary", {})
+    return text, None
+
+
+def detect_format(filename: str, data: bytes) -> str | None:
+    """The format by extension, else (and for .txt) by content; None if unrecognised."""
+    ext = PurePath(filename).suffix.casefold()
+    if ext in _EXTENSIONS:
+        return _EXTENSIONS[ext]
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith((b"<?xml", b"<quiz")):
+        return "moodle-xml"
+    if head.startswith(b"{") and b'"results"' in data[:1_000_000]:
+        return "opentdb"
+    sample = data[:200_000].decode("utf-8", errors="replace")
+    if _GIFT_BRACES.search(sample) or sample.lstrip().startswith(("::", "$CATEGORY", "//")):
+        return "gift"
+    if _AIKEN_ANSWER.search(sample):
+        return "aiken"
+    if sample.lstrip().startswith(("title:", "language:", "questions:")):
+        return "yaml"
+    first = sample.split("\n", 1)[0]
+    if first.count(",") >= 2 or first.count(";") >= 2:
+        return "csv"
+    return None
+
+
+def import_bytes(
+    filename: str,
+    data: bytes,
+    *,
+    quiz_id: str,
+    lang: Lang | None = None,
+    title: str | None = None,
+    max_bytes: int = MAX_IMPORT_BYTES,
+) -> ImportReport:
+    """Import one source file given as bytes; ``filename`` names it in every problem and
+    chooses the format (with the content). Never raises on bad input."""
+    name = PurePath(filename).name or "upload"
+    if len(data) > max_bytes:
+        return _fatal("unknown", name, "imp_too_big", size=len(data), limit=max_bytes)
+    fmt = detect_format(name, data)
+    if fmt is None:
+        return _fatal("unknown", name, "imp_unknown_format", formats=", ".join(FORMATS))
+    if fmt == "moodle-xml":
+        return build(moodle.parse(name, data), fmt, name, quiz_id=quiz_id, lang=lang, title=title)
+    text, problem = decode(data, name)
+    if text is None:
+        assert problem is not None
+        return ImportReport(fmt, None, 0, (), problem)
+    if fmt == "yaml":
+        return _own(name, text, quiz_id)
+    parsed: Parsed
+    if fmt == "gift":
+        parsed = gift.parse(name, text)
+    elif fmt == "aiken":
+        parsed = aiken.parse(name, text)
+    elif fmt == "csv":
+        parsed = csvsheet.parse(name, text)
+    else:
+        parsed = opentdb.parse(name, text)
+    return build(parsed, fmt, name, quiz_id=quiz_id, lang=lang, title=title)
+
+
+def _own(name: str, text: str, quiz_id: str) -> ImportReport:
+    """A bank already in our format: checked as the bot would load it, passed through."""
+    try:
+        quiz = parse_quiz(text, name, quiz_id, bank_limits())
+    except BankError as exc:
+        problems = tuple(
+            Problem(f"{name}:{p.line}" if p.line else name, "imp_yaml", {"message": p})
+            for p in exc.problems
+        )
+        return ImportReport("yaml", None, 0, problems[1:], problems[0] if problems else None)
+    return ImportReport("yaml", text, len(quiz.questions), (), None)
+
+
+def _fatal(fmt: str, name: str, key: str, **values: object) -> ImportReport:
+    return ImportReport(fmt, None, 0, (), Problem(name, key, values))
+
+
+__all__ = [
+    "FORMATS",
+    "MAX_IMPORT_BYTES",
+    "ImportReport",
+    "Problem",
+    "decode",
+    "detect_format",
+    "import_bytes",
+    "quiz_id_for",
+]

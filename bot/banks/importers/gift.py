@@ -1,0 +1,229 @@
+"""Moodle's GIFT format: ``::title:: question {=right#feedback ~wrong ####general feedback}``.
+
+Questions are separated by blank lines; ``//`` lines are comments; ``$CATEGORY:`` sets the tag
+of the questions after it. Special characters are escaped with a backslash (``\\= \\~ \\# \\{
+\\} \\:`` and ``\\n`` for a line break). Only single-answer multiple choice (including
+true/false and the "missing word" form) is imported; everything else is reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import cast
+
+from bot.banks.importers.htmltext import html_to_text
+from bot.banks.importers.model import FALSE, TRUE, Draft, Parsed, clean
+
+_SPECIAL = "=~#{}:\\"
+_FORMAT = re.compile(r"^\s*\[(html|markdown|plain|moodle)\]", re.IGNORECASE)
+_TRUE_FALSE = re.compile(r"^\s*(T|F|TRUE|FALSE)\s*$", re.IGNORECASE)
+_WEIGHT = re.compile(r"^%(-?\d+(?:\.\d+)?)%")
+
+Chars = list[tuple[str, bool]]  # each character, and whether it was escaped
+
+
+class _Skip(Exception):
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values
+
+
+def parse(name: str, text: str) -> Parsed:
+    """Every question of a GIFT file."""
+    out = Parsed()
+    category: str | None = None
+    block: list[str] = []
+    start = 0
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+    def flush() -> None:
+        if block and any(line.strip() for line in block):
+            where = f"{name}:{start}"
+            try:
+                out.drafts.append(_question(where, "\n".join(block), category))
+            except _Skip as skip:
+                out.skip(where, skip.key, **skip.values)
+        block.clear()
+
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if stripped.startswith("//"):
+            continue
+        if stripped.startswith("$CATEGORY:"):
+            flush()
+            category = _category(stripped[len("$CATEGORY:") :])
+            if out.title is None and category:
+                out.title = category.rsplit("/", 1)[-1]
+            continue
+        if not stripped:
+            flush()
+            continue
+        if not block:
+            start = number
+        block.append(line)
+    flush()
+    return out
+
+
+def _category(path: str) -> str | None:
+    path = path.strip()
+    path = re.sub(r"^\$(course|system|module|cat\d*)\$/?", "", path)
+    path = re.sub(r"^top/?", "", path, flags=re.IGNORECASE)
+    return path.strip("/ ") or None
+
+
+def _chars(raw: str) -> Chars:
+    """The block's characters with escapes resolved; a lone backslash at the end is refused."""
+    out: Chars = []
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\":
+            if i + 1 >= len(raw):
+                raise _Skip("imp_gift_escape")
+            nxt = raw[i + 1]
+            if nxt in _SPECIAL:
+                out.append((nxt, True))
+            elif nxt == "n":
+                out.append(("\n", True))
+            else:  # not a GIFT escape (e.g. LaTeX \frac): kept as written, as Moodle does
+                out.append(("\\", True))
+                i += 1
+                continue
+            i += 2
+            continue
+        out.append((ch, False))
+        i += 1
+    return out
+
+
+def _find(chars: Chars, target: str, start: int = 0) -> int:
+    for i in range(start, len(chars)):
+        if chars[i] == (target, False):
+            return i
+    return -1
+
+
+def _text(chars: Chars) -> str:
+    return "".join(ch for ch, _ in chars)
+
+
+def _split(chars: Chars, marks: str) -> list[tuple[str, Chars]]:
+    """Split at each unescaped mark character: (mark, the characters up to the next one)."""
+    parts: list[tuple[str, Chars]] = []
+    mark, current = "", cast(Chars, [])
+    for ch, esc in chars:
+        if not esc and ch in marks:
+            parts.append((mark, current))
+            mark, current = ch, []
+        else:
+            current.append((ch, esc))
+    parts.append((mark, current))
+    return parts
+
+
+def _question(where: str, raw: str, category: str | None) -> Draft:
+    chars = _chars(raw.strip())
+    # ::title::
+    if len(chars) >= 2 and chars[0] == (":", False) and chars[1] == (":", False):
+        end = next(
+            (
+                i
+                for i in range(2, len(chars) - 1)
+                if chars[i] == (":", False) and chars[i + 1] == (":", False)
+            ),
+            -1,
+        )
+        if end < 0:
+            raise _Skip("imp_gift_title")
+        chars = chars[end + 2 :]
+    fmt = "moodle"
+    match = _FORMAT.match(_text(chars))
+    if match:
+        fmt = match.group(1).lower()
+        chars = chars[match.end() :]
+    opening = _find(chars, "{")
+    if opening < 0:
+        raise _Skip("imp_not_mcq", kind="description")
+    closing = _find(chars, "}", opening + 1)
+    if closing < 0 or 0 <= _find(chars, "{", opening + 1) < closing:
+        raise _Skip("imp_gift_unterminated")
+    if _find(chars, "{", closing + 1) >= 0:
+        raise _Skip("imp_not_mcq", kind="several answer blocks")
+    before, body, after = chars[:opening], chars[opening + 1 : closing], chars[closing + 1 :]
+    question = _format(_text(before), fmt)
+    tail = _format(_text(after), fmt)
+    if tail:  # the "missing word" form: the answers fill the blank
+        question = f"{question} _____ {tail}".strip()
+    draft = _answers(where, body, question, fmt)
+    return replace(draft, tag=category)
+
+
+def _format(text: str, fmt: str) -> str:
+    if fmt == "html":
+        return html_to_text(text)[0]
+    if fmt == "markdown":
+        text = re.sub(r"(\*\*|__|\*|`)", "", text)
+    return clean(text)
+
+
+def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
+    general: str | None = None
+    text = _text(body)
+    # #### general feedback: the first unescaped "####"
+    for i in range(len(body) - 3):
+        if all(body[i + k] == ("#", False) for k in range(4)):
+            general = _format(_text(body[i + 4 :]), fmt) or None
+            body = body[:i]
+            text = _text(body)
+            break
+    if not text.strip():
+        raise _Skip("imp_not_mcq", kind="essay")
+    if (
+        body
+        and _text(body).lstrip().startswith("#")
+        and not any(ch in "=~" and not esc for ch, esc in body)
+    ):
+        raise _Skip("imp_not_mcq", kind="numerical")
+    head = _split(body, "#")
+    if _TRUE_FALSE.match(_text(head[0][1])) and not any(ch in "=~" and not esc for ch, esc in body):
+        right = _text(head[0][1]).strip().upper().startswith("T")
+        # feedback for a wrong answer, then for a right one
+        given = [_format(_text(part), fmt) for _, part in head[1:]]
+        explanation = given[1] if len(given) > 1 and given[1] else None
+        return Draft(
+            where, question, (TRUE, FALSE), 0 if right else 1, explanation, general, true_false=True
+        )
+    options: list[str] = []
+    rights: list[int] = []
+    feedbacks: list[str | None] = []
+    partial = False
+    for mark, part in _split(body, "=~"):
+        if not mark:
+            if _text(part).strip():
+                raise _Skip("imp_gift_stray", text=_text(part).strip()[:40])
+            continue
+        pieces = _split(part, "#")
+        answer = _text(pieces[0][1])
+        feedback = _format(_text(pieces[1][1]), fmt) if len(pieces) > 1 else None
+        weight = _WEIGHT.match(answer.strip())
+        value = 100.0 if mark == "=" else 0.0
+        if weight:
+            value = float(weight.group(1))
+            answer = answer.strip()[weight.end() :]
+        if mark == "=" and "->" in answer:
+            raise _Skip("imp_not_mcq", kind="matching")
+        if value >= 100:
+            rights.append(len(options))
+        elif value > 0:
+            partial = True
+        options.append(_format(answer, fmt))
+        feedbacks.append(feedback or None)
+    if options and not any(mark == "~" for mark, _ in _split(body, "=~")):
+        raise _Skip("imp_not_mcq", kind="short answer")
+    if partial:
+        raise _Skip("imp_not_mcq", kind="partial credit")
+    if len(rights) != 1:
+        raise _Skip("imp_right_count", count=len(rights))
+    return Draft(where, question, tuple(options), rights[0], feedbacks[rights[0]], general)

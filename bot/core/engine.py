@@ -1,0 +1,315 @@
+"""The quiz engine: pure game logic, no Telegram, no database, no clock of its own.
+
+A run walks through its questions one at a time: ``open`` a question, take ``answer`` calls,
+``close`` it (returning the reveal), ``advance`` to the next. Time always comes in as ``now``
+(seconds since the epoch) and randomness as an injected ``random.Random``, so every behaviour
+is reproducible in tests and a run can be rebuilt from what the storage layer kept.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from bot.core.bank import Question, Quiz
+
+MAX_POINTS = 1000
+STREAK_STEP = 100  # bonus per consecutive right answer after the first
+STREAK_CAP = 500  # the most a streak adds to one answer
+REVIEW_DAYS = (1, 3, 7, 14, 30)  # Leitner boxes 1..5: days until a question comes back
+DAY = 86_400.0
+
+Phase = Literal["posting", "open", "closed"]
+VerdictStatus = Literal["accepted", "again", "closed", "stale", "invalid"]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The order of a run: which questions, and how each one's options are shuffled.
+
+    ``permutations[i][shown]`` is the bank index of the option shown at position ``shown``.
+    """
+
+    question_ids: tuple[str, ...]
+    permutations: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A student's counted answer to one question of the run."""
+
+    q_index: int
+    user_id: int
+    option: int  # bank index
+    correct: bool
+    points: int
+    at: float
+    streak: int = 0  # consecutive right answers ending with this one (0 if wrong)
+
+    @property
+    def bonus(self) -> int:
+        """The streak part of ``points``."""
+        return streak_bonus(self.streak)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a tap did. ``accepted`` is the only status that changed anything."""
+
+    status: VerdictStatus
+    answer: Answer | None = None
+    shown: int | None = None  # shown position of the (first) answer, for accepted and again
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A closed question: the right option and how many chose each shown option."""
+
+    q_index: int
+    question: Question
+    permutation: tuple[int, ...]
+    counts: tuple[int, ...]  # by shown position
+    correct_shown: int
+    answered: int
+    right: int
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """One student's standing in a run."""
+
+    user_id: int
+    points: int
+    correct: int
+    answered: int
+    finished_at: float  # time of their last answer, the tie-breaker
+    best_streak: int = 0  # the longest run of consecutive right answers
+
+
+def make_plan(quiz: Quiz, rng: random.Random) -> Plan:
+    """The run's questions and option orders, drawn with ``rng``.
+
+    Every question in the bank's order; with ``pick: N`` a fresh draw of N of them, still in
+    the bank's order. Each question's options are shuffled if the quiz allows it.
+    """
+    questions = quiz.questions
+    if quiz.pick is not None and quiz.pick < len(questions):
+        chosen = sorted(rng.sample(range(len(questions)), quiz.pick))
+        questions = tuple(questions[i] for i in chosen)
+    perms: list[tuple[int, ...]] = []
+    for question in questions:
+        order = list(range(len(question.options)))
+        if quiz.shuffle:
+            rng.shuffle(order)
+        perms.append(tuple(order))
+    return Plan(tuple(q.id for q in questions), tuple(perms))
+
+
+def points_for(elapsed: float, seconds: int) -> int:
+    """``round(1000 × (1 − t / 2T))`` with t clamped to [0, T]: 1000 at once, 500 at the end."""
+    t = min(max(elapsed, 0.0), float(seconds))
+    return round(MAX_POINTS * (1 - t / (2 * seconds)))
+
+
+def streak_bonus(streak: int) -> int:
+    """Points a streak adds to a right answer: 100 per right answer in a row after the first,
+    at most 500 (``streak`` counts this answer)."""
+    return min(STREAK_STEP * max(streak - 1, 0), STREAK_CAP)
+
+
+def streaks(correct: Sequence[bool | None]) -> list[int]:
+    """The streak after each question, given per question True (right), False (wrong) or None
+    (not answered): a wrong or missed answer resets it."""
+    out: list[int] = []
+    run = 0
+    for right in correct:
+        run = run + 1 if right else 0
+        out.append(run)
+    return out
+
+
+def review_step(box: int, correct: bool, now: float) -> tuple[int, float | None]:
+    """Leitner scheduling of a reviewed question: (new box, when it is due next).
+
+    A right answer moves it up a box, a wrong one back to box 1; past the last box it has been
+    learnt (due None). Box ``b`` (1-based) comes back ``REVIEW_DAYS[b - 1]`` days later.
+    """
+    box = min(box + 1, len(REVIEW_DAYS) + 1) if correct else 1
+    if box > len(REVIEW_DAYS):
+        return box, None
+    return box, now + REVIEW_DAYS[box - 1] * DAY
+
+
+def first_review(now: float) -> tuple[int, float]:
+    """A newly missed question: box 1, due a day later."""
+    return 1, now + REVIEW_DAYS[0] * DAY
+
+
+class PlanMismatch(ValueError):
+    """A stored plan no longer fits the bank (questions removed or their options changed)."""
+
+
+@dataclass(slots=True)
+class QuizEngine:
+    """The state of one run. ``seconds`` of 0 means untimed (private practice, no points)."""
+
+    quiz: Quiz
+    plan: Plan
+    seconds: int
+    current: int = 0
+    phase: Phase = "posting"
+    posted_at: float | None = None
+    deadline: float | None = None
+    _questions: tuple[Question, ...] = field(init=False, repr=False)
+    _answers: list[dict[int, Answer]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_id = {q.id: q for q in self.quiz.questions}
+        questions: list[Question] = []
+        for qid, perm in zip(self.plan.question_ids, self.plan.permutations, strict=True):
+            question = by_id.get(qid)
+            if question is None or sorted(perm) != list(range(len(question.options))):
+                raise PlanMismatch(f"question {qid!r} of quiz {self.quiz.id!r} changed or is gone")
+            questions.append(question)
+        self._questions = tuple(questions)
+        self._answers = [{} for _ in questions]
+
+    @property
+    def count(self) -> int:
+        return len(self._questions)
+
+    @property
+    def asked(self) -> int:
+        """How many questions were put to the group: all but the current one while it is
+        being posted, the current one too once it is out."""
+        return self.current + (self.phase != "posting")
+
+    @property
+    def question(self) -> Question:
+        return self._questions[self.current]
+
+    def question_at(self, q_index: int) -> Question:
+        return self._questions[q_index]
+
+    @property
+    def permutation(self) -> tuple[int, ...]:
+        return self.plan.permutations[self.current]
+
+    def answered(self, q_index: int | None = None) -> int:
+        return len(self._answers[self.current if q_index is None else q_index])
+
+    def restore(self, answers: Iterable[Answer]) -> None:
+        """Put back answers kept by the storage layer (after a restart)."""
+        for answer in answers:
+            if 0 <= answer.q_index < self.count:
+                self._answers[answer.q_index].setdefault(answer.user_id, answer)
+        users = {uid for per_q in self._answers for uid in per_q}
+        for uid in users:  # streaks are not stored: count them again from the answers
+            for q_index, answer in self.answers_of(uid).items():
+                self._answers[q_index][uid] = replace(
+                    answer, streak=self._streak_before(uid, q_index) + 1 if answer.correct else 0
+                )
+
+    def _streak_before(self, user_id: int, q_index: int) -> int:
+        """The streak a student brings to question ``q_index``: that of their answer to the
+        question before (none, or a question they missed, resets it)."""
+        if q_index == 0:
+            return 0
+        earlier = self._answers[q_index - 1].get(user_id)
+        return earlier.streak if earlier is not None else 0
+
+    def open(self, now: float) -> None:
+        """The current question is now visible: its clock starts."""
+        self.phase = "open"
+        self.posted_at = now
+        self.deadline = now + self.seconds if self.seconds else None
+
+    def end_at(self, when: float) -> None:
+        """The open question closes early, at ``when``: taps from then on are too late."""
+        if self.deadline is None or when < self.deadline:
+            self.deadline = when
+
+    def is_open(self, now: float) -> bool:
+        return self.phase == "open" and (self.deadline is None or now <= self.deadline)
+
+    def answer(self, user_id: int, q_index: int, shown: int, now: float) -> Verdict:
+        """A tap on option ``shown`` of question ``q_index``; only a student's first tap counts."""
+        if not 0 <= q_index < self.count:
+            return Verdict("invalid")
+        if not 0 <= shown < len(self._questions[q_index].options):
+            return Verdict("invalid")
+        earlier = self._answers[q_index].get(user_id)
+        if earlier is not None:
+            return Verdict("again", earlier, self.plan.permutations[q_index].index(earlier.option))
+        if q_index != self.current or not self.is_open(now):
+            return Verdict("closed" if q_index <= self.current else "stale")
+        question = self._questions[q_index]
+        option = self.plan.permutations[q_index][shown]
+        correct = option == question.correct
+        streak = self._streak_before(user_id, q_index) + 1 if correct else 0
+        points = 0
+        if correct and self.seconds:
+            points = points_for(now - (self.posted_at or now), self.seconds) + streak_bonus(streak)
+        answer = Answer(q_index, user_id, option, correct, points, now, streak)
+        self._answers[q_index][user_id] = answer
+        return Verdict("accepted", answer, shown)
+
+    def retract(self, answer: Answer) -> None:
+        """Undo an accepted answer that could not be stored, so the student may tap again."""
+        if self._answers[answer.q_index].get(answer.user_id) == answer:
+            del self._answers[answer.q_index][answer.user_id]
+
+    def close(self) -> Reveal:
+        """Close the current question and tell what happened."""
+        self.phase = "closed"
+        return self.reveal(self.current)
+
+    def reveal(self, q_index: int) -> Reveal:
+        question = self._questions[q_index]
+        perm = self.plan.permutations[q_index]
+        counts = [0] * len(perm)
+        for answer in self._answers[q_index].values():
+            counts[perm.index(answer.option)] += 1
+        right = sum(1 for a in self._answers[q_index].values() if a.correct)
+        return Reveal(
+            q_index,
+            question,
+            perm,
+            tuple(counts),
+            perm.index(question.correct),
+            len(self._answers[q_index]),
+            right,
+        )
+
+    def advance(self) -> bool:
+        """Move to the next question; False when there is none."""
+        if self.current + 1 >= self.count:
+            return False
+        self.current += 1
+        self.phase = "posting"
+        self.posted_at = self.deadline = None
+        return True
+
+    def standings(self) -> list[Score]:
+        """Everyone who answered, best first: points, then right answers, then who was first."""
+        totals: dict[int, list[float]] = {}
+        for per_question in self._answers:
+            for answer in per_question.values():
+                line = totals.setdefault(answer.user_id, [0, 0, 0, 0.0, 0])
+                line[0] += answer.points
+                line[1] += int(answer.correct)
+                line[2] += 1
+                line[3] = max(line[3], answer.at)
+                line[4] = max(line[4], answer.streak)
+        scores = [
+            Score(uid, int(v[0]), int(v[1]), int(v[2]), v[3], int(v[4]))
+            for uid, v in totals.items()
+        ]
+        scores.sort(key=lambda s: (-s.points, -s.correct, s.finished_at, s.user_id))
+        return scores
+
+    def answers_of(self, user_id: int) -> Mapping[int, Answer]:
+        """A student's answers by question index."""
+        return {i: per_q[user_id] for i, per_q in enumerate(self._answers) if user_id in per_q}

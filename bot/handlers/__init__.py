@@ -1,0 +1,1 @@
+"""Telegram handlers, one module per feature; the command and button registry; replies."""

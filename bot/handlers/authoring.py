@@ -1,0 +1,263 @@
+"""``/newquiz`` in a private chat: a title, then quiz polls or Aiken text, ``/done`` or ``/cancel``.
+
+The draft lives in the database (one per user), so it survives a restart; every question is
+checked when it arrives, and its confirmation carries an Undo button.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+from functools import partial
+
+from telegram import Message, Poll, Update
+
+from bot.handlers.replies import language, pressed, private_here, reply
+from bot.handlers.routes import Button, Command, Notice
+from bot.i18n import t, t_plain
+from bot.i18n.lang import Lang
+from bot.render import callbacks
+from bot.render.authoring import added, problem_lines, refused, saved_text, undo_keyboard
+from bot.services import draft_text as text_import
+from bot.services import drafts
+from bot.services.container import Context, Services
+from bot.services.drafts import DraftQuestion, PollFacts
+from bot.storage import Draft
+from bot.tg import outbox
+
+MAX_TEXT_CHARS = 4096  # Telegram's own limit for a message; longer cannot arrive
+
+
+async def newquiz(update: Update, context: Context) -> None:
+    """Start a draft: ask for its title (or take it from the command)."""
+    lang = await private_here(update, context)
+    if lang is None or update.effective_user is None:
+        return
+    svc = context.bot_data
+    user_id = update.effective_user.id
+    current = await svc.store.draft(user_id)
+    if current is not None:  # one draft a user: /newquiz again changes nothing
+        count = len(drafts.from_json(current.questions))
+        await reply(
+            update, context, t(lang, "author_draft_exists", title=current.title or "—", count=count)
+        )
+        return
+    if len(svc.authored.of_author(user_id)) >= drafts.MAX_QUIZZES_PER_AUTHOR:
+        await reply(
+            update, context, t(lang, "author_quiz_limit", limit=drafts.MAX_QUIZZES_PER_AUTHOR)
+        )
+        return
+    title = drafts.check_title(" ".join(context.args or []))
+    await svc.store.save_draft(
+        Draft(user_id, "questions" if title else "title", title, lang, "[]", svc.clock())
+    )
+    await reply(
+        update,
+        context,
+        t(lang, "author_send_questions", title=title) if title else t(lang, "author_ask_title"),
+    )
+
+
+async def cancel(update: Update, context: Context) -> None:
+    """Drop the draft."""
+    lang = await private_here(update, context)
+    if lang is None or update.effective_user is None:
+        return
+    dropped = await context.bot_data.store.drop_draft(update.effective_user.id)
+    await reply(update, context, t(lang, "author_cancelled" if dropped else "author_no_draft"))
+
+
+async def done(update: Update, context: Context) -> None:
+    """Validate the draft as a whole and save it as the author's quiz."""
+    lang = await private_here(update, context)
+    user = update.effective_user
+    if lang is None or user is None:
+        return
+    svc = context.bot_data
+    current = await svc.store.draft(user.id)
+    if current is None:
+        await reply(update, context, t(lang, "author_no_draft"))
+        return
+    questions = drafts.from_json(current.questions)
+    if current.title is None:
+        await reply(update, context, t(lang, "author_ask_title"))
+        return
+    if not questions:
+        await reply(update, context, t(lang, "author_empty"))
+        return
+    # building checks every question with the validator: seconds for 200, off the event loop
+    built = await asyncio.to_thread(
+        drafts.bank, current.title, _lang(current.language, lang), questions
+    )
+    quiz = await asyncio.to_thread(text_import.quiz_of, built)
+    if quiz is None or built.yaml_text is None or built.problems:
+        await reply(update, context, refused(lang, "author_invalid", problem_lines(built, lang)))
+        return
+    saved = await svc.authoring.save(user.id, quiz, built.yaml_text, "polls", current.title)
+    if saved.row is None:
+        await reply(
+            update, context, t(lang, "author_quiz_limit", limit=drafts.MAX_QUIZZES_PER_AUTHOR)
+        )
+        return
+    await svc.store.drop_draft(user.id)
+    await reply(update, context, saved_text(lang, saved.row))
+
+
+async def poll_sent(update: Update, context: Context) -> None:
+    """A poll the author sent: a quiz poll becomes the draft's next question."""
+    message = update.effective_message
+    if message is None or message.poll is None or update.effective_user is None:
+        return
+    svc = context.bot_data
+    lang = await private_here(update, context)
+    if lang is None:
+        return
+    current = await svc.store.draft(update.effective_user.id)
+    if current is None or current.title is None:
+        await reply(update, context, t(lang, "author_poll_no_draft"))
+        return
+    found = drafts.from_poll(_facts(message, message.poll))
+    if isinstance(found, str):
+        await reply(update, context, t(lang, found))
+        return
+    await _add(update, context, svc, current, [found], lang)
+
+
+async def text_sent(update: Update, context: Context) -> None:
+    """Plain text in a private chat while a draft is open: its title, or Aiken questions."""
+    message = update.effective_message
+    user = update.effective_user
+    if message is None or message.text is None or user is None:
+        return
+    svc = context.bot_data
+    current = await svc.store.draft(user.id)
+    if current is None:
+        return  # not writing a quiz: other text is not ours to answer
+    lang = await private_here(update, context)
+    if lang is None:
+        return
+    if current.title is None:
+        title = drafts.check_title(message.text)
+        if title is None:
+            await reply(update, context, t(lang, "author_bad_title", limit=200))
+            return
+        await svc.store.save_draft(
+            Draft(user.id, "questions", title, current.language, current.questions, svc.clock())
+        )
+        await reply(update, context, t(lang, "author_send_questions", title=title))
+        return
+    found = await asyncio.to_thread(
+        text_import.aiken_questions, message.text, _lang(current.language, lang), lang
+    )
+    if isinstance(found, str):
+        await reply(update, context, found)
+        return
+    await _add(update, context, svc, current, found, lang)
+
+
+async def _add(
+    update: Update,
+    context: Context,
+    svc: Services,
+    current: Draft,
+    new: list[DraftQuestion],
+    lang: Lang,
+) -> None:
+    """Append checked questions to the draft and confirm each (the last with Undo)."""
+    questions = drafts.from_json(current.questions)
+    if len(questions) + len(new) > drafts.MAX_DRAFT_QUESTIONS:
+        await reply(
+            update, context, t(lang, "author_question_limit", limit=drafts.MAX_DRAFT_QUESTIONS)
+        )
+        return
+    assert current.title is not None
+    built = await asyncio.to_thread(
+        partial(
+            drafts.bank, current.title, _lang(current.language, lang), new, first=len(questions) + 1
+        )
+    )
+    if built.yaml_text is None or built.problems:
+        await reply(
+            update, context, refused(lang, "author_question_refused", problem_lines(built, lang))
+        )
+        return
+    questions.extend(new)
+    await svc.store.save_draft(
+        Draft(
+            current.user_id,
+            "questions",
+            current.title,
+            current.language,
+            drafts.to_json(questions),
+            svc.clock(),
+        )
+    )
+    number = len(questions)
+    text = added(
+        lang, number - len(new) + 1, [(q.correct, q.options[q.correct]) for q in new], number
+    )
+    chat = update.effective_chat
+    assert chat is not None
+    await outbox.send(
+        context.bot, chat.id, text, markup=undo_keyboard(lang, number, _stamp(questions[-1]))
+    )
+
+
+async def undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
+    """The Undo button: drop question N if it is still the draft's last."""
+    svc = context.bot_data
+    user_id, chat_id, message_id = pressed(update)
+    lang = await language(update, svc)
+    current = await svc.store.draft(user_id)
+    questions = drafts.from_json(current.questions) if current is not None else []
+    if current is None or len(questions) != data.number or _stamp(questions[-1]) != data.stamp:
+        return t_plain(lang, "author_undo_stale"), True
+    questions.pop()
+    await svc.store.save_draft(
+        Draft(
+            user_id,
+            current.stage,
+            current.title,
+            current.language,
+            drafts.to_json(questions),
+            svc.clock(),
+        )
+    )
+    await outbox.edit(
+        context.bot,
+        chat_id,
+        message_id,
+        t(lang, "author_undone", number=data.number, count=len(questions)),
+    )
+    return None, False
+
+
+def _facts(message: Message, poll: Poll) -> PollFacts:
+    return PollFacts(
+        type=poll.type,
+        question=poll.question,
+        options=tuple(o.text for o in poll.options),
+        correct_ids=tuple(poll.correct_option_ids or ()),
+        allows_multiple=poll.allows_multiple_answers,
+        explanation=poll.explanation,
+        forwarded=message.forward_origin is not None,
+    )
+
+
+def _stamp(question: DraftQuestion) -> int:
+    """Ties an Undo button to the question it was made for (not a later one in its place)."""
+    return zlib.crc32(question.text.encode("utf-8"))
+
+
+def _lang(stored: str, fallback: Lang) -> Lang:
+    return "bn" if stored == "bn" else "en" if stored == "en" else fallback
+
+
+# --- table entries (joined in bot.handlers.registry) ----------------------------------------------
+
+COMMANDS = (
+    Command("newquiz", newquiz, where="private", help="help_newquiz", menu="cmd_newquiz"),
+    Command("done", done, where="private", help="help_done", menu="cmd_done"),
+    Command("cancel", cancel, where="private", help="help_cancel", menu="cmd_cancel"),
+)
+BUTTONS = (Button(callbacks.UndoData, undo, where="private"),)

@@ -1,0 +1,244 @@
+"""Handlers of homework and /timezone: thin, they parse, check and call the homework services
+(:mod:`bot.services.homework` in the group, :mod:`bot.services.attempts` in private chats).
+
+Quizzes are looked up in ``Services.quizzes`` at call time, so a reloaded bank is used at once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from telegram import Chat, Update
+from telegram.ext import Application
+
+from bot import render
+from bot.core.bank import QUIZ_ID, Quiz
+from bot.core.deadlines import DEFAULT_DURATION, parse_duration, show_offset
+from bot.handlers.replies import is_moderator, language, reply, thread_of
+from bot.i18n import ascii_digits, t
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, join
+from bot.render import teacher as render_teacher
+from bot.services.attempts import Attempts
+from bot.services.container import Context, Services
+from bot.services.homework import Homeworks
+from bot.services.review import parse_offset
+from bot.storage import Homework
+
+HW_PAYLOAD = re.compile(r"hw-([1-9][0-9]{0,15})")
+
+
+async def setup(app: Application[Any, Any, Any, Any, Any, Any], svc: Services) -> None:
+    """In ``post_init``: the homework services, restored from storage."""
+
+    def lookup(quiz_id: str) -> Quiz | None:
+        return svc.quizzes.get(quiz_id)  # at call time: a reloaded catalog is seen at once
+
+    hws = Homeworks(
+        app,
+        svc.store,
+        lookup,
+        svc.clock,
+        count_interval=svc.settings.count_interval,
+        sweep_every=svc.settings.homework_sweep,
+    )
+    att = Attempts(app, svc.store, lookup, svc.clock, svc.rng)
+    hws.on_end = att.homework_ended
+    att.on_finish = hws.refresh_card
+
+    async def deadline_text(homework_id: int, lang: Lang) -> str:
+        hw = await svc.store.homework(homework_id)
+        if hw is None:
+            return ""
+        return render_teacher.show_deadline(lang, hw.deadline, await hws.timezone(hw.chat_id))
+
+    att.deadline_text = deadline_text
+    svc.homeworks, svc.attempts = hws, att
+    await att.restore()
+    await hws.restore()
+    assert app.job_queue is not None
+    app.job_queue.run_once(_resume, 0, name="homework-resume")
+
+
+async def _resume(context: Context) -> None:
+    """Once the bot runs: end homework whose deadline passed meanwhile, then carry on the
+    attempts that are still open."""
+    await context.bot_data.homeworks.sweep()
+    await context.bot_data.attempts.continue_resumed()
+
+
+# --- /homework ------------------------------------------------------------------------------------
+
+
+async def _open_items(svc: Services, chat_id: int) -> list[tuple[Homework, Quiz | None, int]]:
+    items = []
+    for hw in await svc.store.open_homework(chat_id):
+        finished, _ = await svc.store.attempt_counts(hw.homework_id)
+        items.append((hw, svc.quizzes.get(hw.quiz_id), finished))
+    return items
+
+
+def quiz_names(svc: Services) -> Safe:
+    return render.quiz_names(sorted(svc.quizzes))
+
+
+async def homework_command(update: Update, context: Context) -> None:
+    """``/homework``: the open ones; ``/homework NAME [DURATION]``, ``/homework stop [N]``."""
+    svc = context.bot_data
+    chat, message, user = update.effective_chat, update.effective_message, update.effective_user
+    if chat is None or message is None or user is None:
+        return
+    lang = await language(update, svc)
+    if chat.type == Chat.PRIVATE:
+        await reply(update, context, t(lang, "group_only"))
+        return
+    args = context.args or []
+    hws = context.bot_data.homeworks
+    if not args:
+        items = await _open_items(svc, chat.id)
+        await reply(
+            update,
+            context,
+            render_teacher.homework_list(lang, items, await hws.timezone(chat.id)),
+            important=await is_moderator(update, svc),
+        )
+        return
+    if not await is_moderator(update, svc):
+        await reply(update, context, t(lang, "not_moderator"))
+        return
+    if args[0].casefold() in ("stop", "বন্ধ"):
+        await _stop(update, context, svc, lang, args[1:])
+        return
+    quiz = svc.quizzes.get(args[0].casefold()) if QUIZ_ID.match(args[0].casefold()) else None
+    duration = (
+        parse_duration(args[1])
+        if len(args) == 2
+        else (DEFAULT_DURATION if len(args) == 1 else None)
+    )
+    if quiz is None or duration is None:
+        await reply(update, context, t(lang, "hw_usage", names=quiz_names(svc)), important=True)
+        return
+    await hws.create(
+        chat.id,
+        thread_of(message),
+        quiz,
+        seconds=quiz.seconds or svc.settings.question_seconds,
+        lang=lang,
+        set_by=user.id,
+        duration=duration,
+    )
+
+
+async def _stop(
+    update: Update, context: Context, svc: Services, lang: Lang, args: list[str]
+) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    items = await _open_items(svc, chat.id)
+    if not items:
+        await reply(update, context, t(lang, "hw_none_open"), important=True)
+        return
+    if len(args) > 1 or (args and not ascii_digits(args[0]).isdecimal()):
+        await reply(update, context, t(lang, "hw_stop_usage"), important=True)
+        return
+    if args:
+        n = int(ascii_digits(args[0]))
+        if not 1 <= n <= len(items):
+            await reply(update, context, t(lang, "hw_stop_usage"), important=True)
+            return
+        await context.bot_data.homeworks.end(items[n - 1][0].homework_id, stopped=True)
+        return
+    if len(items) == 1:
+        await context.bot_data.homeworks.end(items[0][0].homework_id, stopped=True)
+        return
+    tz = await context.bot_data.homeworks.timezone(chat.id)
+    await reply(
+        update,
+        context,
+        join("\n\n", [render_teacher.homework_list(lang, items, tz), t(lang, "hw_stop_pick")]),
+        important=True,
+        markup=render_teacher.homework_stop_keyboard(lang, items),
+    )
+
+
+async def start_homework(update: Update, context: Context) -> None:
+    """``/start hw-<id>`` in private: the card's Start button."""
+    user = update.effective_user
+    args = context.args or []
+    match = HW_PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
+    if user is None:
+        return
+    lang = await language(update, context.bot_data)
+    if match is None:
+        await reply(update, context, t(lang, "hw_missing"))
+        return
+    await context.bot_data.attempts.begin(user.id, int(match[1]), lang)
+
+
+# --- /timezone ------------------------------------------------------------------------------------
+
+
+async def timezone_command(update: Update, context: Context) -> None:
+    """``/timezone [±H[:MM]]``: the group's (moderators set it) or, in private, your own."""
+    svc = context.bot_data
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or update.effective_message is None:
+        return
+    lang = await language(update, svc)
+    args = context.args or []
+    offset = parse_offset(args[0]) if len(args) == 1 else None
+    if len(args) > 1 or (args and offset is None):
+        await reply(update, context, t(lang, "tz_usage"))
+        return
+    if chat.type == Chat.PRIVATE:
+        if offset is None:
+            student = await svc.store.student(user.id)
+            tz = student.tz_minutes if student is not None else None
+            await reply(
+                update,
+                context,
+                t(lang, "tz_private_none")
+                if tz is None
+                else t(lang, "tz_private_show", offset=show_offset(lang, tz)),
+            )
+            return
+        await svc.store.set_timezone(user.id, offset)
+        student = await svc.store.student(user.id)
+        if student is not None and student.remind_minutes is not None:
+            context.bot_data.reviews.arm(user.id, offset, student.remind_minutes)  # re-armed in it
+        await reply(update, context, t(lang, "tz_private_set", offset=show_offset(lang, offset)))
+        return
+    hws = context.bot_data.homeworks
+    if offset is None:
+        await reply(
+            update,
+            context,
+            t(lang, "tz_group_show", offset=show_offset(lang, await hws.timezone(chat.id))),
+        )
+        return
+    if not await is_moderator(update, svc):
+        await reply(update, context, t(lang, "not_moderator"))
+        return
+    await svc.store.set_chat_timezone(chat.id, offset)
+    await reply(
+        update, context, t(lang, "tz_group_set", offset=show_offset(lang, offset)), important=True
+    )
+    for hw in await svc.store.open_homework(chat.id):  # cards show deadlines in the new zone
+        hws.refresh_card(hw.homework_id, force=True)
+
+
+async def stop_button(
+    context: Context, svc: Services, chat: Chat, user_id: int, homework_id: int, lang: Lang
+) -> tuple[Safe | None, bool]:
+    """A button of the ``/homework stop`` picker: (callback answer, as an alert)."""
+    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, user_id):
+        return t(lang, "not_moderator"), True
+    hw = await svc.store.homework(homework_id)
+    if hw is None or hw.chat_id != chat.id:
+        return t(lang, "alert_invalid"), True
+    if not await context.bot_data.homeworks.end(homework_id, stopped=True):
+        return t(lang, "hw_stop_gone"), True
+    quiz = svc.quizzes.get(hw.quiz_id)
+    title = quiz.title(lang) if quiz is not None else hw.quiz_id
+    return t(lang, "hw_stopped", title=title), False

@@ -1,0 +1,180 @@
+"""Managing one's stored quizzes: ``/myquizzes``, ``/deletequiz``, ``/share``, ``/publish``, and
+the ``/start sq-TOKEN`` share links that let anyone practise a quiz privately."""
+
+from __future__ import annotations
+
+import secrets
+
+from telegram import Chat, Update
+from telegram.ext import filters
+from telegram.helpers import create_deep_linked_url
+
+from bot.core.bank import Quiz
+from bot.handlers.replies import language, pressed, private_here, reply
+from bot.handlers.routes import Button, Command, Notice
+from bot.i18n import t, t_plain
+from bot.i18n.lang import Lang
+from bot.render import callbacks
+from bot.render.authoring import delete_keyboard, my_quizzes
+from bot.services.container import Context, Services
+from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR
+from bot.storage import AuthoredQuiz
+from bot.tg import outbox
+
+SHARE_PREFIX = "sq-"
+
+
+async def myquizzes(update: Update, context: Context) -> None:
+    """List the sender's stored quizzes with their question counts and runs."""
+    lang = await private_here(update, context)
+    if lang is None or update.effective_user is None:
+        return
+    svc = context.bot_data
+    rows = svc.authored.of_author(update.effective_user.id)
+    runs = await svc.store.run_counts([r.quiz_id for r in rows])
+    await reply(update, context, my_quizzes(lang, rows, runs, MAX_QUIZZES_PER_AUTHOR))
+
+
+async def _own(update: Update, context: Context, usage: str) -> tuple[Lang, AuthoredQuiz] | None:
+    """The sender's quiz named in the command (admins may name anyone's), after replying why
+    not when there is none."""
+    lang = await private_here(update, context)
+    user = update.effective_user
+    if lang is None or user is None:
+        return None
+    svc = context.bot_data
+    args = context.args or []
+    if len(args) != 1:
+        await reply(update, context, t(lang, usage))
+        return None
+    row = svc.authored.by_name(args[0].casefold())
+    if row is None or (row.author_id != user.id and user.id not in svc.settings.admin_ids):
+        await reply(update, context, t(lang, "my_unknown", name=args[0][:40]))
+        return None
+    return lang, row
+
+
+async def deletequiz(update: Update, context: Context) -> None:
+    """Ask to confirm deleting one of the sender's quizzes."""
+    found = await _own(update, context, "delete_usage")
+    chat = update.effective_chat
+    if found is None or chat is None:
+        return
+    lang, row = found
+    await outbox.send(
+        context.bot,
+        chat.id,
+        t(lang, "delete_confirm", name=row.name, title=row.title),
+        markup=delete_keyboard(lang, row.quiz_no),
+    )
+
+
+async def delete_button(update: Update, context: Context, data: callbacks.DeleteData) -> Notice:
+    """The confirmation buttons of /deletequiz."""
+    svc = context.bot_data
+    user_id, chat_id, message_id = pressed(update)
+    lang = await language(update, svc)
+    row = svc.authored.row(f"u.{data.quiz_no}")
+    if (
+        row is None
+        or row.deleted_at is not None
+        or (row.author_id != user_id and user_id not in svc.settings.admin_ids)
+    ):
+        return t_plain(lang, "alert_invalid"), True
+    if not data.confirm:
+        await outbox.edit(context.bot, chat_id, message_id, t(lang, "delete_kept", name=row.name))
+        return None, False
+    await svc.store.delete_authored(row.quiz_no, svc.clock())
+    await svc.authoring.refresh(row.quiz_no)
+    await outbox.edit(context.bot, chat_id, message_id, t(lang, "delete_done", name=row.name))
+    return None, False
+
+
+async def share(update: Update, context: Context) -> None:
+    """A deep link with which anyone can practise the quiz privately."""
+    found = await _own(update, context, "share_usage")
+    if found is None:
+        return
+    lang, row = found
+    svc = context.bot_data
+    token = row.share_token
+    if token is None:
+        token = secrets.token_urlsafe(12)  # 16 characters of [A-Za-z0-9_-]
+        await svc.store.set_share_token(row.quiz_no, token)
+        await svc.authoring.refresh(row.quiz_no)
+    url = create_deep_linked_url(context.bot.username, SHARE_PREFIX + token)
+    await reply(update, context, t(lang, "share_link", name=row.name, url=url))
+
+
+async def publish(update: Update, context: Context) -> None:
+    """``/publish NAME [off]`` (admins): offer a stored quiz to every group, or withdraw it."""
+    svc = context.bot_data
+    lang = await private_here(update, context)
+    user = update.effective_user
+    if lang is None or user is None:
+        return
+    args = context.args or []
+    off = len(args) == 2 and args[1].casefold() == "off"
+    row = svc.authored.by_name(args[0].casefold()) if args and (len(args) == 1 or off) else None
+    if not args or (len(args) > 1 and not off):
+        await reply(update, context, t(lang, "publish_usage"))
+        return
+    if row is None:
+        await reply(update, context, t(lang, "my_unknown", name=args[0][:40]))
+        return
+    await svc.store.set_published(row.quiz_no, not off)
+    await svc.authoring.refresh(row.quiz_no)
+    await reply(update, context, t(lang, "publish_off" if off else "publish_on", name=row.name))
+
+
+async def start_shared(update: Update, context: Context) -> None:
+    """``/start sq-TOKEN``: practise a shared quiz in this private chat."""
+    svc = context.bot_data
+    chat = update.effective_chat
+    lang = await language(update, svc)
+    if chat is None or chat.type != Chat.PRIVATE:
+        return
+    token = (context.args or [""])[0].removeprefix(SHARE_PREFIX)
+    row = svc.authored.by_token(token) if token else None
+    quiz = svc.authored.quiz(row.quiz_id) if row is not None else None
+    if quiz is None:
+        await reply(update, context, t(lang, "share_gone"))
+        return
+    await svc.practice.start(chat.id, quiz, lang, svc.rng)
+
+
+def startable(svc: Services, user_id: int, *, own: bool) -> dict[str, Quiz]:
+    """Stored quizzes a user may start (or practise) here, by every name they answer to.
+
+    The published ones, and with ``own`` the user's own. A name a folder bank uses stays the
+    folder bank's: such a stored quiz answers only to its internal id ``u.N``.
+    """
+    out: dict[str, Quiz] = {}
+    for row in svc.authored.live():
+        quiz = svc.authored.quiz(row.quiz_id)
+        if quiz is None or not (row.published or (own and row.author_id == user_id)):
+            continue
+        if row.name not in svc.catalog.folder():
+            out[row.name] = quiz
+        out[row.quiz_id] = quiz
+    return out
+
+
+# --- table entries (joined in bot.handlers.registry) ----------------------------------------------
+
+#: ``/start sq-TOKEN`` in a private chat (a share link), routed before the generic /start
+SHARE_START = (
+    filters.Regex(callbacks.start_filter_pattern(SHARE_PREFIX, "[A-Za-z0-9_-]{1,61}"))
+    & filters.ChatType.PRIVATE
+)
+
+COMMANDS = (
+    Command("start", start_shared, where="private", filters=SHARE_START),
+    Command("myquizzes", myquizzes, where="private", help="help_myquizzes", menu="cmd_myquizzes"),
+    Command("share", share, where="private", help="help_share", menu="cmd_share"),
+    Command(
+        "deletequiz", deletequiz, where="private", help="help_deletequiz", menu="cmd_deletequiz"
+    ),
+    Command("publish", publish, who="admin", where="private", help="help_publish"),
+)
+BUTTONS = (Button(callbacks.DeleteData, delete_button, where="private"),)

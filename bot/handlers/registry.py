@@ -1,0 +1,245 @@
+"""The bot's one table of commands and buttons, and everything it drives.
+
+Each feature module exposes its entries (``COMMANDS``, ``BUTTONS``: see ``bot.handlers.routes``);
+this module joins them. From the table come the command handlers (with the ``who``/``where`` check
+in front of each), ``/help``, Telegram's command menus in both languages (everyone's, and group
+administrators'), the routing of inline buttons by their data's type, and the README check
+(tests/test_registry.py). Adding a command is adding one ``Command`` to a feature's ``COMMANDS``; a
+new feature module adds its tuples to :data:`COMMANDS` / :data:`BUTTONS` here.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScope,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeChat,
+    BotCommandScopeDefault,
+    Update,
+)
+from telegram.constants import BotCommandLimit, ChatType
+from telegram.error import TelegramError
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
+
+from bot.handlers import authoring as authoring_chat
+from bot.handlers import myquizzes as authoring_manage
+from bot.handlers import quiz as commands
+from bot.handlers import recap as recap_commands
+from bot.handlers import reload as reload_handlers
+from bot.handlers import review as review_commands
+from bot.handlers import stats, teacher
+from bot.handlers.replies import answer_query, language, permitted, reply
+from bot.handlers.routes import Button, Command, CommandCallback, Notice
+from bot.i18n import MESSAGES, t, t_plain
+from bot.i18n.lang import LANGS, Lang
+from bot.i18n.markup import Safe, join
+from bot.render import callbacks
+from bot.services.container import Context
+
+log = logging.getLogger(__name__)
+
+#: in /help and the menus, in this order
+COMMANDS: tuple[Command, ...] = (
+    *commands.COMMANDS,
+    *stats.COMMANDS,
+    *review_commands.COMMANDS,
+    *recap_commands.COMMANDS,
+    *teacher.COMMANDS,  # homework, /timezone, /analysis, /regrade (issue 15)
+    *authoring_chat.COMMANDS,  # writing quizzes in the chat (issue 16)
+    *authoring_manage.COMMANDS,
+    *commands.GENERAL_COMMANDS,
+    *reload_handlers.COMMANDS,  # the bot's administrators (issue 14)
+)
+BUTTONS: tuple[Button, ...] = (
+    *commands.BUTTONS,
+    *stats.BUTTONS,
+    *review_commands.BUTTONS,
+    *teacher.BUTTONS,
+    *authoring_chat.BUTTONS,
+    *authoring_manage.BUTTONS,
+)
+_NAME = re.compile(r"[a-z0-9_]{1,32}")  # what setMyCommands accepts
+
+
+class Registry:
+    """A table of commands and buttons (``/help`` is added to it), checked when built."""
+
+    def __init__(self, commands: Sequence[Command], buttons: Sequence[Button]) -> None:
+        self.commands: tuple[Command, ...] = (
+            *commands,
+            Command(
+                "help", self.help_command, help="help_help", menu="cmd_help", mod_menu="cmd_help"
+            ),
+        )
+        self.buttons: dict[type, Button] = {b.kind: b for b in buttons}
+        problems = self._problems(buttons)
+        if problems:
+            raise ValueError("command table: " + "; ".join(problems))
+
+    def _problems(self, buttons: Sequence[Button]) -> list[str]:
+        problems = []
+        plain = [n for c in self.commands if c.filters is None for n in c.names]
+        problems += [f"/{n} has two handlers" for n in sorted(set(plain)) if plain.count(n) > 1]
+        problems += [
+            f"bad command name {n!r}"
+            for c in self.commands
+            for n in c.names
+            if not _NAME.fullmatch(n)
+        ]
+        problems += [
+            f"/{c.name}: no text {key!r}"
+            for c in self.commands
+            for key in (c.help, c.menu, c.mod_help, c.mod_menu)
+            if key is not None and key not in MESSAGES
+        ]
+        if len(self.buttons) != len(buttons):
+            problems.append("two handlers for one kind of button")
+        return problems
+
+    # --- handlers -----------------------------------------------------------------------------
+
+    def handlers(self) -> list[BaseHandler[Any, Any, Any]]:
+        """A CommandHandler per entry, routes with filters first (a ``/start`` payload's own
+        handler before the generic ``/start``), then the button router. Only new messages
+        carry commands: edited messages and channel posts are ignored (a command edited after
+        the fact must not start a second quiz)."""
+        new_messages = filters.UpdateType.MESSAGE
+        ordered = sorted(self.commands, key=lambda c: c.filters is None)
+        found: list[BaseHandler[Any, Any, Any]] = [
+            CommandHandler(
+                list(c.names),
+                _checked(c),
+                filters=new_messages & c.filters if c.filters else new_messages,
+            )
+            for c in ordered
+        ]
+        found.append(CallbackQueryHandler(self.button))
+        return found
+
+    async def help_command(self, update: Update, context: Context) -> None:
+        """List the commands for students and moderators (and the bot's administrators, to
+        them)."""
+        svc = context.bot_data
+        user = update.effective_user
+        admin = user is not None and user.id in svc.settings.admin_ids
+        await reply(update, context, self.help_text(await language(update, svc), admin=admin))
+
+    async def button(self, update: Update, context: Context) -> None:
+        """Every inline button, routed by the type of its data. Each callback query is
+        answered, forged ones included."""
+        query = update.callback_query
+        if query is None:
+            return
+        svc = context.bot_data
+        try:
+            text, alert = await self._route(update, context)
+        except Exception:
+            await answer_query(query, t(await language(update, svc), "apology"), True, svc)
+            raise
+        await answer_query(query, text, alert, svc)
+
+    async def _route(self, update: Update, context: Context) -> Notice:
+        query = update.callback_query
+        assert query is not None
+        data = callbacks.parse(query.data)
+        entry = self.buttons.get(type(data)) if data is not None else None
+        chat = query.message.chat if query.message is not None else None
+        if entry is None or chat is None or not _fits(entry.where, chat.type):
+            return t(await language(update, context.bot_data), "alert_invalid"), True
+        return await entry.callback(update, context, data)
+
+    # --- texts ----------------------------------------------------------------------------------
+
+    def help_text(self, lang: Lang, *, admin: bool = False) -> Safe:
+        """``/help``: a section per kind of user, a line per command, in table order; the
+        administrators' section only for an ``admin``."""
+        sections = (
+            ("help_students", [c.help for c in self.commands if c.who == "everyone"]),
+            (
+                "help_moderators",
+                [
+                    c.help if c.who == "moderator" else c.mod_help
+                    for c in self.commands
+                    if c.who != "admin"
+                ],
+            ),
+            ("help_admins", [c.help for c in self.commands if c.who == "admin" and admin]),
+        )
+        return join(
+            "\n\n",
+            [
+                join("\n", [t(lang, head), *(t(lang, key) for key in keys if key)])
+                for head, keys in sections
+                if any(keys)
+            ],
+        )
+
+    def menu(self, lang: Lang, *, admins: bool, operator: bool = False) -> list[BotCommand]:
+        """Telegram's command menu: everyone's, group administrators' (``admins``), or the
+        bot's administrators' in their private chat (``operator``: everyone's and theirs)."""
+        out = []
+        for c in self.commands:
+            if admins:
+                key = (
+                    c.mod_menu if c.who == "everyone" else c.menu if c.who == "moderator" else None
+                )
+            elif operator:
+                key = c.menu if c.who in ("everyone", "admin") else None
+            else:
+                key = c.menu if c.who == "everyone" else None
+            if key:
+                out.append(
+                    BotCommand(c.name, t_plain(lang, key)[: BotCommandLimit.MAX_DESCRIPTION])
+                )
+        return out
+
+    async def set_menus(self, bot: Bot, default: Lang, operators: Iterable[int] = ()) -> None:
+        """Students' commands for everyone, moderators' for group administrators, and the
+        bot's administrators' in each one's private chat; both languages (and ``default`` for
+        users of other languages)."""
+        scopes: list[tuple[BotCommandScope, bool, bool]] = [
+            (BotCommandScopeDefault(), False, False),
+            (BotCommandScopeAllChatAdministrators(), True, False),
+        ]
+        scopes += [(BotCommandScopeChat(user_id), False, True) for user_id in sorted(operators)]
+        for scope, admins, operator in scopes:
+            try:  # an operator who never opened the bot has no chat yet: the others still go
+                await bot.set_my_commands(
+                    self.menu(default, admins=admins, operator=operator), scope=scope
+                )
+                for lang in LANGS:
+                    await bot.set_my_commands(
+                        self.menu(lang, admins=admins, operator=operator),
+                        scope=scope,
+                        language_code=lang,
+                    )
+            except TelegramError as exc:
+                log.warning("could not register the command list (%s): %s", scope.type, exc)
+
+
+def _fits(where: str, chat_type: str) -> bool:
+    private = chat_type == ChatType.PRIVATE
+    return where == "both" or (where == "private") == private
+
+
+def _checked(command: Command) -> CommandCallback:
+    """The entry's handler, behind its ``who``/``where`` check."""
+    if command.who == "everyone" and command.where == "both":
+        return command.callback
+
+    async def checked(update: Update, context: Context) -> None:
+        """Run the command if this sender may use it here; else say why not."""
+        if await permitted(update, context, command.who, command.where) is not None:
+            await command.callback(update, context)
+
+    return checked
+
+
+REGISTRY = Registry(COMMANDS, BUTTONS)

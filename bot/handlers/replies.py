@@ -1,0 +1,155 @@
+"""Answering where a command came from: the chat's language, replies paced for groups, the
+moderator check, and callback answers. Shared by every feature's handlers."""
+
+from __future__ import annotations
+
+import logging
+from typing import NamedTuple
+
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest, TelegramError
+
+from bot.handlers.routes import Where, Who
+from bot.i18n import parse_lang, t
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
+from bot.services.container import Context, Services
+from bot.tg import outbox
+
+log = logging.getLogger(__name__)
+
+REPLY_COOLDOWN = 20.0  # seconds between two optional replies to one student in one group
+
+
+class Pressed(NamedTuple):
+    """Where a button was pressed: by whom, in which chat, under which message."""
+
+    user_id: int
+    chat_id: int
+    message_id: int
+
+
+def pressed(update: Update) -> Pressed:
+    """The place of the callback query a button handler answers (the registry routes only
+    queries that have a message)."""
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    return Pressed(query.from_user.id, query.message.chat.id, query.message.message_id)
+
+
+def thread_of(message: Message) -> int:
+    """The forum topic a message belongs to (0 outside topics)."""
+    return message.message_thread_id or 0 if message.is_topic_message else 0
+
+
+async def language(update: Update, svc: Services) -> Lang:
+    """The language to answer in: the chat's choice, else the user's Telegram language."""
+    chat = update.effective_chat
+    if chat is None:
+        return svc.settings.language
+    if chat.type == ChatType.PRIVATE and chat.id not in svc.chat_languages:
+        stored = await svc.store.chat_language(chat.id)
+        if stored is None:
+            user = update.effective_user
+            return parse_lang(user.language_code if user else None) or svc.settings.language
+    return await svc.chat_language(chat.id)
+
+
+async def reply(
+    update: Update,
+    context: Context,
+    text: Safe,
+    *,
+    important: bool = False,
+    markup: InlineKeyboardMarkup | None = None,
+) -> None:
+    """Answer a command where it was sent.
+
+    In a group, replies that are not ``important`` spend the group's budget only when it has
+    room, and at most once per student per ``REPLY_COOLDOWN``: spamming commands costs the
+    spammer, not the group.
+    """
+    message = update.effective_message
+    chat = update.effective_chat
+    if message is None or chat is None:
+        return
+    svc = context.bot_data
+    optional = chat.type != ChatType.PRIVATE and not important
+    if optional:
+        user_id = update.effective_user.id if update.effective_user else 0
+        key = (chat.id, user_id)
+        now = svc.clock()
+        cooldowns = svc.cooldowns
+        if now - cooldowns.get(key, -REPLY_COOLDOWN) < REPLY_COOLDOWN:
+            return
+        cooldowns[key] = now
+        if len(cooldowns) > 10_000:
+            cooldowns.clear()
+    await outbox.send(
+        context.bot,
+        chat.id,
+        text,
+        thread_id=thread_of(message),
+        optional=optional,
+        reply_to=message.message_id,
+        max_wait=svc.settings.group_window,
+        markup=markup,
+    )
+
+
+async def is_moderator(update: Update, svc: Services) -> bool:
+    chat, message = update.effective_chat, update.effective_message
+    assert chat is not None and message is not None
+    user_id = update.effective_user.id if update.effective_user else None
+    sender = message.sender_chat.id if message.sender_chat else None
+    return await svc.moderators.may_moderate(chat, user_id, sender)
+
+
+async def permitted(update: Update, context: Context, who: Who, where: Where) -> Lang | None:
+    """The language to answer in if this sender may use a command here (``who``, ``where``);
+    else None, after a short reply saying why not."""
+    svc = context.bot_data
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or update.effective_message is None:
+        return None
+    lang = await language(update, svc)
+    private = chat.type == ChatType.PRIVATE
+    if where == "group" and private:
+        refusal = "group_only"
+    elif where == "private" and not private:
+        refusal = "private_only"
+    elif who == "moderator" and not private and not await is_moderator(update, svc):
+        refusal = "not_moderator"
+    elif who == "admin" and (user is None or user.id not in svc.settings.admin_ids):
+        refusal = "not_admin"
+    else:
+        return lang
+    await reply(update, context, t(lang, refusal))
+    return None
+
+
+async def moderator_here(update: Update, context: Context) -> Lang | None:
+    """For moderators' group commands: the chat's language, or None after replying why not
+    (a private chat, or a sender who may not moderate)."""
+    return await permitted(update, context, "moderator", "group")
+
+
+async def private_here(update: Update, context: Context) -> Lang | None:
+    """For private-chat commands: the language to answer in, or None after saying this
+    command belongs in a private chat."""
+    return await permitted(update, context, "everyone", "private")
+
+
+async def answer_query(query: CallbackQuery, text: str | None, alert: bool, svc: Services) -> None:
+    """Answer a callback query (in the reply to its webhook request if that still waits); a
+    late or failed answer is logged, never raised."""
+    replies = svc.webhook_replies
+    if replies is not None and replies.offer(query.id, text, alert):
+        return
+    try:
+        await svc.answers.answer(query.id, text, alert)
+    except BadRequest as exc:  # "query is too old": the student waited too long; nothing to do
+        log.info("callback query not answered: %s", exc)
+    except TelegramError as exc:
+        log.warning("callback query not answered: %s", exc)

@@ -1,0 +1,238 @@
+"""Callback data of inline buttons and deep-link payloads: compact to encode, strict to parse.
+
+Telegram gives a button at most 64 bytes of data and hands back whatever a client sends, so
+parsing treats every callback as untrusted: anything that is not exactly one of these forms is
+``None``, and numbers are bounded.
+
+- ``a:RUN:Q:OPT`` — an answer: run id, question index, shown option position.
+- ``s:QUIZ`` — start (or practise) a quiz from the ``/quiz`` list.
+- ``r:SEASON:y`` / ``r:SEASON:n`` — confirm or cancel a leaderboard reset.
+- ``v:CARD:ORDER:OPT:STEP:RIGHT`` — a ``/review`` answer: the card, the shown option order (one
+  digit per option), the shown option tapped, and the session's question count and right answers
+  so far (a review session keeps no state in memory).
+- ``tz:MINUTES`` — the time zone chosen for ``/remind``, in minutes east of UTC.
+- ``nu:N:STAMP`` — undo question N of one's own ``/newquiz`` draft, only while it is the last
+  and still the question the button was made for (STAMP: a checksum of its text).
+- ``dq:NUMBER:y`` / ``dq:NUMBER:n`` — confirm or keep: ``/deletequiz`` of stored quiz NUMBER.
+
+A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
+- ``h:RUN:Q:OPT`` — an answer to a homework question in a private chat (as ``a:``).
+- ``hs:HOMEWORK`` — which homework ``/homework stop`` ends, when several are open.
+- ``p:RUN:Q`` / ``p:RUN:Q:R`` — "report a problem" with question Q of a run, then the reason
+  R: ``k`` (wrong answer key), ``u`` (unclear), ``t`` (typo).
+- ``pc:CARD`` — "report a problem" under a ``/review`` question.
+
+Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and are routed by
+a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
+
+- ``recap_RUN`` — a student's private recap of group run ``RUN``.
+- ``hw-…`` — start a homework (``bot.handlers.teacher``); ``an-…`` — a question analysis
+  (``bot.handlers.teacher``); ``sq-…`` — practise a shared stored quiz (``bot.handlers.myquizzes``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from telegram.constants import InlineKeyboardButtonLimit
+
+MAX_BYTES: int = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
+_MAX_ID = 2**53
+
+_ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")  # one spelling each
+_START = re.compile(r"s:([a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})")
+_RESET = re.compile(r"r:([1-9][0-9]{0,5}):([yn])")
+_REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9]):([1-9][0-9]?):(0|[1-9][0-9]?)")
+_TIMEZONE = re.compile(r"tz:(0|-?[1-9][0-9]{0,3})")
+_UNDO = re.compile(r"nu:([1-9][0-9]{0,2}):(0|[1-9][0-9]{0,9})")
+_DELETE = re.compile(r"dq:([1-9][0-9]{0,15}):([yn])")
+_HOMEWORK = re.compile(r"h:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")
+_HW_STOP = re.compile(r"hs:([1-9][0-9]{0,15})")
+_REPORT = re.compile(r"p:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2})(?::([kut]))?")
+_CARD_REPORT = re.compile(r"pc:([1-9][0-9]{0,15})")
+TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
+REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerData:
+    run_id: int
+    q_index: int
+    shown: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartData:
+    quiz_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResetData:
+    season: int
+    confirm: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewData:
+    card_id: int
+    order: tuple[int, ...]  # order[shown] = the bank index of the option shown there
+    shown: int
+    step: int
+    right: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimezoneData:
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class UndoData:
+    number: int
+    stamp: int  # zlib.crc32 of the question's text
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteData:
+    quiz_no: int
+    confirm: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HomeworkAnswerData:
+    run_id: int
+    q_index: int
+    shown: int
+
+
+@dataclass(frozen=True, slots=True)
+class HomeworkStopData:
+    homework_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReportData:
+    run_id: int
+    q_index: int
+    reason: str | None = None  # None: ask for the reason; else one of REASON_CODES' values
+
+
+@dataclass(frozen=True, slots=True)
+class CardReportData:
+    card_id: int
+
+
+CallbackData = (
+    AnswerData
+    | StartData
+    | ResetData
+    | ReviewData
+    | TimezoneData
+    | UndoData
+    | DeleteData
+    | HomeworkAnswerData
+    | HomeworkStopData
+    | ReportData
+    | CardReportData
+)
+_REASON_LETTER = {v: k for k, v in REASON_CODES.items()}
+
+
+def encode(data: CallbackData) -> str:
+    """The button string for ``data``; always at most 64 bytes."""
+    if isinstance(data, AnswerData):
+        text = f"a:{data.run_id}:{data.q_index}:{data.shown}"
+    elif isinstance(data, StartData):
+        text = f"s:{data.quiz_id}"
+    elif isinstance(data, ResetData):
+        text = f"r:{data.season}:{'y' if data.confirm else 'n'}"
+    elif isinstance(data, ReviewData):
+        order = "".join(map(str, data.order))
+        text = f"v:{data.card_id}:{order}:{data.shown}:{data.step}:{data.right}"
+    elif isinstance(data, UndoData):
+        text = f"nu:{data.number}:{data.stamp}"
+    elif isinstance(data, DeleteData):
+        text = f"dq:{data.quiz_no}:{'y' if data.confirm else 'n'}"
+    elif isinstance(data, TimezoneData):
+        text = f"tz:{data.minutes}"
+    elif isinstance(data, HomeworkAnswerData):
+        text = f"h:{data.run_id}:{data.q_index}:{data.shown}"
+    elif isinstance(data, HomeworkStopData):
+        text = f"hs:{data.homework_id}"
+    elif isinstance(data, ReportData):
+        tail = f":{_REASON_LETTER.get(data.reason, '?')}" if data.reason is not None else ""
+        text = f"p:{data.run_id}:{data.q_index}{tail}"
+    else:
+        text = f"pc:{data.card_id}"
+    if len(text.encode()) > MAX_BYTES or parse(text) != data:
+        raise ValueError(f"cannot encode {data!r}")
+    return text
+
+
+def parse(raw: str | None) -> CallbackData | None:
+    """The typed meaning of a button's data, or None for anything malformed or out of range."""
+    if not raw or len(raw) > MAX_BYTES:
+        return None
+    if m := _ANSWER.fullmatch(raw):
+        run_id = int(m[1])
+        return AnswerData(run_id, int(m[2]), int(m[3])) if run_id < _MAX_ID else None
+    if m := _START.fullmatch(raw):
+        return StartData(m[1])
+    if m := _RESET.fullmatch(raw):
+        return ResetData(int(m[1]), m[2] == "y")
+    if m := _REVIEW.fullmatch(raw):
+        order = tuple(int(ch) for ch in m[2])
+        card, shown, step, right = int(m[1]), int(m[3]), int(m[4]), int(m[5])
+        if (
+            sorted(order) != list(range(len(order)))
+            or shown >= len(order)
+            or right > step
+            or card >= _MAX_ID
+        ):
+            return None
+        return ReviewData(card, order, shown, step, right)
+    if m := _UNDO.fullmatch(raw):
+        return UndoData(int(m[1]), int(m[2]))
+    if m := _DELETE.fullmatch(raw):
+        quiz_no = int(m[1])
+        return DeleteData(quiz_no, m[2] == "y") if quiz_no < _MAX_ID else None
+    if m := _TIMEZONE.fullmatch(raw):
+        minutes = int(m[1])
+        return TimezoneData(minutes) if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None
+    return _parse_teacher(raw)
+
+
+def _parse_teacher(raw: str) -> CallbackData | None:
+    """The homework and report buttons (issue 15)."""
+    if m := _HOMEWORK.fullmatch(raw):
+        run_id = int(m[1])
+        return HomeworkAnswerData(run_id, int(m[2]), int(m[3])) if run_id < _MAX_ID else None
+    if m := _HW_STOP.fullmatch(raw):
+        return HomeworkStopData(int(m[1])) if int(m[1]) < _MAX_ID else None
+    if m := _REPORT.fullmatch(raw):
+        run_id = int(m[1])
+        reason = REASON_CODES[m[3]] if m[3] else None
+        return ReportData(run_id, int(m[2]), reason) if run_id < _MAX_ID else None
+    if m := _CARD_REPORT.fullmatch(raw):
+        return CardReportData(int(m[1])) if int(m[1]) < _MAX_ID else None
+    return None
+
+
+# --- deep-link payloads ---------------------------------------------------------------------
+
+RECAP_PREFIX = "recap_"
+
+
+def recap_payload(run_id: int) -> str:
+    """The ``/start`` payload of the results' recap button."""
+    return f"{RECAP_PREFIX}{run_id}"
+
+
+def start_filter_pattern(prefix: str, rest: str) -> str:
+    """A regex for ``filters.Regex`` matching ``/start PREFIX REST`` (and ``/start@bot ...``)
+    exactly: the text of a deep link's message."""
+    return rf"^/start(@\w+)? {re.escape(prefix)}{rest}$"
+
+
+RECAP_START = start_filter_pattern(RECAP_PREFIX, "[1-9][0-9]{0,15}")

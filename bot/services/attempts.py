@@ -1,0 +1,381 @@
+"""A student's homework attempt, in the private chat: once, question by question, timed.
+
+``/start hw-<id>`` (the card's Start button) begins it: the attempt is stored (one per student:
+a second start, or a start after the deadline, gets a clear message), then each question is sent
+with the quiz's per-question timer. A tap is judged by the engine as in a live quiz (same points,
+streaks and alert), stored before the alert is sent, and the message turns into the question's
+reveal with the explanation; the next question follows. A question left unanswered closes when
+its time is up (a timer, or the next tap after the clock passed it).
+
+Attempts are runs of mode ``homework``: their state is saved at each step, so a restart takes
+them back (an open question keeps its deadline and closes at once if it passed meanwhile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+from telegram.ext import Application, ContextTypes, Job
+
+from bot import render
+from bot.core.bank import Quiz
+from bot.core.engine import PlanMismatch, QuizEngine, first_review, make_plan
+from bot.i18n import t
+from bot.i18n.lang import Lang
+from bot.render import teacher as render_teacher
+from bot.services.appbound import AppBound
+from bot.services.progress import restore_engine, save_progress, to_stored
+from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
+from bot.tg import outbox
+
+log = logging.getLogger(__name__)
+
+Lookup = Callable[[str], Quiz | None]
+
+
+@dataclass(slots=True)
+class Attempt:
+    run_id: int
+    homework_id: int
+    user_id: int  # also the private chat's id
+    lang: Lang
+    quiz: Quiz
+    engine: QuizEngine
+    deadline: float  # the homework's: no answer counts after it
+    message_id: int | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def timer(self) -> str:
+        return f"hwq:{self.run_id}"
+
+
+class Attempts(AppBound):
+    """Every homework attempt in progress."""
+
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        lookup: Lookup,
+        clock: Callable[[], float],
+        rng: random.Random,
+    ) -> None:
+        self._app, self._store, self._lookup, self._clock, self._rng = (
+            app,
+            store,
+            lookup,
+            clock,
+            rng,
+        )
+        self._by_id: dict[int, Attempt] = {}
+        self._pending: list[Attempt] = []
+        #: called with the homework id when a student finishes (the card's count changes)
+        self.on_finish: Callable[[int], None] | None = None
+        #: the deadline shown to a student who finished: homework id -> text
+        self.deadline_text: Callable[[int, Lang], Coroutine[Any, Any, str]] | None = None
+
+    def get(self, run_id: int) -> Attempt | None:
+        """The attempt in progress with this run id."""
+        return self._by_id.get(run_id)
+
+    # --- starting ---------------------------------------------------------------------------
+
+    async def begin(self, user_id: int, homework_id: int, lang: Lang) -> None:
+        """``/start hw-<id>``: start the student's one attempt, or say why not."""
+        hw = await self._store.homework(homework_id)
+        quiz = self._lookup(hw.quiz_id) if hw is not None else None
+        if hw is None or quiz is None:
+            await outbox.send(self._bot, user_id, t(lang, "hw_missing"))
+            return
+        if not await self._member(hw.chat_id, user_id):  # the link may travel beyond the group
+            await outbox.send(self._bot, user_id, t(lang, "hw_not_member"))
+            return
+        try:
+            stored = await self._store.start_attempt(
+                homework_id,
+                user_id,
+                NewRun(
+                    chat_id=hw.chat_id,
+                    thread_id=0,
+                    mode=HOMEWORK,
+                    quiz_id=quiz.id,
+                    language=lang,
+                    seconds=hw.seconds,
+                    plan=make_plan(quiz, self._rng),
+                    started_by=user_id,
+                    started_at=self._clock(),
+                ),
+            )
+        except AttemptRefused as refused:
+            await outbox.send(self._bot, user_id, t(lang, f"hw_refused_{refused.reason}"))
+            return
+        attempt = Attempt(
+            stored.run_id,
+            homework_id,
+            user_id,
+            lang,
+            quiz,
+            QuizEngine(quiz, stored.plan, stored.seconds),
+            hw.deadline,
+        )
+        self._by_id[attempt.run_id] = attempt
+        log.info("homework %s: user %s started (run %s)", homework_id, user_id, attempt.run_id)
+        await outbox.send(
+            self._bot,
+            user_id,
+            t(
+                lang,
+                "hw_intro",
+                title=quiz.title(lang),
+                count=attempt.engine.count,
+                seconds=stored.seconds,
+            ),
+        )
+        async with attempt.lock:
+            await self._post(attempt)
+
+    async def _member(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user belongs to the group (True when Telegram cannot tell us)."""
+        try:
+            member = await self._bot.get_chat_member(chat_id, user_id)
+        except TelegramError as exc:
+            log.warning("cannot check membership of %s in chat %s: %s", user_id, chat_id, exc)
+            return True
+        return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
+    async def _post(self, a: Attempt) -> None:
+        engine = a.engine
+        await save_progress(self._store, a.run_id, engine, None)
+        text = render_teacher.attempt_question(
+            engine.question,
+            engine.permutation,
+            a.lang,
+            number=engine.current + 1,
+            total=engine.count,
+            seconds=engine.seconds,
+        )
+        sent = await outbox.send(
+            self._bot,
+            a.user_id,
+            text,
+            markup=render_teacher.attempt_keyboard(
+                a.run_id, engine.current, len(engine.question.options)
+            ),
+        )
+        if sent.status == "gone":  # the student blocked the bot: the attempt ends here
+            await self._end(a, "stopped")
+            return
+        if sent.status == "stopped":  # stored as "posting": posted after the restart
+            return
+        engine.open(self._clock())
+        a.message_id = sent.message_id
+        await save_progress(self._store, a.run_id, engine, a.message_id)
+        self._arm(a, engine.seconds)
+
+    # --- answering --------------------------------------------------------------------------
+
+    async def tap(self, run_id: int, user_id: int, q_index: int, shown: int, lang: Lang) -> str:
+        """A tap on a homework question: the alert text."""
+        a = self._by_id.get(run_id)
+        if a is None or a.user_id != user_id or self._clock() >= a.deadline:
+            return t(lang, "hw_alert_over")  # past the deadline: the sweep ends it soon
+        async with a.lock:
+            if a.run_id not in self._by_id:  # it ended while this tap waited
+                return t(lang, "hw_alert_over")
+            engine = a.engine
+            verdict = engine.answer(user_id, q_index, shown, self._clock())
+            if verdict.status == "closed" and q_index == engine.current and engine.phase == "open":
+                await self._time_up(a)  # its time ran out before its timer fired
+            if verdict.status != "accepted" or verdict.answer is None:
+                q = verdict.answer.q_index if verdict.answer else min(q_index, engine.count - 1)
+                return render.tap_alert(
+                    a.lang, verdict, engine.question_at(q), engine.plan.permutations[q]
+                )
+            answer = verdict.answer
+            try:
+                await self._store.record_answer(to_stored(a.run_id, engine.question.id, answer))
+            except Exception:
+                log.exception("homework run %s: could not store an answer", a.run_id)
+                engine.retract(answer)
+                return t(a.lang, "alert_error")
+            alert = render.tap_alert(a.lang, verdict, engine.question, engine.permutation)
+            prefix = render.verdict_prefix(
+                a.lang, verdict, engine.question, engine.permutation, practice=False
+            )
+            await self._close(a, prefix, verdict.shown)
+            return alert
+
+    async def _time_up(self, a: Attempt) -> None:
+        await self._close(a, t(a.lang, "hw_time_up"), None)
+
+    async def _close(self, a: Attempt, verdict: str, chosen: int | None) -> None:
+        """Close the current question with ``verdict`` shown, then go on (under the lock)."""
+        engine = a.engine
+        self._cancel(a.timer)
+        reveal = engine.close()
+        await save_progress(self._store, a.run_id, engine, a.message_id)
+        if a.message_id is not None:
+            await outbox.edit(
+                self._bot,
+                a.user_id,
+                a.message_id,
+                render_teacher.attempt_closed(
+                    reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen
+                ),
+            )
+        await self._next(a)
+
+    async def _next(self, a: Attempt) -> None:
+        if a.engine.advance():
+            await self._post(a)
+            return
+        await self._finish(a)
+
+    async def _finish(self, a: Attempt) -> None:
+        engine = a.engine
+        mine = engine.answers_of(a.user_id)
+        missed = [
+            (a.user_id, a.quiz.id, engine.plan.question_ids[q])
+            for q in range(engine.count)
+            if q not in mine or not mine[q].correct
+        ]
+        await self._store.add_missed(missed, *first_review(self._clock()))  # into /review
+        await self._end(a, "finished")
+        points = sum(x.points for x in mine.values())
+        right = sum(1 for x in mine.values() if x.correct)
+        when = (
+            await self.deadline_text(a.homework_id, a.lang)
+            if self.deadline_text is not None
+            else ""
+        )
+        await outbox.send(
+            self._bot,
+            a.user_id,
+            t(a.lang, "hw_done", points=points, right=right, total=engine.count, when=when),
+        )
+        if self.on_finish is not None:
+            self.on_finish(a.homework_id)
+
+    async def _end(self, a: Attempt, status: EndStatus) -> None:
+        self._cancel(a.timer)
+        await self._store.finish_run(a.run_id, status)
+        self._by_id.pop(a.run_id, None)
+
+    # --- the question timer -----------------------------------------------------------------
+
+    def _arm(self, a: Attempt, delay: float) -> None:
+        self._cancel(a.timer)
+        self._jobs.run_once(
+            self._timer_job, when=max(delay, 0.0), name=a.timer, data=(a.run_id, a.engine.current)
+        )
+
+    async def _timer_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A homework question's time is up."""
+        assert context.job is not None
+        data: tuple[int, int] = context.job.data  # type: ignore[assignment]
+        run_id, q_index = data
+        a = self._by_id.get(run_id)
+        if a is None or not self._app.running:
+            return
+        async with a.lock:
+            engine = a.engine
+            if engine.phase != "open" or engine.current != q_index:
+                return
+            remaining = (engine.deadline or 0) - self._clock()
+            if remaining > 0:  # the clock was moved back: wait the rest
+                self._arm(a, remaining)
+                return
+            await self._time_up(a)
+
+    # --- the homework ended -----------------------------------------------------------------
+
+    async def homework_ended(self, homework_id: int) -> None:
+        """The deadline passed (or a moderator stopped it): running attempts end, their
+        answers count; storage already marked them stopped."""
+        for a in [x for x in self._by_id.values() if x.homework_id == homework_id]:
+            async with a.lock:  # a tap being handled finishes first
+                self._cancel(a.timer)
+                if self._by_id.pop(a.run_id, None) is None:
+                    continue  # it finished meanwhile
+                if a.message_id is not None and a.engine.phase == "open":
+                    await outbox.edit(
+                        self._bot,
+                        a.user_id,
+                        a.message_id,
+                        render_teacher.attempt_closed(
+                            a.engine.close(),
+                            a.lang,
+                            total=a.engine.count,
+                            verdict=t(a.lang, "hw_time_up"),
+                            chosen=None,
+                        ),
+                    )
+                await outbox.send(self._bot, a.user_id, t(a.lang, "hw_ended_midway"))
+
+    # --- restart ----------------------------------------------------------------------------
+
+    async def restore(self) -> None:
+        """At start-up: take back every attempt in progress."""
+        for stored in await self._store.running_runs(HOMEWORK):
+            attempt = await self._rebuild(stored)
+            if attempt is None:
+                await self._store.finish_run(stored.run_id, "stopped")
+                continue
+            self._by_id[attempt.run_id] = attempt
+            self._pending.append(attempt)
+
+    async def _rebuild(self, stored: StoredRun) -> Attempt | None:
+        hw_id = await self._store.attempt_homework(stored.run_id)
+        hw = await self._store.homework(hw_id) if hw_id is not None else None
+        quiz = self._lookup(stored.quiz_id)
+        if hw is None or hw.status != "open" or quiz is None:
+            return None
+        try:
+            engine = await restore_engine(self._store, stored, quiz)
+        except PlanMismatch:
+            return None
+        lang: Lang = stored.language
+        return Attempt(
+            stored.run_id,
+            hw.homework_id,
+            stored.started_by or 0,
+            lang,
+            quiz,
+            engine,
+            hw.deadline,
+            stored.message_id,
+        )
+
+    async def continue_resumed(self) -> None:
+        """Once the bot runs: re-arm question timers, finish what a stop interrupted."""
+        pending, self._pending = self._pending, []
+        for a in pending:
+            if a.run_id in self._by_id:  # else its homework ended meanwhile
+                await self._continue(a)
+
+    async def _continue(self, a: Attempt) -> None:
+        async with a.lock:
+            engine = a.engine
+            if engine.phase == "open":
+                remaining = (engine.deadline or 0) - self._clock()
+                if remaining > 0:
+                    self._arm(a, remaining)
+                else:
+                    await self._time_up(a)
+            elif engine.phase == "posting":
+                await self._post(a)
+            else:
+                await self._next(a)
+
+    def _cancel(self, name: str) -> None:
+        job: Job[Any]
+        for job in self._jobs.get_jobs_by_name(name):
+            job.schedule_removal()

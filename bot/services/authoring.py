@@ -1,0 +1,76 @@
+"""Saving a quiz written in Telegram: a free name, the per-author limit, the catalog updated.
+
+Both ways in (``/done`` on a draft, an uploaded file) end here with an already validated bank
+text, so what is stored is exactly what the bank validator accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container
+from dataclasses import dataclass
+
+from bot.banks.authored import AuthoredCatalog
+from bot.core.bank import Quiz
+from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, candidate_names, slug
+from bot.storage import AuthoredQuiz, NameTaken, NewAuthored, Store
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """The outcome of a save: the stored row, or ``full`` when the author is at the limit."""
+
+    row: AuthoredQuiz | None
+    full: bool = False
+
+
+class Authoring:
+    """Stores new quizzes and keeps the in-memory catalog in step with the database."""
+
+    def __init__(
+        self,
+        store: Store,
+        catalog: AuthoredCatalog,
+        folder: Callable[[], Container[str]],
+        clock: Callable[[], float],
+    ) -> None:
+        self._store, self._catalog, self._folder, self._clock = store, catalog, folder, clock
+
+    async def save(
+        self, author_id: int, quiz: Quiz, bank_yaml: str, origin: str, name_hint: str
+    ) -> Saved:
+        """Store a validated quiz under the first free name made from ``name_hint``."""
+        if len(self._catalog.of_author(author_id)) >= MAX_QUIZZES_PER_AUTHOR:
+            return Saved(None, full=True)
+        folder = self._folder()
+        taken = self._catalog.names()
+        for name in candidate_names(slug(name_hint)):
+            if name in folder or name in taken:
+                continue
+            try:
+                row = await self._store.add_authored(
+                    NewAuthored(
+                        author_id=author_id,
+                        name=name,
+                        title=quiz.title(quiz.language),
+                        language=quiz.language,
+                        bank_yaml=bank_yaml,
+                        question_count=len(quiz.questions),
+                        origin=origin,
+                        created_at=self._clock(),
+                    ),
+                    limit=MAX_QUIZZES_PER_AUTHOR,
+                )
+            except NameTaken:  # taken meanwhile by another author's save
+                continue
+            if row is None:
+                return Saved(None, full=True)
+            self._catalog.put(row, quiz)
+            return Saved(row)
+        raise AssertionError("unreachable: candidate_names never ends")
+
+    async def refresh(self, quiz_no: int) -> AuthoredQuiz | None:
+        """Re-read one stored quiz after a change (deleted, published, shared)."""
+        row = await self._store.authored(quiz_no)
+        if row is not None:  # only its metadata changed: the parsed questions stay
+            self._catalog.put(row, self._catalog.quiz(row.quiz_id))
+        return row

@@ -1,0 +1,143 @@
+"""Quiz drafts, pure: questions from quiz polls, built into a bank as imported files are.
+
+A draft question is kept as plain data (JSON in the database). Every question is checked when it
+is added, by the importers' bank builder (which runs the bank validator on it), so ``/done``
+can only fail on the quiz as a whole, never on a question accepted earlier.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from bot.banks.importers.build import ImportReport, build
+from bot.banks.importers.model import Draft as ImportDraft
+from bot.banks.importers.model import Parsed
+from bot.core.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Quiz, Where
+from bot.i18n.lang import Lang
+
+MAX_QUIZZES_PER_AUTHOR = 50
+MAX_DRAFT_QUESTIONS = MAX_QUESTIONS  # 200
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class DraftQuestion:
+    """One question of a draft, in the author's language."""
+
+    text: str
+    options: tuple[str, ...]
+    correct: int  # 0-based
+    explanation: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PollFacts:
+    """What a quiz poll the author sent tells us (taken from telegram.Poll by the handler)."""
+
+    type: str
+    question: str
+    options: tuple[str, ...]
+    correct_ids: tuple[int, ...]
+    allows_multiple: bool
+    explanation: str | None
+    forwarded: bool
+
+
+def from_poll(poll: PollFacts) -> DraftQuestion | str:
+    """The question a quiz poll holds, or the i18n key of why it is refused."""
+    if poll.type != "quiz":
+        return "author_poll_not_quiz"
+    if poll.allows_multiple or len(poll.correct_ids) > 1:
+        return "author_poll_many_right"
+    if not poll.correct_ids:  # forwarded (or otherwise hidden): Telegram did not tell us
+        return "author_poll_forwarded" if poll.forwarded else "author_poll_hidden"
+    if not MIN_OPTIONS <= len(poll.options) <= MAX_OPTIONS:
+        return "author_poll_options"
+    correct = poll.correct_ids[0]
+    if not 0 <= correct < len(poll.options):
+        return "author_poll_hidden"
+    return DraftQuestion(
+        poll.question.strip(),
+        tuple(o.strip() for o in poll.options),
+        correct,
+        (poll.explanation or "").strip() or None,
+    )
+
+
+def from_quiz(quiz: Quiz) -> list[DraftQuestion]:
+    """A validated bank's questions as draft questions (Aiken text typed in the chat)."""
+    lang = quiz.language
+    return [
+        DraftQuestion(
+            q.text(lang),
+            tuple(o(lang) for o in q.options),
+            q.correct,
+            q.explanation(lang) if q.explanation else None,
+            q.note(lang) if q.note else None,
+        )
+        for q in quiz.questions
+    ]
+
+
+def to_json(questions: Sequence[DraftQuestion]) -> str:
+    return json.dumps(
+        [[q.text, list(q.options), q.correct, q.explanation, q.note] for q in questions],
+        ensure_ascii=False,
+    )
+
+
+def from_json(raw: str) -> list[DraftQuestion]:
+    """The questions of a stored draft; a damaged value reads as no questions."""
+    try:
+        rows = json.loads(raw)
+        return [
+            DraftQuestion(
+                str(r[0]),
+                tuple(str(o) for o in r[1]),
+                int(r[2]),
+                None if r[3] is None else str(r[3]),
+                None if r[4] is None else str(r[4]),
+            )
+            for r in rows
+        ]
+    except (ValueError, TypeError, IndexError, KeyError):
+        return []
+
+
+def bank(
+    title: str, lang: Lang, questions: Sequence[DraftQuestion], *, first: int = 1
+) -> ImportReport:
+    """The draft as a one-language bank, built and checked exactly as imported files are (each
+    question by the bank validator; a refused one is a problem naming "question N")."""
+    parsed = Parsed(
+        drafts=[
+            ImportDraft(Where(question=n), q.text, q.options, q.correct, q.explanation, q.note)
+            for n, q in enumerate(questions, start=first)
+        ],
+        title=title,
+    )
+    return build(parsed, "polls", "draft", quiz_id="draft", lang=lang, title=title)
+
+
+def check_title(raw: str) -> str | None:
+    """A usable title (trimmed, one line), or None."""
+    title = " ".join(raw.split())
+    return title if 0 < len(title) <= MAX_TITLE_CHARS else None
+
+
+def slug(title: str) -> str:
+    """A name for a new quiz from its title: lowercase ASCII words joined by '-', else 'quiz'."""
+    words = _SLUG.sub("-", title.casefold()).strip("-")
+    return words[:24].strip("-") or "quiz"
+
+
+def candidate_names(base: str) -> Iterator[str]:
+    """``base``, then ``base-2``, ``base-3`` ...: names to try until one is free."""
+    yield base
+    for n in itertools.count(2):
+        yield f"{base}-{n}"

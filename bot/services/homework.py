@@ -1,0 +1,265 @@
+"""Homework in the group: the card, its deadline and the results.
+
+A moderator sets a homework with ``/homework NAME [DURATION]``: it is stored first, then its card
+is posted where the command was typed (the quiz, the deadline in the group's time zone, how many
+finished, a Start button opening the private chat). Students take it privately
+(:mod:`bot.services.attempts`). The card's count is refreshed with *optional* edits, which the
+pacer sends only from the group's spare budget (quiz traffic first), at most every few seconds.
+
+At the deadline (a timer per homework, plus a sweep every ``sweep_every`` seconds that catches
+deadlines the injected clock jumped past) the homework is ended in storage, attempts still running
+are stopped (their answers count), and the results are posted in the card's topic. Everything is
+read back from storage, so a restart re-arms open homework, ends those whose deadline passed
+while the bot was down and posts results that did not go out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from telegram.ext import Application, ContextTypes, Job
+
+from bot.core.bank import Quiz
+from bot.core.deadlines import DEFAULT_TZ
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
+from bot.render import teacher as render_teacher
+from bot.services.appbound import AppBound
+from bot.storage import Homework, NewHomework, Store
+from bot.tg import outbox
+
+log = logging.getLogger(__name__)
+
+Lookup = Callable[[str], Quiz | None]
+
+
+class Homeworks(AppBound):
+    """Every homework of the bot, group side."""
+
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        lookup: Lookup,
+        clock: Callable[[], float],
+        *,
+        count_interval: float = 5.0,
+        sweep_every: float = 30.0,
+    ) -> None:
+        self._app, self._store, self._lookup, self._clock = app, store, lookup, clock
+        self._count_interval = count_interval
+        self.sweep_every = sweep_every
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, int] = {}  # homework id -> finished count on its card
+        #: called with a homework id when it ends (the attempts still running stop)
+        self.on_end: Callable[[int], Any] | None = None
+
+    async def timezone(self, chat_id: int) -> int:
+        tz = await self._store.chat_timezone(chat_id)
+        return DEFAULT_TZ if tz is None else tz
+
+    # --- setting one ------------------------------------------------------------------------
+
+    async def create(
+        self,
+        chat_id: int,
+        thread_id: int,
+        quiz: Quiz,
+        *,
+        seconds: int,
+        lang: Lang,
+        set_by: int | None,
+        duration: int,
+    ) -> Homework:
+        now = self._clock()
+        hw = await self._store.create_homework(
+            NewHomework(
+                chat_id=chat_id,
+                thread_id=thread_id,
+                quiz_id=quiz.id,
+                language=lang,
+                seconds=seconds,
+                set_by=set_by,
+                created_at=now,
+                deadline=now + duration,
+            )
+        )
+        log.info(
+            "homework %s set in chat %s: quiz %s, deadline in %s s",
+            hw.homework_id,
+            chat_id,
+            quiz.id,
+            duration,
+        )
+        sent = await outbox.send(
+            self._bot,
+            chat_id,
+            await self._card_text(hw, quiz, 0),
+            thread_id=thread_id,
+            markup=render_teacher.homework_card_markup(lang, self._bot.username, hw.homework_id),
+        )
+        if sent.ok:
+            await self._store.set_homework_card(hw.homework_id, sent.message_id)
+        self._shown[hw.homework_id] = 0
+        self.arm(hw)
+        return hw
+
+    async def _card_text(self, hw: Homework, quiz: Quiz, finished: int) -> Safe:
+        tz = await self.timezone(hw.chat_id)
+        return render_teacher.homework_card(
+            quiz,
+            hw.language,  # type: ignore[arg-type]
+            hw,
+            tz,
+            finished,
+        )
+
+    # --- timers -----------------------------------------------------------------------------
+
+    def arm(self, hw: Homework) -> None:
+        """The deadline timer of an open homework."""
+        self._cancel(f"hwend:{hw.homework_id}")
+        self._jobs.run_once(
+            self._deadline_job,
+            when=max(hw.deadline - self._clock(), 0.0),
+            name=f"hwend:{hw.homework_id}",
+            data=hw.homework_id,
+        )
+
+    async def _deadline_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A homework's deadline."""
+        assert context.job is not None
+        hw = await self._store.homework(int(context.job.data))  # type: ignore[call-overload]
+        if hw is None or hw.status != "open":
+            return
+        if hw.deadline > self._clock():  # the timer ran early (the clock moved): again later
+            self.arm(hw)
+            return
+        await self.end(hw.homework_id)
+
+    async def sweep(self, context: ContextTypes.DEFAULT_TYPE | None = None) -> None:
+        """End every open homework whose deadline passed."""
+        now = self._clock()
+        for hw in await self._store.open_homework():
+            if hw.deadline <= now:
+                await self.end(hw.homework_id)
+
+    async def restore(self) -> None:
+        """At start-up: re-arm open homework; deadlines already past and results that did not
+        go out are handled as soon as the bot runs."""
+        for hw in await self._store.open_homework():
+            self.arm(hw)
+        for hw in await self._store.unposted_homework():
+            self._jobs.run_once(
+                self._post_job, when=0.0, name=f"hwpost:{hw.homework_id}", data=hw.homework_id
+            )
+        self._jobs.run_repeating(
+            self.sweep, interval=self.sweep_every, first=self.sweep_every, name="homework-sweep"
+        )
+
+    async def _post_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Results that were due when the bot stopped."""
+        assert context.job is not None
+        hw_id = int(context.job.data)  # type: ignore[call-overload]
+        async with self._lock(hw_id):
+            await self._post_results(hw_id)
+
+    # --- the end ----------------------------------------------------------------------------
+
+    async def end(self, homework_id: int, *, stopped: bool = False) -> bool:
+        """End a homework now (deadline, or ``/homework stop``); False if it was not open."""
+        async with self._lock(homework_id):
+            if not await self._store.end_homework(homework_id, self._clock()):
+                return False
+            self._cancel(f"hwend:{homework_id}")
+            self._cancel(f"hwcard:{homework_id}")
+            log.info("homework %s ended%s", homework_id, " early" if stopped else "")
+            if self.on_end is not None:
+                await self.on_end(homework_id)
+            await self._post_results(homework_id, stopped=stopped)
+            return True
+
+    async def _post_results(self, homework_id: int, *, stopped: bool = False) -> None:
+        hw = await self._store.homework(homework_id)
+        if hw is None or hw.results_posted:
+            return
+        quiz = self._lookup(hw.quiz_id)
+        lang: Lang = hw.language  # type: ignore[assignment]
+        finished, _ = await self._store.attempt_counts(homework_id)
+        if quiz is not None:
+            text = render_teacher.homework_results(
+                quiz,
+                lang,
+                await self._store.homework_results(homework_id),
+                await self._store.homework_tallies(homework_id),
+                stopped=stopped or (hw.ended_at or 0) < hw.deadline,
+            )
+            sent = await outbox.send(self._bot, hw.chat_id, text, thread_id=hw.thread_id)
+            if sent.status == "moved" and sent.new_chat_id is not None:
+                await self._store.migrate_chat(hw.chat_id, sent.new_chat_id)
+                sent = await outbox.send(self._bot, sent.new_chat_id, text, thread_id=hw.thread_id)
+            if sent.status == "stopped":  # not sent, the bot is stopping: posted after the restart
+                return
+            if sent.status == "unknown":
+                log.warning("homework %s: results may not have been posted", homework_id)
+        await self._store.homework_results_posted(homework_id)
+        self._shown.pop(homework_id, None)
+        hw = await self._store.homework(homework_id)
+        if hw is not None and quiz is not None and hw.card_message_id is not None:
+            await outbox.edit(
+                self._bot, hw.chat_id, hw.card_message_id, await self._card_text(hw, quiz, finished)
+            )
+
+    # --- the card's count -------------------------------------------------------------------
+
+    def refresh_card(self, homework_id: int, *, force: bool = False) -> None:
+        """A student finished (or, ``force``, the group's time zone changed): update the card
+        soon, from the group's spare budget."""
+        if force:
+            self._shown[homework_id] = -1
+        name = f"hwcard:{homework_id}"
+        if not self._jobs.get_jobs_by_name(name):
+            self._jobs.run_once(
+                self._card_job, when=self._count_interval, name=name, data=homework_id
+            )
+
+    async def _card_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Refresh a card's finished count if the group's budget has room."""
+        assert context.job is not None
+        hw_id = int(context.job.data)  # type: ignore[call-overload]
+        hw = await self._store.homework(hw_id)
+        quiz = self._lookup(hw.quiz_id) if hw is not None else None
+        if hw is None or quiz is None or hw.status != "open" or hw.card_message_id is None:
+            return
+        finished, _ = await self._store.attempt_counts(hw_id)
+        if finished == self._shown.get(hw_id):
+            return
+        result = await outbox.edit(
+            self._bot,
+            hw.chat_id,
+            hw.card_message_id,
+            await self._card_text(hw, quiz, finished),
+            markup=render_teacher.homework_card_markup(
+                hw.language,  # type: ignore[arg-type]
+                self._bot.username,
+                hw_id,
+            ),
+            optional=True,
+        )
+        if result.ok:
+            self._shown[hw_id] = finished
+        elif result.status == "skipped":
+            self.refresh_card(hw_id)  # no spare budget now: later
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def _lock(self, homework_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(homework_id, asyncio.Lock())
+
+    def _cancel(self, name: str) -> None:
+        job: Job[Any]
+        for job in self._jobs.get_jobs_by_name(name):
+            job.schedule_removal()

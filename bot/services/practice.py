@@ -1,0 +1,174 @@
+"""Self-paced practice in a private chat: no timer, the next question follows each tap.
+
+A tap edits the question's message to show the verdict and the explanation, then the next
+question is sent. Practice runs and answers are stored like group runs (mode ``practice``), so
+a session survives a restart and ``/me`` can count it, but never on a group's leaderboard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.ext import ExtBot
+
+from bot import render
+from bot.banks.catalog import Catalog
+from bot.core.bank import Quiz
+from bot.core.engine import PlanMismatch, QuizEngine, first_review, make_plan
+from bot.i18n.lang import Lang
+from bot.services.progress import to_engine, to_stored
+from bot.storage import NewRun, Store
+from bot.tg import outbox
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class Session:
+    run_id: int
+    chat_id: int
+    lang: Lang
+    quiz: Quiz
+    engine: QuizEngine
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class PracticeSessions:
+    """One practice session per private chat."""
+
+    def __init__(
+        self, bot: ExtBot[Any], store: Store, catalog: Catalog, clock: Callable[[], float]
+    ) -> None:
+        self._bot, self._store, self._catalog, self._clock = bot, store, catalog, clock
+        self._by_id: dict[int, Session] = {}
+
+    async def start(self, chat_id: int, quiz: Quiz, lang: Lang, rng: random.Random) -> None:
+        """Begin practising ``quiz``; an unfinished earlier session is closed."""
+        old = await self._store.running_run(chat_id, 0, "practice")
+        if old is not None:
+            self._by_id.pop(old.run_id, None)
+            await self._store.finish_run(old.run_id, "stopped")
+        plan = make_plan(quiz, rng)
+        stored = await self._store.create_run(
+            NewRun(
+                chat_id=chat_id,
+                thread_id=0,
+                mode="practice",
+                quiz_id=quiz.id,
+                language=lang,
+                seconds=0,
+                plan=plan,
+                started_by=chat_id,
+                started_at=self._clock(),
+            )
+        )
+        session = Session(stored.run_id, chat_id, lang, quiz, QuizEngine(quiz, plan, 0))
+        self._by_id[session.run_id] = session
+        async with session.lock:
+            await self._ask(session)
+
+    async def _load(self, run_id: int, chat_id: int) -> Session | None:
+        session = self._by_id.get(run_id)
+        if session is not None:
+            return session
+        stored = await self._store.get_run(run_id)
+        if (
+            stored is None
+            or stored.mode != "practice"
+            or stored.status != "running"
+            or stored.chat_id != chat_id
+        ):
+            return None
+        quiz = self._catalog.matching(stored.quiz_id, stored.plan.question_ids)
+        if quiz is None:
+            return None
+        try:
+            engine = QuizEngine(quiz, stored.plan, 0, current=stored.current, phase="open")
+        except PlanMismatch:
+            return None
+        engine.restore(map(to_engine, await self._store.answers(run_id)))
+        session = Session(run_id, chat_id, stored.language, engine.quiz, engine)
+        self._by_id[run_id] = session
+        return session
+
+    async def tap(
+        self, run_id: int, chat_id: int, user_id: int, message_id: int, q_index: int, shown: int
+    ) -> str | None:
+        """Answer a practice tap: the notification for the callback query, None if over."""
+        session = await self._load(run_id, chat_id)
+        if session is None:
+            return None
+        async with session.lock:
+            engine = session.engine
+            verdict = engine.answer(user_id, q_index, shown, self._clock())
+            if verdict.status != "accepted" or verdict.answer is None:
+                q = verdict.answer.q_index if verdict.answer else engine.current
+                return render.tap_alert(
+                    session.lang,
+                    verdict,
+                    engine.question_at(q),
+                    engine.plan.permutations[q],
+                    practice=True,
+                )
+            answer = verdict.answer
+            await self._store.record_answer(to_stored(run_id, engine.question.id, answer, points=0))
+            if not answer.correct:  # it comes back in /review
+                await self._store.add_missed(
+                    [(user_id, session.quiz.id, engine.question.id)], *first_review(answer.at)
+                )
+            prefix = render.verdict_prefix(
+                session.lang, verdict, engine.question, engine.permutation, practice=True
+            )
+            reveal = engine.close()
+            text = render.practice_answered(
+                reveal, session.lang, total=engine.count, verdict=prefix
+            )
+            await outbox.edit(self._bot, chat_id, message_id, text)
+            if engine.advance():
+                await self._ask(session)
+            else:
+                await self._done(session, user_id)
+            return prefix
+
+    async def _ask(self, session: Session) -> None:
+        engine = session.engine
+        engine.open(self._clock())
+        await self._store.save_progress(
+            session.run_id,
+            current=engine.current,
+            phase="open",
+            message_id=None,
+            posted_at=engine.posted_at,
+            deadline=None,
+        )
+        text = render.question_message(
+            engine.question,
+            engine.permutation,
+            session.lang,
+            number=engine.current + 1,
+            total=engine.count,
+            seconds=0,
+            answered=0,
+        )
+        await outbox.send(
+            self._bot,
+            session.chat_id,
+            text,
+            markup=render.answer_keyboard(
+                session.run_id, engine.current, len(engine.question.options)
+            ),
+        )
+
+    async def _done(self, session: Session, user_id: int) -> None:
+        right = sum(1 for a in session.engine.answers_of(user_id).values() if a.correct)
+        text = render.practice_done(
+            session.lang, right=right, total=session.engine.count, quiz_id=session.quiz.id
+        )
+        await outbox.send(self._bot, session.chat_id, text)
+        await self._store.finish_run(session.run_id, "finished")
+        self._by_id.pop(session.run_id, None)

@@ -1,0 +1,73 @@
+"""Between the pure engine and the store: a run's progress and answers in both shapes.
+
+Group quizzes, homework attempts and practice all persist the engine's state the same way;
+this module is the one place that maps an engine to its stored progress and an answer from one
+shape to the other.
+"""
+
+from __future__ import annotations
+
+from bot.core.bank import Quiz
+from bot.core.engine import Answer, QuizEngine
+from bot.storage import Answer as StoredAnswer
+from bot.storage import Store, StoredRun
+
+
+async def save_progress(
+    store: Store, run_id: int, engine: QuizEngine, message_id: int | None
+) -> None:
+    """Persist where ``engine`` stands. While a question is being posted nothing of it is known
+    yet (no message, no times); once open or closed, its message and times are kept."""
+    posting = engine.phase == "posting"
+    await store.save_progress(
+        run_id,
+        current=engine.current,
+        phase=engine.phase,
+        message_id=None if posting else message_id,
+        posted_at=None if posting else engine.posted_at,
+        deadline=None if posting else engine.deadline,
+    )
+
+
+async def restore_engine(store: Store, stored: StoredRun, quiz: Quiz) -> QuizEngine:
+    """The engine of a run found unfinished at start-up: where it stood, with its answers.
+    Raises ``PlanMismatch`` when ``quiz`` no longer fits the stored plan."""
+    engine = QuizEngine(
+        quiz,
+        stored.plan,
+        stored.seconds,
+        current=stored.current,
+        phase=stored.phase,
+        posted_at=stored.posted_at,
+        deadline=stored.deadline,
+    )
+    engine.restore(map(to_engine, await store.answers(stored.run_id)))
+    return engine
+
+
+def to_engine(stored: StoredAnswer) -> Answer:
+    """A stored answer as the engine restores it."""
+    return Answer(
+        stored.q_index,
+        stored.user_id,
+        stored.option,
+        stored.correct,
+        stored.points,
+        stored.answered_at,
+    )
+
+
+def to_stored(
+    run_id: int, question_id: str, answer: Answer, *, points: int | None = None
+) -> StoredAnswer:
+    """An accepted answer as the store records it (``points`` overrides, e.g. 0 in practice)."""
+    return StoredAnswer(
+        run_id=run_id,
+        q_index=answer.q_index,
+        question_id=question_id,
+        user_id=answer.user_id,
+        option=answer.option,
+        correct=answer.correct,
+        points=answer.points if points is None else points,
+        answered_at=answer.at,
+    )

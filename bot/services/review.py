@@ -1,0 +1,266 @@
+"""Spaced review of missed questions (``/review``) and the daily reminder (``/remind``).
+
+Every question a student missed, in a group quiz or in practice, sits in a Leitner box with the time
+it is due again (:func:`bot.core.engine.review_step`: after 1, 3, 7, 14 and 30 days). ``/review``
+plays the due ones like private practice: tap, verdict and explanation, next; a session asks at most
+``SESSION`` questions and ends with how many remain due and when the next ones come.
+
+A session keeps no state in memory: each question's buttons carry the card id, the option order
+and the session's running count, so a tap works the same after a restart. Time comes only from
+the injected clock (``Services.clock``), so tests can jump days.
+
+The reminder is one job per student (``remind:<user id>``) in the JobQueue, armed for the next
+reminder time by the injected clock, re-armed after each firing and restored from the database
+at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from telegram.ext import Application, CallbackContext, Job
+
+from bot import render
+from bot.banks.catalog import Catalog
+from bot.core.bank import Question, Quiz
+from bot.core.engine import DAY, REVIEW_DAYS, review_step
+from bot.i18n import ascii_digits, num, t, t_plain
+from bot.i18n.lang import Lang
+from bot.i18n.markup import join
+from bot.render import callbacks
+from bot.render import teacher as render_teacher
+from bot.render.callbacks import TZ_RANGE
+from bot.services.appbound import AppBound
+from bot.services.recap import Recaps
+from bot.storage import Card, Store
+from bot.tg import outbox
+
+log = logging.getLogger(__name__)
+
+SESSION = 10  # questions per /review
+BOXES = len(REVIEW_DAYS)
+_TIME = re.compile(r"([01]?[0-9]|2[0-3])[:.]([0-5][0-9])")
+_OFFSET = re.compile(r"(?:utc|gmt)?([+-])([0-9]{1,2})(?::?([0-5][0-9]))?")
+TZ_CHOICES = ((360, "tz_bd"), (330, "tz_in"), (0, "tz_utc"))
+
+
+def parse_time(text: str) -> int | None:
+    """``HH:MM`` (Bengali digits too) → minutes after midnight."""
+    m = _TIME.fullmatch(ascii_digits(text).strip())
+    return int(m[1]) * 60 + int(m[2]) if m else None
+
+
+def parse_offset(text: str) -> int | None:
+    """``+6``, ``+06:00``, ``-3:30``, ``UTC+5:45`` → minutes east of UTC (−12:00…+14:00)."""
+    m = _OFFSET.fullmatch(ascii_digits(text).strip().casefold())
+    if not m:
+        return None
+    minutes = int(m[2]) * 60 + int(m[3] or 0)
+    minutes = -minutes if m[1] == "-" else minutes
+    return minutes if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None
+
+
+def show_time(lang: Lang, minutes: int) -> str:
+    return num(lang, f"{minutes // 60:02d}:{minutes % 60:02d}")
+
+
+def next_fire(now: float, tz_minutes: int, remind_minutes: int) -> float:
+    """Seconds from ``now`` to the next ``remind_minutes`` local time (UTC + ``tz_minutes``)."""
+    local = now + tz_minutes * 60
+    target = local - local % DAY + remind_minutes * 60
+    if target <= local + 0.5:
+        target += DAY
+    return target - local
+
+
+class Reviews(AppBound):
+    """``/review`` sessions and review reminders."""
+
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        catalog: Catalog,
+        clock: Callable[[], float],
+        rng: random.Random,
+        recaps: Recaps,
+        default: Lang,
+    ) -> None:
+        self._app, self._store, self._catalog = app, store, catalog
+        self._clock, self._rng, self._recaps, self._default = clock, rng, recaps, default
+
+    # --- the session ---------------------------------------------------------------------------
+
+    def _lookup(self, card: Card) -> tuple[Quiz, Question] | None:
+        quiz = self._catalog.matching(card.quiz_id, [card.question_id])
+        question = (
+            next((q for q in quiz.questions if q.id == card.question_id), None) if quiz else None
+        )
+        return (quiz, question) if quiz is not None and question is not None else None
+
+    async def begin(self, chat_id: int, user_id: int, lang: Lang) -> None:
+        """``/review``: the first due question, or when the next one comes."""
+        if not await self._ask(chat_id, user_id, lang, step=1, right=0):
+            now = self._clock()
+            upcoming = await self._store.next_due(user_id, now)
+            text = (
+                t(lang, "review_empty")
+                if upcoming is None
+                else t(lang, "review_nothing_due", when=render.when(lang, upcoming - now))
+            )
+            await outbox.send(self._bot, chat_id, text)
+
+    async def _ask(self, chat_id: int, user_id: int, lang: Lang, *, step: int, right: int) -> bool:
+        """Send the next due question; False if none is due."""
+        now = self._clock()
+        while True:
+            cards = await self._store.due_cards(user_id, now)
+            if not cards:
+                return False
+            card = cards[0]
+            found = self._lookup(card)
+            if found is not None:
+                break
+            await self._store.drop_card(card.card_id)  # no longer in any bank
+        quiz, question = found
+        perm = list(range(len(question.options)))
+        if quiz.shuffle:
+            self._rng.shuffle(perm)
+        due = await self._store.due_count(user_id, now)
+        text = render.review_question(
+            quiz, question, perm, lang, box=card.box, boxes=BOXES, due=due
+        )
+        await outbox.send(
+            self._bot,
+            chat_id,
+            text,
+            markup=render.review_keyboard(card.card_id, perm, step=step, right=right),
+        )
+        return True
+
+    async def tap(
+        self, chat_id: int, user_id: int, message_id: int, data: callbacks.ReviewData, lang: Lang
+    ) -> tuple[str, bool]:
+        """A tap on a review question: (notification, as an alert)."""
+        card = await self._store.card(data.card_id)
+        found = self._lookup(card) if card is not None else None
+        if card is None or card.user_id != user_id or found is None:
+            return t(lang, "alert_invalid"), True
+        quiz, question = found
+        perm, shown, step, right = data.order, data.shown, data.step, data.right
+        if len(perm) != len(question.options):
+            return t(lang, "alert_invalid"), True
+        now = self._clock()
+        correct = perm[shown] == question.correct
+        box, due = review_step(card.box, correct, now)
+        if not await self._store.review_answered(card.card_id, box, due, now):
+            return t(lang, "review_stale"), True
+        verdict = (
+            t_plain(lang, "alert_right_practice")
+            if correct
+            else t_plain(
+                lang, "alert_wrong_practice", label=render.label(perm.index(question.correct))
+            )
+        )
+        schedule = (
+            t(lang, "review_learnt")
+            if due is None
+            else t(lang, "review_up", box=box, boxes=BOXES, days=REVIEW_DAYS[box - 1])
+            if correct
+            else t(lang, "review_reset")
+        )
+        await outbox.edit(
+            self._bot,
+            chat_id,
+            message_id,
+            render.review_answered(
+                quiz, question, perm, lang, chosen=shown, verdict=verdict, schedule=schedule
+            ),
+            markup=render_teacher.card_report_keyboard(lang, card.card_id),
+        )
+        right += int(correct)
+        if step >= SESSION or not await self._ask(
+            chat_id, user_id, lang, step=step + 1, right=right
+        ):
+            await self._done(chat_id, user_id, lang, answered=step, right=right)
+        return verdict, False
+
+    async def _done(
+        self, chat_id: int, user_id: int, lang: Lang, *, answered: int, right: int
+    ) -> None:
+        now = self._clock()
+        due = await self._store.due_count(user_id, now)
+        upcoming = await self._store.next_due(user_id, now)
+        if due:
+            tail = t(lang, "review_more", due=due)
+        elif upcoming is not None:
+            tail = t(lang, "review_next", when=render.when(lang, upcoming - now))
+        else:
+            tail = t(lang, "review_all_learnt")
+        await outbox.send(
+            self._bot,
+            chat_id,
+            join("\n", [t(lang, "review_done", right=right, answered=answered), tail]),
+        )
+
+    # --- reminders -----------------------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Arm every stored reminder (at start-up); the number armed."""
+        armed = 0
+        for student in await self._store.reminders():
+            if student.tz_minutes is not None and student.remind_minutes is not None:
+                self.arm(student.user_id, student.tz_minutes, student.remind_minutes)
+                armed += 1
+        if armed:
+            log.info("%d review reminders restored", armed)
+        return armed
+
+    def arm(self, user_id: int, tz_minutes: int, remind_minutes: int) -> None:
+        self.disarm(user_id)
+        delay = next_fire(self._clock(), tz_minutes, remind_minutes)
+        self._jobs.run_once(
+            self._fire, when=timedelta(seconds=delay), name=f"remind:{user_id}", data=user_id
+        )
+
+    def disarm(self, user_id: int) -> None:
+        job: Job[Any]
+        for job in self._jobs.get_jobs_by_name(f"remind:{user_id}"):
+            job.schedule_removal()
+
+    async def _fire(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
+        assert context.job is not None
+        user_id = int(context.job.data)  # type: ignore[call-overload]
+        student = await self._store.student(user_id)
+        if student is None or student.remind_minutes is None or student.tz_minutes is None:
+            return
+        self.arm(user_id, student.tz_minutes, student.remind_minutes)  # tomorrow's
+        due = await self._store.due_count(user_id, self._clock())
+        if not due:
+            return
+        lang = await self._recaps.language_of(user_id, self._default)
+        outcome = await outbox.send(self._bot, user_id, t(lang, "remind_message", due=due))
+        if outcome.status == "gone":
+            await self._recaps.unreachable(user_id)
+
+    async def set_reminder(
+        self, user_id: int, minutes: int | None, tz_minutes: int | None
+    ) -> int | None:
+        """Store the reminder (None: off) and the offset if given; arm it if the offset is
+        known. Returns the offset in use (None: still to ask)."""
+        if tz_minutes is not None:
+            await self._store.set_timezone(user_id, tz_minutes)
+        await self._store.set_reminder(user_id, minutes)
+        if minutes is None:
+            self.disarm(user_id)
+            return tz_minutes
+        student = await self._store.student(user_id)
+        tz = student.tz_minutes if student is not None else None
+        if tz is not None:
+            self.arm(user_id, tz, minutes)
+        return tz

@@ -1,0 +1,3 @@
+"""Telegram I/O.
+
+Transport, update decoding, answering, arrivals, webhook, pacing, outbox, moderators."""

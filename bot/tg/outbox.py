@@ -1,0 +1,138 @@
+"""Sending and editing messages, with Telegram's failure modes turned into plain outcomes.
+
+Callers learn one of: sent (with the message id), ``gone`` (the bot was removed, the chat or
+topic no longer exists: the run should end), ``moved`` (the group became a supergroup, with the
+new id), ``unknown`` (a network failure after which the message may or may not exist, never
+retried for sends so nothing is posted twice), ``skipped`` (an optional message the group's
+budget could not afford) or ``stopped`` (not sent: the bot is stopping; a stored run picks up
+from there after the restart).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from telegram import InlineKeyboardMarkup, ReplyParameters
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
+from telegram.ext import ExtBot
+
+from bot.i18n.markup import Safe
+from bot.tg import pacing
+from bot.tg.pacing import OPTIONAL, Skipped, Stopped
+
+log = logging.getLogger(__name__)
+
+Status = Literal["ok", "gone", "moved", "unknown", "skipped", "failed", "missing", "stopped"]
+
+_GONE = (
+    "chat not found",
+    "topic_closed",
+    "topic_deleted",
+    "message thread not found",
+    "not enough rights",
+    "have no rights",
+    "chat_write_forbidden",
+    "bot was kicked",
+    "group chat was deactivated",
+    "need administrator rights",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    status: Status
+    message_id: int | None = None
+    new_chat_id: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def _classify(exc: TelegramError) -> Outcome:
+    if isinstance(exc, ChatMigrated):
+        return Outcome("moved", new_chat_id=exc.new_chat_id)
+    if isinstance(exc, Forbidden):
+        return Outcome("gone")
+    if isinstance(exc, BadRequest):
+        text = exc.message.lower()
+        if "message is not modified" in text:
+            return Outcome("ok")
+        if "message to edit not found" in text or "message_id_invalid" in text:
+            return Outcome("missing")
+        if any(marker in text for marker in _GONE):
+            return Outcome("gone")
+        return Outcome("failed")
+    if isinstance(exc, NetworkError):
+        return Outcome("unknown")
+    return Outcome("failed")
+
+
+async def send(
+    bot: ExtBot[Any],
+    chat_id: int,
+    text: Safe,
+    *,
+    thread_id: int = 0,
+    markup: InlineKeyboardMarkup | None = None,
+    optional: bool = False,
+    reply_to: int | None = None,
+    max_wait: float = 0.0,
+) -> Outcome:
+    """Send an HTML message (``Safe``, see ``bot.i18n.markup``) into a chat (and topic)."""
+    try:
+        message = await bot.send_message(
+            chat_id,
+            text,
+            reply_markup=markup,
+            message_thread_id=thread_id or None,
+            reply_parameters=(
+                ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+            ),
+            rate_limit_args=pacing.optional(max_wait) if optional else None,
+        )
+    except (TelegramError, Skipped, Stopped) as exc:
+        outcome = _outcome(exc)
+        _log(outcome, "send", chat_id, exc)
+        return outcome
+    return Outcome("ok", message.message_id)
+
+
+async def edit(
+    bot: ExtBot[Any],
+    chat_id: int,
+    message_id: int,
+    text: Safe,
+    *,
+    markup: InlineKeyboardMarkup | None = None,
+    optional: bool = False,
+) -> Outcome:
+    """Replace a message's text (and keyboard: None removes it)."""
+    try:
+        await bot.edit_message_text(
+            text,
+            chat_id=chat_id,
+            message_id=message_id,
+            reply_markup=markup,
+            rate_limit_args=OPTIONAL if optional else None,
+        )
+    except (TelegramError, Skipped, Stopped) as exc:
+        outcome = _outcome(exc)
+        _log(outcome, "edit", chat_id, exc)
+        return outcome
+    return Outcome("ok", message_id)
+
+
+def _outcome(exc: Exception) -> Outcome:
+    if isinstance(exc, TelegramError):
+        return _classify(exc)
+    return Outcome("stopped" if isinstance(exc, Stopped) else "skipped")
+
+
+def _log(outcome: Outcome, what: str, chat_id: int, exc: Exception) -> None:
+    if outcome.status in ("ok", "skipped", "stopped"):
+        return
+    level = logging.WARNING if outcome.status != "failed" else logging.ERROR
+    log.log(level, "%s in chat %s: %s (%s)", what, chat_id, outcome.status, exc)
