@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The full check, as CI runs it: ruff, mypy, then pytest (last, so its summary ends the output).
+# The full check, as CI runs it: ruff, mypy, import-linter, then pytest (last, so its summary ends the output).
 # Creates .venv and installs quizbot with its dev tools (pinned: requirements-dev.lock) when missing
 # or older than pyproject.toml or the lock file.
 # pytest runs on two workers (pytest-xdist; every test is independent: own server, ports, files).
@@ -22,6 +22,8 @@ echo "== ruff format --check ${lint_dirs[*]}"
 .venv/bin/ruff format --check "${lint_dirs[@]}" || failed+=(ruff-format)
 echo "== mypy (bot, tests)"
 .venv/bin/mypy || failed+=(mypy)
+echo "== import-linter (the layers of ARCHITECTURE.md, .importlinter)"
+.venv/bin/lint-imports --no-cache || failed+=(import-linter)
 if ((${#failed[@]})); then
     echo "test.sh: ${failed[*]} failed (see above); running pytest anyway" >&2
 fi

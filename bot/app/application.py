@@ -24,6 +24,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.app.homework import open_homework
 from bot.app.lifecycle import QuizApplication
 from bot.app.logs import setup_logging
 from bot.banks.authored import AuthoredCatalog
@@ -32,11 +33,7 @@ from bot.core.bank import Problem, Quiz, load_folder
 from bot.core.engine import PlanMismatch
 from bot.core.limits import bank_limits
 from bot.core.settings import Settings, file_url
-from bot.handlers import authoring as authoring_chat
-from bot.handlers import quiz as commands
-from bot.handlers import recap as recap_commands
-from bot.handlers import reload as reload_handlers
-from bot.handlers import teacher, upload
+from bot.handlers import authoring, quiz, recap, reload, upload
 from bot.handlers.registry import REGISTRY, Registry
 from bot.services.authoring import Authoring
 from bot.services.container import CONTEXT_TYPES, Context, Services
@@ -134,7 +131,7 @@ def register_handlers(
     app: Application[Any, Any, Any, Any, Any, Any], registry: Registry = REGISTRY
 ) -> None:
     """Every handler of the bot: the command table's (commands and buttons,
-    bot/handlers/registry.py), then the updates that are not commands."""
+    bot/handlers/registry.py), then the updates that are not quiz."""
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
     app.add_handlers(registry.handlers())
     app.add_handlers(
@@ -142,20 +139,20 @@ def register_handlers(
             # in-chat authoring (bot/authoring): what a user sends privately that is not a command,
             # after the commands (a /done is a command, not a draft's text): a quiz poll for the
             # draft, a file of questions, a title or Aiken text
-            MessageHandler(private & filters.POLL, authoring_chat.poll_sent),
+            MessageHandler(private & filters.POLL, authoring.poll_sent),
             MessageHandler(private & filters.Document.ALL, upload.document_sent),
-            MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring_chat.text_sent),
+            MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring.text_sent),
             # chat events
-            MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated),
-            ChatMemberHandler(commands.membership, ChatMemberHandler.MY_CHAT_MEMBER),
-            ChatMemberHandler(commands.admins_changed, ChatMemberHandler.CHAT_MEMBER),
+            MessageHandler(filters.StatusUpdate.MIGRATE, quiz.migrated),
+            ChatMemberHandler(quiz.membership, ChatMemberHandler.MY_CHAT_MEMBER),
+            ChatMemberHandler(quiz.admins_changed, ChatMemberHandler.CHAT_MEMBER),
         ]
     )
     # before any feature sees an update (groups run in order, one handler each):
     # names and titles kept current; then who writes privately (recaps may go to them directly)
-    app.add_handler(TypeHandler(Update, commands.remember), group=-2)
-    app.add_handler(TypeHandler(Update, recap_commands.observe), group=-1)
-    app.add_error_handler(commands.error_handler)
+    app.add_handler(TypeHandler(Update, quiz.remember), group=-2)
+    app.add_handler(TypeHandler(Update, recap.observe), group=-1)
+    app.add_error_handler(quiz.error_handler)
 
 
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: Registry) -> None:
@@ -175,11 +172,11 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
         app, svc.store, svc.catalog, svc.clock, svc.rng, svc.recaps, svc.settings.language
     )
     await svc.reviews.restore()
-    await teacher.setup(app, svc)  # homework: restored before polling, like quizzes
+    await open_homework(app, svc)  # restored before polling, like quizzes
     await registry.set_menus(app.bot, svc.settings.language, svc.settings.admin_ids)
     await _restore(svc)
     if svc.sighup:  # the real process only, not an in-process test harness
-        reload_handlers.watch_sighup(app)
+        reload.watch_sighup(app)
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="resume")
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+from collections.abc import Collection
 
 from bot.banks.catalog import Catalog
 from bot.core.bank import BankError, Limits, Quiz, parse_quiz
@@ -57,6 +58,22 @@ class AuthoredCatalog:
         self._rows[row.quiz_id] = row
         self._catalog.add(quiz, chats=(), origin="authored")
         return quiz
+
+    def startable(self, user_id: int, folder: Collection[str], *, own: bool) -> dict[str, Quiz]:
+        """Stored quizzes a user may start (or practise) here, by every name they answer to.
+
+        The published ones, and with ``own`` the user's own. A name a folder bank uses (in
+        ``folder``) stays the folder bank's: such a stored quiz answers only to its internal id.
+        """
+        out: dict[str, Quiz] = {}
+        for row in self.live():
+            quiz = self.quiz(row.quiz_id)
+            if quiz is None or not (row.published or (own and row.author_id == user_id)):
+                continue
+            if row.name not in folder:
+                out[row.name] = quiz
+            out[row.quiz_id] = quiz
+        return out
 
     def quiz(self, quiz_id: str) -> Quiz | None:
         """The stored quiz ``quiz_id`` (deleted ones too)."""

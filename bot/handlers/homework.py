@@ -7,65 +7,26 @@ Quizzes are looked up in ``Services.quizzes`` at call time, so a reloaded bank i
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from telegram import Chat, Update
-from telegram.ext import Application
+from telegram.ext import filters
 
 from bot import render
 from bot.core.bank import QUIZ_ID, Quiz
 from bot.core.deadlines import DEFAULT_DURATION, parse_duration, show_offset
 from bot.handlers.replies import is_moderator, language, reply, thread_of
-from bot.i18n import ascii_digits, t
+from bot.handlers.routes import Button, Command, Notice
+from bot.i18n import ascii_digits, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
+from bot.render import callbacks
 from bot.render import teacher as render_teacher
-from bot.services.attempts import Attempts
 from bot.services.container import Context, Services
-from bot.services.homework import Homeworks
 from bot.services.review import parse_offset
 from bot.storage import Homework
+from bot.tg import outbox
 
 HW_PAYLOAD = re.compile(r"hw-([1-9][0-9]{0,15})")
-
-
-async def setup(app: Application[Any, Any, Any, Any, Any, Any], svc: Services) -> None:
-    """In ``post_init``: the homework services, restored from storage."""
-
-    def lookup(quiz_id: str) -> Quiz | None:
-        return svc.quizzes.get(quiz_id)  # at call time: a reloaded catalog is seen at once
-
-    hws = Homeworks(
-        app,
-        svc.store,
-        lookup,
-        svc.clock,
-        count_interval=svc.settings.count_interval,
-        sweep_every=svc.settings.homework_sweep,
-    )
-    att = Attempts(app, svc.store, lookup, svc.clock, svc.rng)
-    hws.on_end = att.homework_ended
-    att.on_finish = hws.refresh_card
-
-    async def deadline_text(homework_id: int, lang: Lang) -> str:
-        hw = await svc.store.homework(homework_id)
-        if hw is None:
-            return ""
-        return render_teacher.show_deadline(lang, hw.deadline, await hws.timezone(hw.chat_id))
-
-    att.deadline_text = deadline_text
-    svc.homeworks, svc.attempts = hws, att
-    await att.restore()
-    await hws.restore()
-    assert app.job_queue is not None
-    app.job_queue.run_once(_resume, 0, name="homework-resume")
-
-
-async def _resume(context: Context) -> None:
-    """Once the bot runs: end homework whose deadline passed meanwhile, then carry on the
-    attempts that are still open."""
-    await context.bot_data.homeworks.sweep()
-    await context.bot_data.attempts.continue_resumed()
 
 
 # --- /homework ------------------------------------------------------------------------------------
@@ -80,6 +41,7 @@ async def _open_items(svc: Services, chat_id: int) -> list[tuple[Homework, Quiz 
 
 
 def quiz_names(svc: Services) -> Safe:
+    """The quizzes a usage reply lists."""
     return render.quiz_names(sorted(svc.quizzes))
 
 
@@ -228,7 +190,7 @@ async def timezone_command(update: Update, context: Context) -> None:
         hws.refresh_card(hw.homework_id, force=True)
 
 
-async def stop_button(
+async def _stop_picked(
     context: Context, svc: Services, chat: Chat, user_id: int, homework_id: int, lang: Lang
 ) -> tuple[Safe | None, bool]:
     """A button of the ``/homework stop`` picker: (callback answer, as an alert)."""
@@ -242,3 +204,65 @@ async def stop_button(
     quiz = svc.quizzes.get(hw.quiz_id)
     title = quiz.title(lang) if quiz is not None else hw.quiz_id
     return t(lang, "hw_stopped", title=title), False
+
+
+# --- buttons --------------------------------------------------------------------------------------
+
+
+async def stop_button(update: Update, context: Context, data: callbacks.HomeworkStopData) -> Notice:
+    """A homework picked in the ``/homework stop`` picker: end it (moderators)."""
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    chat = query.message.chat
+    lang = await language(update, svc)
+    text, alert = await _stop_picked(context, svc, chat, query.from_user.id, data.homework_id, lang)
+    if not alert and text:  # the picker becomes a note of what was done
+        await outbox.edit(context.bot, chat.id, query.message.message_id, text)
+    return (None, False) if not alert else (text, True)
+
+
+async def answer_button(
+    update: Update, context: Context, data: callbacks.HomeworkAnswerData
+) -> Notice:
+    """An option tapped in a homework attempt (private chats only)."""
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    lang = await language(update, svc)
+    if query.message.chat.type != Chat.PRIVATE:  # attempts live in private chats
+        return t_plain(lang, "alert_invalid"), True
+    user = query.from_user
+    return await svc.attempts.tap(data.run_id, user.id, data.q_index, data.shown, lang), True
+
+
+# --- table entries (joined in bot.handlers.registry) ----------------------------------------------
+
+#: ``/start hw-<id>`` in a private chat (the card's Start button), routed before the generic /start
+HW_START = (
+    filters.Regex(callbacks.start_filter_pattern("hw-", "[A-Za-z0-9_-]{1,61}"))
+    & filters.ChatType.PRIVATE
+)
+
+COMMANDS = (
+    Command("start", start_homework, where="private", filters=HW_START),
+    Command(
+        "homework",
+        homework_command,
+        help="help_homework",
+        menu="cmd_homework_list",
+        mod_help="help_homework_mod",
+        mod_menu="cmd_homework",
+    ),
+    Command(
+        "timezone",
+        timezone_command,
+        help="help_timezone",
+        menu="cmd_timezone",
+        mod_menu="cmd_timezone",
+    ),
+)
+BUTTONS = (
+    Button(callbacks.HomeworkAnswerData, answer_button),
+    Button(callbacks.HomeworkStopData, stop_button),
+)

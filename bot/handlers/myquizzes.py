@@ -9,14 +9,13 @@ from telegram import Chat, Update
 from telegram.ext import filters
 from telegram.helpers import create_deep_linked_url
 
-from bot.core.bank import Quiz
 from bot.handlers.replies import language, pressed, private_here, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.render import callbacks
 from bot.render.authoring import delete_keyboard, my_quizzes
-from bot.services.container import Context, Services
+from bot.services.container import Context
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR
 from bot.storage import AuthoredQuiz
 from bot.tg import outbox
@@ -141,23 +140,6 @@ async def start_shared(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "share_gone"))
         return
     await svc.practice.start(chat.id, quiz, lang, svc.rng)
-
-
-def startable(svc: Services, user_id: int, *, own: bool) -> dict[str, Quiz]:
-    """Stored quizzes a user may start (or practise) here, by every name they answer to.
-
-    The published ones, and with ``own`` the user's own. A name a folder bank uses stays the
-    folder bank's: such a stored quiz answers only to its internal id ``u.N``.
-    """
-    out: dict[str, Quiz] = {}
-    for row in svc.authored.live():
-        quiz = svc.authored.quiz(row.quiz_id)
-        if quiz is None or not (row.published or (own and row.author_id == user_id)):
-            continue
-        if row.name not in svc.catalog.folder():
-            out[row.name] = quiz
-        out[row.quiz_id] = quiz
-    return out
 
 
 # --- table entries (joined in bot.handlers.registry) ----------------------------------------------

@@ -13,7 +13,6 @@ from telegram.constants import ChatMemberStatus
 from bot import render
 from bot.banks.authored import AUTHORED_ID
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
-from bot.handlers.myquizzes import startable
 from bot.handlers.replies import is_moderator, language, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import parse_lang, t, whole_number
@@ -41,7 +40,7 @@ async def quiz(update: Update, context: Context) -> None:
     mod = private or await is_moderator(update, svc)
     # the chat's list, then the stored quizzes this user may start here (own ones: moderators)
     visible = {q.id: q for q in svc.catalog.for_chat(chat.id)}
-    visible.update(startable(svc, update.effective_user.id, own=mod))
+    visible.update(svc.authored.startable(update.effective_user.id, svc.catalog.folder(), own=mod))
     if not args:
         quizzes = list({id(q): q for _, q in sorted(visible.items())}.values())
         names = {q.id: n for n, q in visible.items() if not AUTHORED_ID.match(n)}

@@ -28,13 +28,17 @@ from telegram.constants import BotCommandLimit, ChatType
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.handlers import authoring as authoring_chat
-from bot.handlers import myquizzes as authoring_manage
-from bot.handlers import quiz as commands
-from bot.handlers import recap as recap_commands
-from bot.handlers import reload as reload_handlers
-from bot.handlers import review as review_commands
-from bot.handlers import stats, teacher
+from bot.handlers import (
+    authoring,
+    homework,
+    myquizzes,
+    quiz,
+    recap,
+    reload,
+    review,
+    stats,
+    teacher,
+)
 from bot.handlers.replies import answer_query, language, permitted, reply
 from bot.handlers.routes import Button, Command, CommandCallback, Notice
 from bot.i18n import MESSAGES, t, t_plain
@@ -47,23 +51,25 @@ log = logging.getLogger(__name__)
 
 #: in /help and the menus, in this order
 COMMANDS: tuple[Command, ...] = (
-    *commands.COMMANDS,
+    *quiz.COMMANDS,
     *stats.COMMANDS,
-    *review_commands.COMMANDS,
-    *recap_commands.COMMANDS,
-    *teacher.COMMANDS,  # homework, /timezone, /analysis, /regrade (issue 15)
-    *authoring_chat.COMMANDS,  # writing quizzes in the chat (issue 16)
-    *authoring_manage.COMMANDS,
-    *commands.GENERAL_COMMANDS,
-    *reload_handlers.COMMANDS,  # the bot's administrators (issue 14)
+    *review.COMMANDS,
+    *recap.COMMANDS,
+    *homework.COMMANDS,  # homework, /timezone
+    *teacher.COMMANDS,  # /analysis, /regrade, reports
+    *authoring.COMMANDS,  # writing quizzes in the chat (issue 16)
+    *myquizzes.COMMANDS,
+    *quiz.GENERAL_COMMANDS,
+    *reload.COMMANDS,  # the bot's administrators (issue 14)
 )
 BUTTONS: tuple[Button, ...] = (
-    *commands.BUTTONS,
+    *quiz.BUTTONS,
     *stats.BUTTONS,
-    *review_commands.BUTTONS,
+    *review.BUTTONS,
+    *homework.BUTTONS,
     *teacher.BUTTONS,
-    *authoring_chat.BUTTONS,
-    *authoring_manage.BUTTONS,
+    *authoring.BUTTONS,
+    *myquizzes.BUTTONS,
 )
 _NAME = re.compile(r"[a-z0-9_]{1,32}")  # what setMyCommands accepts
 

@@ -10,11 +10,11 @@ from telegram.error import TelegramError
 
 from bot import render
 from bot.core.bank import QUIZ_ID
-from bot.handlers import teacher
 from bot.handlers.replies import language, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, whole_number
 from bot.render import callbacks
+from bot.services import analysis
 from bot.services.container import Context
 from bot.tg import outbox
 
@@ -122,7 +122,7 @@ async def export(update: Update, context: Context) -> None:
             caption=t(lang, "export_caption"),
             message_thread_id=thread_of(message) or None,
         )
-        questions = await teacher.analysis_csv(svc, chat.id)
+        questions = await analysis.questions_csv(svc.store, svc.quizzes.get, chat.id)
         if questions is not None:  # the second file: how each question works, this season
             await context.bot.send_document(
                 chat.id,

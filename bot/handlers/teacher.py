@@ -1,5 +1,5 @@
-"""Handlers of /analysis, /regrade and the "report a problem" buttons, and the wiring of this
-feature (issue 15: homework, question analysis, reports, re-grading) into the application.
+"""Handlers of /analysis, /regrade and the "report a problem" buttons (question analysis,
+reports, re-grading).
 
 Thin: parse, check, call the pure computations (:mod:`bot.core.analysis`, :mod:`bot.core.regrade`)
 or storage, then reply. Quizzes are looked up in ``Services.quizzes`` at call time, so a reloaded
@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
 
 from telegram import Chat, Update
-from telegram.ext import Application, filters
+from telegram.ext import filters
 
-from bot.core.analysis import Analysis, Response, analyse
+from bot import render
 from bot.core.bank import Quiz
 from bot.core.regrade import rescore
-from bot.handlers import homework as homework_cmd
-from bot.handlers.homework import quiz_names, start_homework
 from bot.handlers.replies import language, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import ascii_digits, t, t_plain
@@ -27,6 +24,7 @@ from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks, label
 from bot.render import teacher as render_teacher
+from bot.services import analysis
 from bot.services.container import Context, Services
 from bot.storage import Rescored
 from bot.tg import outbox
@@ -34,46 +32,15 @@ from bot.tg import outbox
 log = logging.getLogger(__name__)
 
 AN_PAYLOAD = re.compile(r"an-([1-9][0-9]{0,15})_([a-z0-9][a-z0-9_-]{0,31})")
-TeacherData = (
-    callbacks.HomeworkAnswerData
-    | callbacks.HomeworkStopData
-    | callbacks.ReportData
-    | callbacks.CardReportData
-)
-
-
-# --- wiring -------------------------------------------------------------------------------------
-
-
-async def setup(app: Application[Any, Any, Any, Any, Any, Any], svc: Services) -> None:
-    """In ``post_init``: the homework services, restored from storage."""
-    await homework_cmd.setup(app, svc)
+TeacherData = callbacks.ReportData | callbacks.CardReportData
 
 
 # --- /analysis ------------------------------------------------------------------------------------
 
 
-async def build_analysis(svc: Services, chat_id: int, season: int, quiz: Quiz) -> Analysis:
-    rows = await svc.store.season_answers(chat_id, season, quiz.id)
-    return analyse(
-        [q.id for q in quiz.questions],
-        (
-            Response(
-                r.run_id,
-                r.user_id,
-                r.question_id,
-                r.option,
-                r.correct,
-                r.answered_at - r.posted_at if r.posted_at is not None else None,
-            )
-            for r in rows
-        ),
-    )
-
-
 async def _analysis_texts(svc: Services, chat_id: int, quiz: Quiz, lang: Lang) -> list[Safe]:
     season = await svc.store.current_season(chat_id)
-    result = await build_analysis(svc, chat_id, season, quiz)
+    result = await analysis.build(svc.store, chat_id, season, quiz)
     title = await svc.store.chat_title(chat_id) or str(chat_id)
     return render_teacher.analysis_messages(
         quiz,
@@ -94,7 +61,12 @@ async def analysis_command(update: Update, context: Context) -> None:
     lang = await language(update, svc)
     args = [a.casefold() for a in context.args or []]
     if len(args) > 1 or (args and args[0] not in svc.quizzes):
-        await reply(update, context, t(lang, "quiz_unknown", names=quiz_names(svc)), important=True)
+        await reply(
+            update,
+            context,
+            t(lang, "quiz_unknown", names=render.quiz_names(sorted(svc.quizzes))),
+            important=True,
+        )
         return
     if args:
         quiz_id = args[0]
@@ -147,23 +119,6 @@ async def start_analysis(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "not_moderator"))
         return
     await _send_analysis(svc, context, user.id, group.id, quiz, lang)
-
-
-async def analysis_csv(svc: Services, chat_id: int) -> str | None:
-    """The second CSV of ``/export``: every quiz answered this season, one row per question."""
-    season = await svc.store.current_season(chat_id)
-    reports = []
-    for quiz_id in await svc.store.quizzes_played(chat_id, season):
-        quiz = svc.quizzes.get(quiz_id)
-        if quiz is not None:
-            reports.append(
-                (
-                    quiz_id,
-                    await build_analysis(svc, chat_id, season, quiz),
-                    await svc.store.report_counts(chat_id, quiz_id),
-                )
-            )
-    return render_teacher.analysis_csv(season, reports) if reports else None
 
 
 # --- /regrade -------------------------------------------------------------------------------------
@@ -258,17 +213,8 @@ async def button(update: Update, context: Context, data: TeacherData) -> Notice:
     assert query is not None and query.message is not None
     chat, user = query.message.chat, query.from_user
     lang = await language(update, svc)
-    if isinstance(data, callbacks.HomeworkStopData):
-        text, alert = await homework_cmd.stop_button(
-            context, svc, chat, user.id, data.homework_id, lang
-        )
-        if not alert and text:  # the picker becomes a note of what was done
-            await outbox.edit(context.bot, chat.id, query.message.message_id, text)
-        return (None, False) if not alert else (text, True)
-    if chat.type != Chat.PRIVATE:  # answers and reports live in private chats
+    if chat.type != Chat.PRIVATE:  # reports live in private chats
         return t_plain(lang, "alert_invalid"), True
-    if isinstance(data, callbacks.HomeworkAnswerData):
-        return await svc.attempts.tap(data.run_id, user.id, data.q_index, data.shown, lang), True
     if isinstance(data, callbacks.CardReportData):
         card = await svc.store.card(data.card_id)
         found = (
@@ -316,33 +262,13 @@ async def _ask_reason(
 
 #: deep links (``/start hw-<id>``, ``/start an-<group>_<quiz>``), routed before the generic /start
 #: (any payload with the prefix: a malformed one gets the handler's "not found" reply)
-HW_START = (
-    filters.Regex(callbacks.start_filter_pattern("hw-", "[A-Za-z0-9_-]{1,61}"))
-    & filters.ChatType.PRIVATE
-)
 AN_START = (
     filters.Regex(callbacks.start_filter_pattern("an-", "[A-Za-z0-9_-]{1,61}"))
     & filters.ChatType.PRIVATE
 )
 
 COMMANDS = (
-    Command("start", start_homework, where="private", filters=HW_START),
     Command("start", start_analysis, where="private", filters=AN_START),
-    Command(
-        "homework",
-        homework_cmd.homework_command,
-        help="help_homework",
-        menu="cmd_homework_list",
-        mod_help="help_homework_mod",
-        mod_menu="cmd_homework",
-    ),
-    Command(
-        "timezone",
-        homework_cmd.timezone_command,
-        help="help_timezone",
-        menu="cmd_timezone",
-        mod_menu="cmd_timezone",
-    ),
     Command(
         "analysis",
         analysis_command,
@@ -360,12 +286,4 @@ COMMANDS = (
         menu="cmd_regrade",
     ),
 )
-BUTTONS = tuple(
-    Button(kind, button)
-    for kind in (
-        callbacks.HomeworkAnswerData,
-        callbacks.HomeworkStopData,
-        callbacks.ReportData,
-        callbacks.CardReportData,
-    )
-)
+BUTTONS = (Button(callbacks.ReportData, button), Button(callbacks.CardReportData, button))

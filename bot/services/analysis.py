@@ -1,0 +1,52 @@
+"""The teacher's analysis of a group's answers: stored answers in, the pure item analysis out.
+
+The queries behind ``/analysis`` and the second CSV of ``/export``; the figures come from
+:mod:`bot.core.analysis`, the wording from :mod:`bot.render.teacher`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.core.analysis import Analysis, Response, analyse
+from bot.core.bank import Quiz
+from bot.render import teacher as render_teacher
+from bot.storage import Store
+
+
+async def build(store: Store, chat_id: int, season: int, quiz: Quiz) -> Analysis:
+    """The item analysis of one quiz's answers in a group this season."""
+    rows = await store.season_answers(chat_id, season, quiz.id)
+    return analyse(
+        [q.id for q in quiz.questions],
+        (
+            Response(
+                r.run_id,
+                r.user_id,
+                r.question_id,
+                r.option,
+                r.correct,
+                r.answered_at - r.posted_at if r.posted_at is not None else None,
+            )
+            for r in rows
+        ),
+    )
+
+
+async def questions_csv(
+    store: Store, quizzes: Callable[[str], Quiz | None], chat_id: int
+) -> str | None:
+    """The second CSV of ``/export``: every quiz answered this season, one row per question."""
+    season = await store.current_season(chat_id)
+    reports = []
+    for quiz_id in await store.quizzes_played(chat_id, season):
+        quiz = quizzes(quiz_id)
+        if quiz is not None:
+            reports.append(
+                (
+                    quiz_id,
+                    await build(store, chat_id, season, quiz),
+                    await store.report_counts(chat_id, quiz_id),
+                )
+            )
+    return render_teacher.analysis_csv(season, reports) if reports else None
