@@ -11,7 +11,8 @@ from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import ZERO, button_data, correct_label, explained
 
-from bot.core.engine import DAY, review_step
+from bot.core.engine import DAY
+from bot.core.spacing import first_review
 from bot.services import review
 from bot.services.review import next_fire, parse_offset, parse_time
 
@@ -20,15 +21,6 @@ HOUR = 3600.0
 
 def harness(tg: FakeTelegram, db: Path, clock: ManualClock) -> BotHarness:
     return BotHarness(tg, db, clock=clock)
-
-
-def test_leitner_steps() -> None:
-    assert review_step(1, True, 0.0) == (2, 3 * DAY)
-    assert review_step(2, True, 0.0) == (3, 7 * DAY)
-    assert review_step(3, True, 0.0) == (4, 14 * DAY)
-    assert review_step(4, True, 0.0) == (5, 30 * DAY)
-    assert review_step(5, True, 0.0) == (6, None)  # learnt
-    assert review_step(4, False, 10.0) == (1, 10.0 + DAY)
 
 
 def test_parsing_and_next_fire() -> None:
@@ -87,12 +79,10 @@ async def test_review_over_simulated_days(
             "🎉 Nothing to review right now. The next question is due in a day."
         )
 
-        # A day later it is due: right → box 2, back in 3 days.
+        # A day later it is due: right → FSRS brings it back in 2 days.
         clock.advance(DAY + 60)
         asked = await say(tg, student, "/review")
-        assert asked.text.startswith(
-            "🔁 Review · ZeRO and Sharded Optimizers · box 1/5 · 1 due now"
-        )
+        assert asked.text.startswith("🔁 Review · ZeRO and Sharded Optimizers · 1 due now")
         assert ZERO.questions[0].text.en in asked.text
         label = correct_label(asked)
         data = button_data(asked, label)
@@ -102,13 +92,13 @@ async def test_review_over_simulated_days(
         done = await tg.wait_for(lambda: tg.find_message(student.id, "Review finished"))
         assert done.text == (
             "🏁 Review finished: 1 of 1 right.\n"
-            "None left due now. The next question is due in 3 days."
+            "None left due now. The next question is due in 2 days."
         )
         edited = tg.stored_message(student.id, asked.message_id)
         assert edited is not None
         # the answer buttons are gone; what is left is "report a problem" (issue 15)
         assert [[text for text, _ in row] for row in edited.buttons] == [["⚠️ Report a problem"]]
-        assert "Box 2/5: back in 3 days." in edited.text
+        assert "It comes back in 2 days." in edited.text
         assert explained(ZERO.questions[0]).en in edited.text
         # The same button again changes nothing.
         again = await tg.wait_answered(tg.tap(student.id, student, asked.message_id, data))
@@ -120,12 +110,12 @@ async def test_review_over_simulated_days(
         forged = await tg.wait_answered(tg.tap(intruder.id, intruder, asked.message_id, data))
         assert forged.text == "This button is no longer valid."
 
-        # Two days later: not yet. Three days after the answer: due; wrong → box 1, tomorrow.
-        clock.advance(2 * DAY)
+        # A day later: not yet. Two days after the answer: due; wrong → tomorrow.
+        clock.advance(DAY)
         assert "due in a day" in (await say(tg, student, "/review")).text
         clock.advance(DAY)
         asked = await say(tg, student, "/review")
-        assert "box 2/5" in asked.text
+        assert "1 due now" in asked.text
         label = next(x for x in "ABCD" if x != correct_label(asked))
         answer = await tg.wait_answered(
             tg.tap(student.id, student, asked.message_id, button_data(asked, label))
@@ -134,18 +124,20 @@ async def test_review_over_simulated_days(
         assert answer.text.startswith("❌ Wrong. The answer is ")
         await tg.wait_for(
             lambda: (
-                "Back to box 1" in (tg.stored_message(student.id, asked.message_id) or asked).text
+                "Not learnt yet: it comes back in a day."
+                in (tg.stored_message(student.id, asked.message_id) or asked).text
             )
         )
         done = await tg.wait_for(lambda: tg.find_message(student.id, "0 of 1 right"))
         assert done.text.endswith("The next question is due in a day.")
         cards = await store.due_cards(student.id, clock() + DAY + 1, limit=5)
-        assert [(c.question_id, c.box) for c in cards] == [(ZERO.questions[0].id, 1)]
+        assert [c.question_id for c in cards] == [ZERO.questions[0].id]
+        assert cards[0].memory.stability < 1  # forgotten: a short memory again
 
         # A session asks at most SESSION questions, then says how many are still due.
         monkeypatch.setattr(review, "SESSION", 2)
         await store.add_missed(
-            [(student.id, "zero", q.id) for q in ZERO.questions[1:4]], 1, clock()
+            [(student.id, "zero", q.id) for q in ZERO.questions[1:4]], *first_review(clock() - DAY)
         )
         clock.advance(DAY + 60)
         for step in (1, 2):
@@ -196,7 +188,7 @@ async def test_reminder_fires_after_restart(tg: FakeTelegram, db_path: Path) -> 
         )
         await say(tg, student, "/remind 20:00")
         await bot.services.store.add_missed(
-            [(student.id, "zero", ZERO.questions[2].id)], 1, clock() + HOUR
+            [(student.id, "zero", ZERO.questions[2].id)], *first_review(clock() + HOUR - DAY)
         )
         sent = len(tg.messages(student.id))
 

@@ -18,7 +18,6 @@ from bot.core.bank import Question, Quiz
 MAX_POINTS = 1000
 STREAK_STEP = 100  # bonus per consecutive right answer after the first
 STREAK_CAP = 500  # the most a streak adds to one answer
-REVIEW_DAYS = (1, 3, 7, 14, 30)  # Leitner boxes 1..5: days until a question comes back
 DAY = 86_400.0
 
 Phase = Literal["posting", "open", "closed"]
@@ -128,23 +127,6 @@ def streaks(correct: Sequence[bool | None]) -> list[int]:
         run = run + 1 if right else 0
         out.append(run)
     return out
-
-
-def review_step(box: int, correct: bool, now: float) -> tuple[int, float | None]:
-    """Leitner scheduling of a reviewed question: (new box, when it is due next).
-
-    A right answer moves it up a box, a wrong one back to box 1; past the last box it has been
-    learnt (due None). Box ``b`` (1-based) comes back ``REVIEW_DAYS[b - 1]`` days later.
-    """
-    box = min(box + 1, len(REVIEW_DAYS) + 1) if correct else 1
-    if box > len(REVIEW_DAYS):
-        return box, None
-    return box, now + REVIEW_DAYS[box - 1] * DAY
-
-
-def first_review(now: float) -> tuple[int, float]:
-    """A newly missed question: box 1, due a day later."""
-    return 1, now + REVIEW_DAYS[0] * DAY
 
 
 class PlanMismatch(ValueError):

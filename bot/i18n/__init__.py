@@ -394,30 +394,30 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "Use this command in a private chat with me.",
     },
     "review_head": {
-        "bn": "🔁 <b>রিভিউ</b> · {quiz} · বাক্স {box}/{boxes} · এখন বাকি {due}টি",
-        "en": "🔁 <b>Review</b> · {quiz} · box {box}/{boxes} · {due} due now",
+        "bn": "🔁 <b>রিভিউ</b> · {quiz} · এখন বাকি {due}টি",
+        "en": "🔁 <b>Review</b> · {quiz} · {due} due now",
     },
     "review_empty": {
         "bn": "রিভিউ করার মতো কিছু এখনো নেই। কুইজ বা অনুশীলনে যে প্রশ্নগুলো ভুল হয় বা "
-        "বাদ যায়, সেগুলো ১, ৩, ৭, ১৪ ও ৩০ দিনের ব্যবধানে এখানে ফিরে আসে।",
+        "বাদ যায়, সেগুলো এখানে ফিরে আসে: ভুলে যাওয়ার ঠিক আগে, প্রতিবার আগের চেয়ে বেশি দিন পরে।",
         "en": "Nothing to review yet. Questions you miss in quizzes and practice come "
-        "back here after 1, 3, 7, 14 and 30 days.",
+        "back here just before you would forget them, each time after a longer gap.",
     },
     "review_nothing_due": {
         "bn": "🎉 এখন রিভিউ করার কিছু নেই। পরের প্রশ্ন আসবে {when}।",
         "en": "🎉 Nothing to review right now. The next question is due {when}.",
     },
     "review_up": {
-        "bn": "বাক্স {box}/{boxes}: প্রশ্নটি আবার আসবে {days} দিন পরে।",
-        "en": "Box {box}/{boxes}: back in {days:day|days}.",
+        "bn": "প্রশ্নটি আবার আসবে {when}।",
+        "en": "It comes back {when}.",
     },
     "review_learnt": {
         "bn": "🎓 শেখা হয়ে গেছে! এটি আর ফিরবে না।",
         "en": "🎓 Learnt! This one won't come back.",
     },
     "review_reset": {
-        "bn": "প্রশ্নটি আবার বাক্স ১-এ ফিরে গেল; আগামীকাল আবার আসবে।",
-        "en": "Back to box 1: it comes back tomorrow.",
+        "bn": "এখনো শেখা হয়নি: প্রশ্নটি আবার আসবে {when}।",
+        "en": "Not learnt yet: it comes back {when}.",
     },
     "review_done": {
         "bn": "🏁 রিভিউ শেষ: {answered}টির মধ্যে {right}টি সঠিক।",

@@ -28,9 +28,10 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "help_me": {"bn": "/me — আপনার পরিসংখ্যান", "en": "/me — your stats"},
     "help_review": {
-        "bn": "/review — ভুল হওয়া বা বাদ পড়া প্রশ্ন ১, ৩, ৭, ১৪ ও ৩০ দিন পরপর ঝালিয়ে নিন (প্রাইভেট চ্যাটে)",
-        "en": "/review — spaced review of the questions you missed, after 1, 3, 7, "
-        "14 and 30 days (in a private chat)",
+        "bn": "/review — ভুল হওয়া বা বাদ পড়া প্রশ্ন ভুলে যাওয়ার আগেই আবার ঝালিয়ে নিন, "
+        "প্রতিবার আগের চেয়ে বেশি দিন পরে (প্রাইভেট চ্যাটে)",
+        "en": "/review — spaced review of the questions you missed, each coming back just "
+        "before you would forget it (in a private chat)",
     },
     "help_remind": {
         "bn": "<code>/remind 20:30</code> বা /remind off — রিভিউয়ের দৈনিক রিমাইন্ডার",

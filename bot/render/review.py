@@ -115,15 +115,13 @@ def review_question(
     permutation: Sequence[int],
     lang: Lang,
     *,
-    box: int,
-    boxes: int,
     due: int,
 ) -> Safe:
-    """A question asked in /review: where it stands, the question, its options."""
+    """A question asked in /review: how many are due, the question, its options."""
     return join(
         "\n\n",
         [
-            t(lang, "review_head", quiz=quiz.title(lang), box=box, boxes=boxes, due=due),
+            t(lang, "review_head", quiz=quiz.title(lang), due=due),
             question.text(lang),
             options_block(question, permutation, lang),
             t(lang, "question_untimed"),

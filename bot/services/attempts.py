@@ -26,7 +26,8 @@ from telegram.ext import Application, ContextTypes, Job
 
 from bot import render
 from bot.core.bank import Quiz
-from bot.core.engine import PlanMismatch, QuizEngine, first_review, make_plan
+from bot.core.engine import PlanMismatch, QuizEngine, make_plan
+from bot.core.spacing import first_review
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.render import teacher as render_teacher

@@ -19,7 +19,8 @@ from telegram.ext import ExtBot
 from bot import render
 from bot.banks.catalog import Catalog
 from bot.core.bank import Quiz
-from bot.core.engine import PlanMismatch, QuizEngine, first_review, make_plan
+from bot.core.engine import PlanMismatch, QuizEngine, make_plan
+from bot.core.spacing import first_review
 from bot.i18n.lang import Lang
 from bot.services.progress import to_engine, to_stored
 from bot.storage import NewRun, Store

@@ -26,7 +26,8 @@ from telegram.ext import Application
 from bot import render
 from bot.banks.catalog import Catalog
 from bot.core.bank import Quiz
-from bot.core.engine import first_review, streaks
+from bot.core.engine import streaks
+from bot.core.spacing import first_review
 from bot.i18n import parse_lang, t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
@@ -108,8 +109,7 @@ class Recaps(AppBound):
             for uid in answers
             for q in _missed(run, answers[uid])
         ]
-        box, due = first_review(self._clock())
-        await self._store.add_missed(missed, box, due)
+        await self._store.add_missed(missed, *first_review(self._clock()))
         targets = await self._store.recap_targets(answers)
         for standing in results:
             if standing.user_id in targets:

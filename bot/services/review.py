@@ -27,8 +27,9 @@ from telegram.ext import Application, CallbackContext, Job
 
 from bot import render
 from bot.banks.catalog import Catalog
+from bot.core import spacing
 from bot.core.bank import Question, Quiz
-from bot.core.engine import DAY, REVIEW_DAYS, review_step
+from bot.core.engine import DAY
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import join
@@ -43,7 +44,6 @@ from bot.tg import outbox
 log = logging.getLogger(__name__)
 
 SESSION = 10  # questions per /review
-BOXES = len(REVIEW_DAYS)
 _TIME = re.compile(r"([01]?[0-9]|2[0-3])[:.]([0-5][0-9])")
 _OFFSET = re.compile(r"(?:utc|gmt)?([+-])([0-9]{1,2})(?::?([0-5][0-9]))?")
 TZ_CHOICES = ((360, "tz_bd"), (330, "tz_in"), (0, "tz_utc"))
@@ -132,9 +132,7 @@ class Reviews(AppBound):
         if quiz.shuffle:
             self._rng.shuffle(perm)
         due = await self._store.due_count(user_id, now)
-        text = render.review_question(
-            quiz, question, perm, lang, box=card.box, boxes=BOXES, due=due
-        )
+        text = render.review_question(quiz, question, perm, lang, due=due)
         await outbox.send(
             self._bot,
             chat_id,
@@ -157,8 +155,8 @@ class Reviews(AppBound):
             return t(lang, "alert_invalid"), True
         now = self._clock()
         correct = perm[shown] == question.correct
-        box, due = review_step(card.box, correct, now)
-        if not await self._store.review_answered(card.card_id, box, due, now):
+        memory, due = spacing.review(card.memory, correct, now)
+        if not await self._store.review_answered(card.card_id, memory, due, now):
             return t(lang, "review_stale"), True
         verdict = (
             t_plain(lang, "alert_right_practice")
@@ -170,9 +168,9 @@ class Reviews(AppBound):
         schedule = (
             t(lang, "review_learnt")
             if due is None
-            else t(lang, "review_up", box=box, boxes=BOXES, days=REVIEW_DAYS[box - 1])
-            if correct
-            else t(lang, "review_reset")
+            else t(
+                lang, "review_up" if correct else "review_reset", when=render.when(lang, due - now)
+            )
         )
         await outbox.edit(
             self._bot,

@@ -4,8 +4,9 @@
 to them first (``started``: seen in a private chat, cleared by a 403), whether they want recaps,
 their UTC offset and their daily reminder time (minutes after local midnight).
 
-``review_cards`` is the Leitner schedule of questions a user missed: ``box`` 1..5 and when the
-question is ``due`` again; a learnt question keeps its row with ``due`` NULL.
+``review_cards`` is the spaced-review schedule of questions a user missed: each card's FSRS memory
+state (:class:`bot.core.spacing.Memory`) and when the question is ``due`` again; a learnt question
+keeps its row with ``due`` NULL.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
+
+from bot.core.spacing import Memory
 
 from .core import StoreCore
 
@@ -35,12 +38,12 @@ class Card:
     user_id: int
     quiz_id: str
     question_id: str
-    box: int
+    memory: Memory
     due: float | None
 
 
 _STUDENT = "user_id, started, recaps, tz_minutes, remind_minutes"
-_CARD = "card_id, user_id, quiz_id, question_id, box, due"
+_CARD = "card_id, user_id, quiz_id, question_id, stability, difficulty, last_review, due"
 _ENSURE_STUDENT = "INSERT INTO students (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING"
 
 
@@ -49,7 +52,7 @@ def _student(row: sqlite3.Row | tuple[Any, ...]) -> Student:
 
 
 def _card(row: sqlite3.Row | tuple[Any, ...]) -> Card:
-    return Card(row[0], row[1], row[2], row[3], row[4], row[5])
+    return Card(row[0], row[1], row[2], row[3], Memory(row[4], row[5], row[6]), row[7])
 
 
 class ReviewMixin(StoreCore):
@@ -108,19 +111,23 @@ class ReviewMixin(StoreCore):
     # -- review cards ------------------------------------------------------------------------
 
     async def add_missed(
-        self, missed: Sequence[tuple[int, str, str]], box: int, due: float
+        self, missed: Sequence[tuple[int, str, str]], memory: Memory, due: float
     ) -> None:
-        """Put missed questions ``(user_id, quiz_id, question_id)`` into review: box ``box``,
-        due at ``due``. A question already under review starts over there."""
+        """Put missed questions ``(user_id, quiz_id, question_id)`` into review with the memory
+        state of a first miss, due at ``due``. A question already under review starts over."""
         if not missed:
             return
+        m = memory
 
         async def tx(conn: aiosqlite.Connection) -> None:
             await conn.executemany(
-                "INSERT INTO review_cards (user_id, quiz_id, question_id, box, due)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, quiz_id, question_id)"
-                " DO UPDATE SET box = excluded.box, due = excluded.due",
-                [(u, q, qid, box, due) for u, q, qid in missed],
+                "INSERT INTO review_cards"
+                " (user_id, quiz_id, question_id, stability, difficulty, last_review, due)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, quiz_id, question_id)"
+                " DO UPDATE SET stability = excluded.stability,"
+                " difficulty = excluded.difficulty, last_review = excluded.last_review,"
+                " due = excluded.due",
+                [(u, q, i, m.stability, m.difficulty, m.last_review, due) for u, q, i in missed],
             )
 
         await self._write(tx)
@@ -155,15 +162,18 @@ class ReviewMixin(StoreCore):
         )
         return None if row is None or row[0] is None else float(row[0])
 
-    async def review_answered(self, card_id: int, box: int, due: float | None, now: float) -> bool:
-        """Move a reviewed question to ``box``/``due``, only if it is still due by ``now``
-        (so a second tap on the same question changes nothing); True if moved."""
+    async def review_answered(
+        self, card_id: int, memory: Memory, due: float | None, now: float
+    ) -> bool:
+        """Give a reviewed question its new memory state and ``due``, only if it is still due
+        by ``now`` (so a second tap on the same question changes nothing); True if moved."""
+        m = memory
 
         async def tx(conn: aiosqlite.Connection) -> bool:
             cursor = await conn.execute(
-                "UPDATE review_cards SET box = ?, due = ? WHERE card_id = ?"
-                " AND due IS NOT NULL AND due <= ?",
-                (box, due, card_id, now),
+                "UPDATE review_cards SET stability = ?, difficulty = ?, last_review = ?, due = ?"
+                " WHERE card_id = ? AND due IS NOT NULL AND due <= ?",
+                (m.stability, m.difficulty, m.last_review, due, card_id, now),
             )
             return cursor.rowcount == 1
 

@@ -353,6 +353,26 @@ AUTHORED_STATEMENTS: tuple[str, ...] = (
 )
 
 
+# Spaced review scheduled by FSRS (bot.core.spacing) instead of Leitner boxes: each card keeps
+# its memory state. A card scheduled by the boxes keeps its due date; its stability is the
+# interval of its box (1, 3, 7, 14, 30 days: at FSRS's 90 % retention the next interval equals
+# the stability), its difficulty the middle of the scale, and its last review one interval
+# before it comes due.
+FSRS_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE review_cards ADD COLUMN stability REAL",
+    "ALTER TABLE review_cards ADD COLUMN difficulty REAL",
+    "ALTER TABLE review_cards ADD COLUMN last_review REAL",
+    """
+    UPDATE review_cards SET
+        stability = CASE box WHEN 1 THEN 1 WHEN 2 THEN 3 WHEN 3 THEN 7 WHEN 4 THEN 14 ELSE 30 END,
+        difficulty = 5.0
+    """,
+    "UPDATE review_cards SET last_review = due - stability * 86400 WHERE due IS NOT NULL",
+    "UPDATE review_cards SET last_review = 0 WHERE due IS NULL",
+    "ALTER TABLE review_cards DROP COLUMN box",
+)
+
+
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
         for sql in statements:
@@ -368,6 +388,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(V4_STATEMENTS),  # 3 -> 4
     _statements(V5_STATEMENTS),  # 4 -> 5: homework, reports, re-grading
     _statements(AUTHORED_STATEMENTS),  # 5 -> 6: quizzes written in chat
+    _statements(FSRS_STATEMENTS),  # 6 -> 7: spaced review by FSRS
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
