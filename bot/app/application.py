@@ -38,9 +38,10 @@ from bot.handlers import recap as recap_commands
 from bot.handlers import reload as reload_handlers
 from bot.handlers import teacher, upload
 from bot.handlers.registry import REGISTRY, Registry
+from bot.handlers.taps import tap_key
 from bot.services.authoring import Authoring
 from bot.services.container import CONTEXT_TYPES, Context, Services
-from bot.services.group_quiz import GroupQuizzes, tap_key
+from bot.services.group_quiz import GroupQuizzes
 from bot.services.practice import PracticeSessions
 from bot.services.recap import Recaps
 from bot.services.review import Reviews
@@ -48,6 +49,7 @@ from bot.storage import Store
 from bot.tg import webhook
 from bot.tg.answering import Answers
 from bot.tg.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals
+from bot.tg.jobs import QuizJobQueue
 from bot.tg.moderators import Moderators
 from bot.tg.pacing import GroupPacer
 from bot.tg.transport import AiohttpRequest
@@ -107,6 +109,7 @@ def build_application(
     app = (
         ApplicationBuilder()
         .application_class(QuizApplication)
+        .job_queue(QuizJobQueue())
         .bot(bot)
         .update_queue(ArrivalQueue(arrivals))
         .concurrent_updates(ArrivalProcessor(256, arrivals))
@@ -168,7 +171,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     svc.groups = GroupQuizzes(
         app, svc.store, svc.clock, svc.arrivals, count_interval=svc.settings.count_interval
     )
-    svc.practice = PracticeSessions(app.bot, svc.store, svc.catalog, svc.clock)
+    svc.practice = PracticeSessions(app, svc.store, svc.catalog, svc.clock)
     svc.recaps = Recaps(app, svc.store, svc.catalog, svc.clock, svc.settings.language)
     svc.groups.on_finish = svc.recaps.run_finished
     svc.reviews = Reviews(

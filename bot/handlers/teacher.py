@@ -22,6 +22,7 @@ from bot.handlers import homework as homework_cmd
 from bot.handlers.homework import quiz_names, start_homework
 from bot.handlers.replies import language, reply
 from bot.handlers.routes import Button, Command, Notice
+from bot.handlers.taps import tap_of
 from bot.i18n import ascii_digits, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
@@ -268,7 +269,7 @@ async def button(update: Update, context: Context, data: TeacherData) -> Notice:
     if chat.type != Chat.PRIVATE:  # answers and reports live in private chats
         return t_plain(lang, "alert_invalid"), True
     if isinstance(data, callbacks.HomeworkAnswerData):
-        return await svc.attempts.tap(data.run_id, user.id, data.q_index, data.shown, lang), True
+        return await svc.attempts.tap(tap_of(update, svc, data, lang))
     if isinstance(data, callbacks.CardReportData):
         card = await svc.store.card(data.card_id)
         found = (
