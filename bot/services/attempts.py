@@ -157,24 +157,17 @@ class Attempts(AppBound):
 
     async def _post(self, a: Attempt) -> None:
         engine = a.engine
-
-        async def send() -> outbox.Outcome:
-            text = render_teacher.attempt_question(
-                engine.question,
-                engine.permutation,
-                a.lang,
-                number=engine.current + 1,
-                total=engine.count,
-                seconds=engine.seconds,
-            )
-            return await outbox.send(
-                self._bot,
-                a.user_id,
-                text,
-                markup=render_teacher.attempt_keyboard(
-                    a.run_id, engine.current, len(engine.question.options)
-                ),
-            )
+        text = render_teacher.attempt_question(
+            engine.question,
+            engine.permutation,
+            a.lang,
+            number=engine.current + 1,
+            total=engine.count,
+            seconds=engine.seconds,
+        )
+        keyboard = render_teacher.attempt_keyboard(
+            a.run_id, engine.current, len(engine.question.options)
+        )
 
         async def carry_on(sent: outbox.Outcome) -> bool:
             if sent.status == "gone":  # the student blocked the bot: the attempt ends here
@@ -182,7 +175,9 @@ class Attempts(AppBound):
                 return False
             return sent.status != "stopped"  # stopped: stored as "posting", posted after restart
 
-        await self._driver.post(a, send, carry_on, arm=lambda seconds: self._arm(a, seconds))
+        await self._driver.post(
+            a, a.user_id, (text, keyboard), carry_on, arm=lambda seconds: self._arm(a, seconds)
+        )
 
     # --- answering --------------------------------------------------------------------------
 

@@ -21,10 +21,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from telegram.ext import Application, CallbackContext, Job, JobQueue
+from telegram import InlineKeyboardMarkup
+from telegram.ext import Application, CallbackContext, ExtBot, Job, JobQueue
 
 from bot.core.engine import Answer, QuizEngine, Reveal
 from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
 from bot.services.progress import save_progress, to_stored
 from bot.storage import EndStatus, Store
 from bot.tg import outbox
@@ -56,6 +58,12 @@ class Tap(Generic[B]):
     #: when the tap reached the bot (bot/tg/arrivals.py), and its update, to settle it there
     at: float
     update_id: int
+
+
+class Taps(Protocol[B]):
+    """A service taking taps on its buttons (data ``B``): the one shape of every ``tap``."""
+
+    async def tap(self, tap: Tap[B]) -> Notice: ...
 
 
 class Run(Protocol):
@@ -119,24 +127,38 @@ class RunDriver:
         store: Store,
         clock: Callable[[], float],
     ) -> None:
-        self._store, self._clock = store, clock
+        self._app, self._store, self._clock = app, store, clock
         self.timers = Timers(app)
+
+    @property
+    def _bot(self) -> ExtBot[Any]:
+        bot: ExtBot[Any] = self._app.bot
+        return bot
 
     async def post(
         self,
         run: Run,
-        send: Callable[[], Awaitable[outbox.Outcome]],
-        carry_on: Callable[[outbox.Outcome], Awaitable[bool]],
+        chat_id: int,
+        question: tuple[Safe, InlineKeyboardMarkup],
+        carry_on: Callable[[outbox.Outcome], Awaitable[bool]] | None = None,
         *,
+        thread_id: int = 0,
+        moved: Callable[[int | None], Awaitable[int]] | None = None,
         arm: Callable[[float], None] | None = None,
     ) -> bool:
-        """Post the current question: progress saved as "posting", ``send``, its outcome to
-        ``carry_on`` (False: the run stops here), then opened, saved with its message, and
-        ``arm`` called with its time. True if the question is open."""
+        """Post the current question (its text and keyboard): progress saved as "posting",
+        sent (again, to the new id ``moved`` returns, if the group became a supergroup), the
+        outcome to ``carry_on`` (False: the run stops here; without it, go on whatever
+        happened), then opened, saved with its message, and ``arm`` called with its time.
+        True if the question is open."""
         engine = run.engine
+        text, markup = question
         await save_progress(self._store, run.run_id, engine, None)
-        sent = await send()
-        if not await carry_on(sent):
+        sent = await outbox.send(self._bot, chat_id, text, thread_id=thread_id, markup=markup)
+        if sent.status == "moved" and moved is not None:
+            chat_id = await moved(sent.new_chat_id)
+            sent = await outbox.send(self._bot, chat_id, text, thread_id=thread_id, markup=markup)
+        if carry_on is not None and not await carry_on(sent):
             return False
         engine.open(self._clock())
         run.message_id = sent.message_id

@@ -24,6 +24,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from telegram import InlineKeyboardMarkup
 from telegram.ext import Application
 
 from bot import render
@@ -242,12 +243,9 @@ class GroupQuizzes(AppBound):
             run.posted.set()
 
     async def _post_question(self, run: LiveRun) -> None:
-        async def send() -> outbox.Outcome:
-            sent = await self._send_question(run)
-            if sent.status == "moved":
-                await self._moved(run, sent.new_chat_id)
-                sent = await self._send_question(run)
-            return sent
+        async def moved(new_chat_id: int | None) -> int:
+            await self._moved(run, new_chat_id)
+            return run.chat_id
 
         async def carry_on(sent: outbox.Outcome) -> bool:
             if sent.status == "stopped":  # stored as "posting": posted after the restart
@@ -266,16 +264,13 @@ class GroupQuizzes(AppBound):
             return True
 
         await self._driver.post(
-            run, send, carry_on, arm=lambda seconds: self._schedule_close(run, seconds)
-        )
-
-    async def _send_question(self, run: LiveRun) -> outbox.Outcome:
-        return await outbox.send(
-            self._bot,
+            run,
             run.chat_id,
-            self._question_text(run, 0),
+            (self._question_text(run, 0), self._keyboard(run)),
+            carry_on,
             thread_id=run.thread_id,
-            markup=self._keyboard(run),
+            moved=moved,
+            arm=lambda seconds: self._schedule_close(run, seconds),
         )
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
@@ -511,7 +506,7 @@ class GroupQuizzes(AppBound):
             answered=answered,
         )
 
-    def _keyboard(self, run: LiveRun) -> Any:
+    def _keyboard(self, run: LiveRun) -> InlineKeyboardMarkup:
         return render.answer_keyboard(
             run.run_id, run.engine.current, len(run.engine.question.options)
         )

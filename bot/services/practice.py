@@ -149,30 +149,20 @@ class PracticeSessions(AppBound):
 
     async def _ask(self, session: Session) -> None:
         engine = session.engine
-
-        async def send() -> outbox.Outcome:
-            text = render.question_message(
-                engine.question,
-                engine.permutation,
-                session.lang,
-                number=engine.current + 1,
-                total=engine.count,
-                seconds=0,
-                answered=0,
-            )
-            return await outbox.send(
-                self._bot,
-                session.chat_id,
-                text,
-                markup=render.answer_keyboard(
-                    session.run_id, engine.current, len(engine.question.options)
-                ),
-            )
-
-        async def carry_on(sent: outbox.Outcome) -> bool:
-            return True  # untimed: open whatever happened (the student may /practice again)
-
-        await self._driver.post(session, send, carry_on)
+        text = render.question_message(
+            engine.question,
+            engine.permutation,
+            session.lang,
+            number=engine.current + 1,
+            total=engine.count,
+            seconds=0,
+            answered=0,
+        )
+        keyboard = render.answer_keyboard(
+            session.run_id, engine.current, len(engine.question.options)
+        )
+        # untimed: open whatever the send's outcome (the student may /practice again)
+        await self._driver.post(session, session.chat_id, (text, keyboard))
 
     async def _done(self, session: Session, user_id: int) -> None:
         right = sum(1 for a in session.engine.answers_of(user_id).values() if a.correct)
