@@ -35,9 +35,10 @@ from bot.core.limits import bank_limits
 from bot.core.settings import Settings, file_url
 from bot.handlers import authoring, quiz, recap, reload, upload
 from bot.handlers.registry import REGISTRY, Registry
+from bot.handlers.taps import tap_key
 from bot.services.authoring import Authoring
 from bot.services.container import CONTEXT_TYPES, Context, Services
-from bot.services.group_quiz import GroupQuizzes, tap_key
+from bot.services.group_quiz import GroupQuizzes
 from bot.services.practice import PracticeSessions
 from bot.services.recap import Recaps
 from bot.services.review import Reviews
@@ -45,6 +46,7 @@ from bot.storage import Store
 from bot.tg import webhook
 from bot.tg.answering import Answers
 from bot.tg.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals
+from bot.tg.jobs import QuizJobQueue
 from bot.tg.moderators import Moderators
 from bot.tg.pacing import GroupPacer
 from bot.tg.transport import AiohttpRequest
@@ -104,6 +106,7 @@ def build_application(
     app = (
         ApplicationBuilder()
         .application_class(QuizApplication)
+        .job_queue(QuizJobQueue())
         .bot(bot)
         .update_queue(ArrivalQueue(arrivals))
         .concurrent_updates(ArrivalProcessor(256, arrivals))
@@ -165,7 +168,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     svc.groups = GroupQuizzes(
         app, svc.store, svc.clock, svc.arrivals, count_interval=svc.settings.count_interval
     )
-    svc.practice = PracticeSessions(app.bot, svc.store, svc.catalog, svc.clock)
+    svc.practice = PracticeSessions(app, svc.store, svc.catalog, svc.clock)
     svc.recaps = Recaps(app, svc.store, svc.catalog, svc.clock, svc.settings.language)
     svc.groups.on_finish = svc.recaps.run_finished
     svc.reviews = Reviews(

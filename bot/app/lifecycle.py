@@ -9,22 +9,18 @@ but it is pending", "no running event loop"). So before PTB's stop, this applica
    (the stored run sends it after the restart) instead of holding shutdown up for a minute;
    and the quizzes: a question due to close stays open (it closes after the restart, and the
    taps still queued are judged as usual) rather than wait for those taps;
-2. pauses the scheduler (no new job starts) and lets the running jobs finish.
+2. drains the job queue (bot/tg/jobs.py, ``QuizJobQueue``: no new job starts, the running ones
+   get a few seconds to finish), all on PTB's public API.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from typing import Any
 
 from telegram.ext import Application
 
 from bot.services.container import Services
-
-log = logging.getLogger(__name__)
-
-JOBS_GRACE = 3.0  # seconds the running jobs get to finish
+from bot.tg.jobs import QuizJobQueue
 
 
 class QuizApplication(Application[Any, Any, Any, Any, Any, Any]):
@@ -37,12 +33,6 @@ class QuizApplication(Application[Any, Any, Any, Any, Any, Any]):
             services.pacer.stop()
             services.arrivals.stop()
         queue = self.job_queue
-        if queue is not None and queue.scheduler.running:
-            queue.scheduler.pause()
-            executor = queue.scheduler._lookup_executor("default")
-            running = [f for f in getattr(executor, "_pending_futures", ()) if not f.done()]
-            if running:
-                _, late = await asyncio.wait(running, timeout=JOBS_GRACE)
-                if late:
-                    log.warning("%d job(s) still running at shutdown", len(late))
+        if isinstance(queue, QuizJobQueue):
+            await queue.drain()
         await super().stop()

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, overload
 
 from bot.core.bank import Quiz
+
+T = TypeVar("T")
 
 _HISTORY = 4  # earlier versions kept per quiz id, for runs started before a reload
 
@@ -39,7 +42,13 @@ class Catalog(Mapping[str, Quiz]):
 
     # --- lookups -------------------------------------------------------------------------------
 
-    def get(self, quiz_id: str, default: Quiz | None = None) -> Quiz | None:  # type: ignore[override]
+    @overload
+    def get(self, quiz_id: str, /) -> Quiz | None: ...
+    @overload
+    def get(self, quiz_id: str, default: Quiz, /) -> Quiz: ...
+    @overload
+    def get(self, quiz_id: str, default: T, /) -> Quiz | T: ...
+    def get(self, quiz_id: str, default: object = None, /) -> object:
         """The current version of quiz ``quiz_id``, else ``default``."""
         found = self._folder.get(quiz_id)
         if found is None:

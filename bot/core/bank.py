@@ -307,12 +307,12 @@ class _Loader(yaml.SafeLoader):
 
     _depth = 0
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
                 raise _TooDeep
-            return super().compose_node(parent, index)  # type: ignore[arg-type]
+            return super().compose_node(parent, index)
         finally:
             self._depth -= 1
 

@@ -16,6 +16,7 @@ from bot.core.bank import QUIZ_ID, Quiz
 from bot.core.deadlines import DEFAULT_DURATION, parse_duration, show_offset
 from bot.handlers.replies import is_moderator, language, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
+from bot.handlers.taps import tap_of
 from bot.i18n import ascii_digits, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
@@ -232,8 +233,7 @@ async def answer_button(
     lang = await language(update, svc)
     if query.message.chat.type != Chat.PRIVATE:  # attempts live in private chats
         return t_plain(lang, "alert_invalid"), True
-    user = query.from_user
-    return await svc.attempts.tap(data.run_id, user.id, data.q_index, data.shown, lang), True
+    return await svc.attempts.tap(tap_of(update, svc, data, lang))
 
 
 # --- table entries (joined in bot.handlers.registry) ----------------------------------------------

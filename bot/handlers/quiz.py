@@ -15,6 +15,7 @@ from bot.banks.authored import AUTHORED_ID
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
 from bot.handlers.replies import is_moderator, language, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
+from bot.handlers.taps import tap_of
 from bot.i18n import parse_lang, t, whole_number
 from bot.render import callbacks
 from bot.services.container import Context
@@ -174,21 +175,12 @@ async def answer_button(update: Update, context: Context, data: callbacks.Answer
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
-    chat, user = query.message.chat, query.from_user
     run = svc.groups.by_id(data.run_id)
     if run is not None:
-        if run.chat_id != chat.id:
+        if run.chat_id != query.message.chat.id:
             return t(run.lang, "alert_invalid"), True
-        name = render.short_name(user.first_name, user.last_name, user.username)
-        _, text = await svc.groups.tap(run, update, data.q_index, data.shown, name)
-        return text, True
-    if chat.type == Chat.PRIVATE:
-        result = await svc.practice.tap(
-            data.run_id, chat.id, user.id, query.message.message_id, data.q_index, data.shown
-        )
-        if result is not None:
-            return result, False
-    return t(await language(update, svc), "alert_over"), True
+        return await svc.groups.tap(tap_of(update, svc, data, run.lang))
+    return await svc.practice.tap(tap_of(update, svc, data, await language(update, svc)))
 
 
 async def start_button(update: Update, context: Context, data: callbacks.StartData) -> Notice:

@@ -8,6 +8,7 @@ from bot import render
 from bot.core.deadlines import show_offset
 from bot.handlers.replies import language, reply
 from bot.handlers.routes import Button, Command, Notice
+from bot.handlers.taps import tap_of
 from bot.i18n import t
 from bot.render import callbacks
 from bot.services.container import Context
@@ -61,15 +62,7 @@ async def remind_command(update: Update, context: Context) -> None:
 async def review_button(update: Update, context: Context, data: callbacks.ReviewData) -> Notice:
     """An answer button of a ``/review`` question."""
     svc = context.bot_data
-    query = update.callback_query
-    assert query is not None and query.message is not None
-    return await svc.reviews.tap(
-        query.message.chat.id,
-        query.from_user.id,
-        query.message.message_id,
-        data,
-        await language(update, svc),
-    )
+    return await svc.reviews.tap(tap_of(update, svc, data, await language(update, svc)))
 
 
 async def timezone_button(update: Update, context: Context, data: callbacks.TimezoneData) -> Notice:

@@ -7,8 +7,9 @@ streaks and alert), stored before the alert is sent, and the message turns into 
 reveal with the explanation; the next question follows. A question left unanswered closes when
 its time is up (a timer, or the next tap after the clock passed it).
 
-Attempts are runs of mode ``homework``: their state is saved at each step, so a restart takes
-them back (an open question keeps its deadline and closes at once if it passed meanwhile).
+Attempts are runs of mode ``homework``: their state is saved at each step (the run driver,
+``driver.py``), so a restart takes them back (an open question keeps its deadline and closes at
+once if it passed meanwhile).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
-from telegram.ext import Application, ContextTypes, Job
+from telegram.ext import Application
 
 from bot import render
 from bot.core.bank import Quiz
@@ -30,9 +31,11 @@ from bot.core.engine import PlanMismatch, QuizEngine, make_plan
 from bot.core.spacing import first_review
 from bot.i18n import t
 from bot.i18n.lang import Lang
+from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.services.appbound import AppBound
-from bot.services.progress import restore_engine, save_progress, to_stored
+from bot.services.driver import Notice, RunDriver, Tap
+from bot.services.progress import restore_engine
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
 from bot.tg import outbox
 
@@ -78,6 +81,7 @@ class Attempts(AppBound):
         )
         self._by_id: dict[int, Attempt] = {}
         self._pending: list[Attempt] = []
+        self._driver = RunDriver(app, store, clock)
         #: called with the homework id when a student finishes (the card's count changes)
         self.on_finish: Callable[[int], None] | None = None
         #: the deadline shown to a student who finished: homework id -> text
@@ -154,7 +158,6 @@ class Attempts(AppBound):
 
     async def _post(self, a: Attempt) -> None:
         engine = a.engine
-        await save_progress(self._store, a.run_id, engine, None)
         text = render_teacher.attempt_question(
             engine.question,
             engine.permutation,
@@ -163,34 +166,31 @@ class Attempts(AppBound):
             total=engine.count,
             seconds=engine.seconds,
         )
-        sent = await outbox.send(
-            self._bot,
-            a.user_id,
-            text,
-            markup=render_teacher.attempt_keyboard(
-                a.run_id, engine.current, len(engine.question.options)
-            ),
+        keyboard = render_teacher.attempt_keyboard(
+            a.run_id, engine.current, len(engine.question.options)
         )
-        if sent.status == "gone":  # the student blocked the bot: the attempt ends here
-            await self._end(a, "stopped")
-            return
-        if sent.status == "stopped":  # stored as "posting": posted after the restart
-            return
-        engine.open(self._clock())
-        a.message_id = sent.message_id
-        await save_progress(self._store, a.run_id, engine, a.message_id)
-        self._arm(a, engine.seconds)
+
+        async def carry_on(sent: outbox.Outcome) -> bool:
+            if sent.status == "gone":  # the student blocked the bot: the attempt ends here
+                await self._end(a, "stopped")
+                return False
+            return sent.status != "stopped"  # stopped: stored as "posting", posted after restart
+
+        await self._driver.post(
+            a, a.user_id, (text, keyboard), carry_on, arm=lambda seconds: self._arm(a, seconds)
+        )
 
     # --- answering --------------------------------------------------------------------------
 
-    async def tap(self, run_id: int, user_id: int, q_index: int, shown: int, lang: Lang) -> str:
-        """A tap on a homework question: the alert text."""
-        a = self._by_id.get(run_id)
+    async def tap(self, tap: Tap[callbacks.HomeworkAnswerData]) -> Notice:
+        """A tap on a homework question: its alert."""
+        user_id, q_index, shown = tap.user_id, tap.button.q_index, tap.button.shown
+        a = self._by_id.get(tap.button.run_id)
         if a is None or a.user_id != user_id or self._clock() >= a.deadline:
-            return t(lang, "hw_alert_over")  # past the deadline: the sweep ends it soon
+            return t(tap.lang, "hw_alert_over"), True  # past the deadline: the sweep ends it
         async with a.lock:
             if a.run_id not in self._by_id:  # it ended while this tap waited
-                return t(lang, "hw_alert_over")
+                return t(tap.lang, "hw_alert_over"), True
             engine = a.engine
             verdict = engine.answer(user_id, q_index, shown, self._clock())
             if verdict.status == "closed" and q_index == engine.current and engine.phase == "open":
@@ -199,20 +199,15 @@ class Attempts(AppBound):
                 q = verdict.answer.q_index if verdict.answer else min(q_index, engine.count - 1)
                 return render.tap_alert(
                     a.lang, verdict, engine.question_at(q), engine.plan.permutations[q]
-                )
-            answer = verdict.answer
-            try:
-                await self._store.record_answer(to_stored(a.run_id, engine.question.id, answer))
-            except Exception:
-                log.exception("homework run %s: could not store an answer", a.run_id)
-                engine.retract(answer)
-                return t(a.lang, "alert_error")
+                ), True
+            if not await self._driver.record(a, verdict.answer):
+                return t(a.lang, "alert_error"), True
             alert = render.tap_alert(a.lang, verdict, engine.question, engine.permutation)
             prefix = render.verdict_prefix(
                 a.lang, verdict, engine.question, engine.permutation, practice=False
             )
             await self._close(a, prefix, verdict.shown)
-            return alert
+            return alert, True
 
     async def _time_up(self, a: Attempt) -> None:
         await self._close(a, t(a.lang, "hw_time_up"), None)
@@ -220,9 +215,7 @@ class Attempts(AppBound):
     async def _close(self, a: Attempt, verdict: str, chosen: int | None) -> None:
         """Close the current question with ``verdict`` shown, then go on (under the lock)."""
         engine = a.engine
-        self._cancel(a.timer)
-        reveal = engine.close()
-        await save_progress(self._store, a.run_id, engine, a.message_id)
+        reveal = await self._driver.close(a, a.timer)
         if a.message_id is not None:
             await outbox.edit(
                 self._bot,
@@ -266,23 +259,17 @@ class Attempts(AppBound):
             self.on_finish(a.homework_id)
 
     async def _end(self, a: Attempt, status: EndStatus) -> None:
-        self._cancel(a.timer)
-        await self._store.finish_run(a.run_id, status)
+        await self._driver.end(a, status, a.timer)
         self._by_id.pop(a.run_id, None)
 
     # --- the question timer -----------------------------------------------------------------
 
     def _arm(self, a: Attempt, delay: float) -> None:
-        self._cancel(a.timer)
-        self._jobs.run_once(
-            self._timer_job, when=max(delay, 0.0), name=a.timer, data=(a.run_id, a.engine.current)
-        )
+        self._driver.timers.arm(a.timer, delay, self._timer_fired, (a.run_id, a.engine.current))
 
-    async def _timer_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _timer_fired(self, question: tuple[int, int]) -> None:
         """A homework question's time is up."""
-        assert context.job is not None
-        data: tuple[int, int] = context.job.data  # type: ignore[assignment]
-        run_id, q_index = data
+        run_id, q_index = question
         a = self._by_id.get(run_id)
         if a is None or not self._app.running:
             return
@@ -303,7 +290,7 @@ class Attempts(AppBound):
         answers count; storage already marked them stopped."""
         for a in [x for x in self._by_id.values() if x.homework_id == homework_id]:
             async with a.lock:  # a tap being handled finishes first
-                self._cancel(a.timer)
+                self._driver.timers.cancel(a.timer)
                 if self._by_id.pop(a.run_id, None) is None:
                     continue  # it finished meanwhile
                 if a.message_id is not None and a.engine.phase == "open":
@@ -375,8 +362,3 @@ class Attempts(AppBound):
                 await self._post(a)
             else:
                 await self._next(a)
-
-    def _cancel(self, name: str) -> None:
-        job: Job[Any]
-        for job in self._jobs.get_jobs_by_name(name):
-            job.schedule_removal()

@@ -10,6 +10,9 @@ before the next one starts, so a restart picks up exactly where the run was:
 Taps never take the lock: the engine decides at once, by the time the tap *arrived*
 (bot/tg/arrivals.py), the answer is stored (group commit), and only then is the student's alert
 sent. Closing a question first waits for the taps that arrived before it closed.
+
+Posting, recording, closing and the timers are the run driver's (``driver.py``), shared with
+homework attempts and practice; this module says what a group sees and when.
 """
 
 from __future__ import annotations
@@ -21,19 +24,19 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
-from telegram import Update
-from telegram.ext import Application, ContextTypes, Job
+from telegram import InlineKeyboardMarkup
+from telegram.ext import Application
 
 from bot import render
 from bot.core.bank import Quiz
-from bot.core.engine import QuizEngine, Reveal, Verdict, make_plan
+from bot.core.engine import QuizEngine, Reveal, make_plan
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.services.appbound import AppBound
-from bot.services.progress import restore_engine, save_progress, to_stored
+from bot.services.driver import Notice, RunDriver, Tap
+from bot.services.progress import restore_engine
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
 from bot.tg import outbox
 from bot.tg.arrivals import Arrivals
@@ -77,15 +80,6 @@ class LiveRun:
 SETTLE_TIMEOUT = 30.0
 
 
-def tap_key(update: Update) -> int | None:
-    """The run a tap on an answer button is for; None for any other update."""
-    query = update.callback_query
-    if query is None:
-        return None
-    data = callbacks.parse(query.data)
-    return data.run_id if isinstance(data, callbacks.AnswerData) else None
-
-
 class GroupQuizzes(AppBound):
     """Every running group quiz of the bot, one per (chat, topic)."""
 
@@ -106,9 +100,9 @@ class GroupQuizzes(AppBound):
         self._live: dict[tuple[int, int], LiveRun] = {}
         self._by_id: dict[int, LiveRun] = {}
         self._pending_resume: list[LiveRun] = []
-        #: pending timers by name (close and count jobs): found without asking the scheduler,
-        #: which would list every job of every running quiz on each tap
-        self._timers: dict[str, Job[Any]] = {}
+        self._driver = RunDriver(app, store, clock)
+        #: pending timers by name (close and count jobs)
+        self._timers = self._driver.timers
         #: called (as a background task) with the run id once a run's results are out
         self.on_finish: Callable[[int], Coroutine[Any, Any, None]] | None = None
 
@@ -249,54 +243,42 @@ class GroupQuizzes(AppBound):
             run.posted.set()
 
     async def _post_question(self, run: LiveRun) -> None:
-        engine = run.engine
-        await save_progress(self._store, run.run_id, engine, None)
-        sent = await outbox.send(
-            self._bot,
+        async def moved(new_chat_id: int | None) -> int:
+            await self._moved(run, new_chat_id)
+            return run.chat_id
+
+        async def carry_on(sent: outbox.Outcome) -> bool:
+            if sent.status == "stopped":  # stored as "posting": posted after the restart
+                return False
+            if sent.status in ("gone", "moved"):
+                await self._end(run, "aborted")
+                return False
+            if sent.status == "unknown":
+                log.warning(
+                    "run %s: question %s may not have been posted; keeping it open without "
+                    "posting it again",
+                    run.run_id,
+                    run.engine.current + 1,
+                )
+            run.shown_count = 0
+            return True
+
+        await self._driver.post(
+            run,
             run.chat_id,
-            self._question_text(run, 0),
+            (self._question_text(run, 0), self._keyboard(run)),
+            carry_on,
             thread_id=run.thread_id,
-            markup=self._keyboard(run),
+            moved=moved,
+            arm=lambda seconds: self._schedule_close(run, seconds),
         )
-        if sent.status == "moved":
-            await self._moved(run, sent.new_chat_id)
-            sent = await outbox.send(
-                self._bot,
-                run.chat_id,
-                self._question_text(run, 0),
-                thread_id=run.thread_id,
-                markup=self._keyboard(run),
-            )
-        if sent.status == "stopped":  # stored as "posting": posted after the restart
-            return
-        if sent.status in ("gone", "moved"):
-            await self._end(run, "aborted")
-            return
-        if sent.status == "unknown":
-            log.warning(
-                "run %s: question %s may not have been posted; keeping it open without "
-                "posting it again",
-                run.run_id,
-                engine.current + 1,
-            )
-        now = self._clock()
-        engine.open(now)
-        run.message_id = sent.message_id
-        run.shown_count = 0
-        await save_progress(self._store, run.run_id, engine, run.message_id)
-        self._schedule_close(run, engine.seconds)
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
-        self._cancel(run.job)
-        self._timers[run.job] = self._jobs.run_once(
-            self._close_job, when=max(delay, 0.0), name=run.job, data=run.run_id
-        )
+        self._timers.arm(run.job, delay, self._time_up, run.run_id)
 
-    async def _close_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _time_up(self, run_id: int) -> None:
         """The question's time is up."""
-        assert context.job is not None
-        self._fired(context.job)
-        await self.close(context.job.data)  # type: ignore[arg-type]
+        await self.close(run_id)
 
     async def close(self, run_id: int, *, expect: int | None = None) -> bool:
         """Close the open question (``/next`` or time up), reveal it, go on to the next one.
@@ -315,9 +297,7 @@ class GroupQuizzes(AppBound):
         async with run.lock:
             if engine.phase != "open" or (expect is not None and engine.current != expect):
                 return False
-            self._cancel(run.job)
-            reveal = engine.close()
-            await save_progress(self._store, run.run_id, engine, run.message_id)
+            reveal = await self._driver.close(run, run.job)
             await self._after_close(run, reveal)
             return True
 
@@ -347,7 +327,7 @@ class GroupQuizzes(AppBound):
             await self._finish(run, "finished" if go_on else "stopped")
 
     async def _reveal(self, run: LiveRun, reveal: Reveal) -> bool:
-        self._cancel(run.count_job)
+        self._timers.cancel(run.count_job)
         text = render.reveal_message(reveal, run.lang, total=run.engine.count)
         result = outbox.Outcome("missing")
         if run.message_id is not None:
@@ -366,11 +346,9 @@ class GroupQuizzes(AppBound):
             return False
         await self._take_arrived(run)
         async with run.lock:
-            self._cancel(run.job)
-            engine = run.engine
-            if engine.phase == "open":
-                reveal = engine.close()
-                await save_progress(self._store, run.run_id, engine, run.message_id)
+            self._timers.cancel(run.job)
+            if run.engine.phase == "open":
+                reveal = await self._driver.close(run)
                 await self._after_close(run, reveal, go_on=False)
             else:
                 await self._finish(run, "stopped")
@@ -415,9 +393,7 @@ class GroupQuizzes(AppBound):
             self._app.create_task(self.on_finish(run.run_id), name=f"recaps:{run.run_id}")
 
     async def _end(self, run: LiveRun, status: EndStatus) -> None:
-        self._cancel(run.job)
-        self._cancel(run.count_job)
-        await self._store.finish_run(run.run_id, status)
+        await self._driver.end(run, status, run.job, run.count_job)
         self._live.pop(run.key, None)
         self._by_id.pop(run.run_id, None)
         log.info(
@@ -450,9 +426,9 @@ class GroupQuizzes(AppBound):
         await self._store.migrate_chat(old_id, new_id)
         for run in [r for r in self._live.values() if r.chat_id == old_id]:
             self._live.pop(run.key)
-            had_timer = run.job in self._timers
-            self._cancel(run.job)  # timers are named by chat: re-arm under the new id
-            self._cancel(run.count_job)
+            had_timer = self._timers.pending(run.job)
+            self._timers.cancel(run.job)  # timers are named by chat: re-arm under the new id
+            self._timers.cancel(run.count_job)
             run.chat_id = new_id
             self._live[run.key] = run
             if had_timer and run.engine.phase == "open" and run.engine.deadline is not None:
@@ -460,49 +436,37 @@ class GroupQuizzes(AppBound):
 
     # --- taps -----------------------------------------------------------------------------------
 
-    async def tap(
-        self, run: LiveRun, update: Update, q_index: int, shown: int, name: str
-    ) -> tuple[Verdict, str]:
-        """A student's tap: decide (by when it arrived), store, then give the alert text."""
-        query = update.callback_query
-        assert query is not None
-        user = query.from_user
+    async def tap(self, tap: Tap[callbacks.AnswerData]) -> Notice:
+        """A student's tap: decide (by when it arrived), store, then give the alert."""
+        run = self._by_id.get(tap.button.run_id)
+        if run is None:
+            return t_plain(tap.lang, "alert_over"), True
+        q_index, shown = tap.button.q_index, tap.button.shown
         if run.engine.phase == "posting" and q_index == run.engine.current:
             # the student saw it before the bot learnt it was out: judge it once it is open
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(run.posted.wait(), SETTLE_TIMEOUT)
-        verdict = run.engine.answer(user.id, q_index, shown, self._arrivals.at(update))
-        self._arrivals.settle(update)
+        verdict = run.engine.answer(tap.user_id, q_index, shown, tap.at)
+        self._arrivals.settle(tap.update_id)
         if verdict.status == "accepted" and verdict.answer is not None:
-            answer = verdict.answer
-            try:
-                await self._store.record_answer(
-                    to_stored(run.run_id, run.engine.plan.question_ids[answer.q_index], answer)
-                )
-            except Exception:
-                log.exception("run %s: could not store an answer of user %s", run.run_id, user.id)
-                run.engine.retract(answer)
-                return verdict, t_plain(run.lang, "alert_error")
-            run.names[user.id] = name
+            if not await self._driver.record(run, verdict.answer):
+                return t_plain(run.lang, "alert_error"), True
+            run.names[tap.user_id] = tap.name
             self._schedule_count(run)
         q = verdict.answer.q_index if verdict.answer else run.engine.current
-        return verdict, render.tap_alert(
+        return render.tap_alert(
             run.lang, verdict, run.engine.question_at(q), run.engine.plan.permutations[q]
-        )
+        ), True
 
     # --- the "N answered" line ------------------------------------------------------------------
 
     def _schedule_count(self, run: LiveRun) -> None:
-        if run.count_job not in self._timers:
-            self._timers[run.count_job] = self._jobs.run_once(
-                self._count_job_cb, when=self._count_interval, name=run.count_job, data=run.run_id
-            )
+        if not self._timers.pending(run.count_job):
+            self._timers.arm(run.count_job, self._count_interval, self._count, run.run_id)
 
-    async def _count_job_cb(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _count(self, run_id: int) -> None:
         """Refresh a question's answer count if the group's budget has room."""
-        assert context.job is not None
-        self._fired(context.job)
-        run = self._by_id.get(context.job.data)  # type: ignore[call-overload]
+        run = self._by_id.get(run_id)
         if run is None or run.message_id is None:
             return
         if run.lock.locked():  # posting or closing, perhaps waiting out a 429: try again later
@@ -542,7 +506,7 @@ class GroupQuizzes(AppBound):
             answered=answered,
         )
 
-    def _keyboard(self, run: LiveRun) -> Any:
+    def _keyboard(self, run: LiveRun) -> InlineKeyboardMarkup:
         return render.answer_keyboard(
             run.run_id, run.engine.current, len(run.engine.question.options)
         )
@@ -550,14 +514,3 @@ class GroupQuizzes(AppBound):
     def _register(self, run: LiveRun) -> None:
         self._live[run.key] = run
         self._by_id[run.run_id] = run
-
-    def _fired(self, job: Job[Any]) -> None:
-        """A timer went off: it is no longer pending."""
-        if job.name is not None and self._timers.get(job.name) is job:
-            del self._timers[job.name]
-
-    def _cancel(self, name: str) -> None:
-        job = self._timers.pop(name, None)
-        if job is not None:
-            with contextlib.suppress(JobLookupError):  # it is going off right now
-                job.schedule_removal()

@@ -30,6 +30,7 @@ from bot.render import teacher as render_teacher
 from bot.services.appbound import AppBound
 from bot.storage import Homework, NewHomework, Store
 from bot.tg import outbox
+from bot.tg.jobs import job_data
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ class Homeworks(AppBound):
         tz = await self.timezone(hw.chat_id)
         return render_teacher.homework_card(
             quiz,
-            hw.language,  # type: ignore[arg-type]
+            hw.language,
             hw,
             tz,
             finished,
@@ -131,8 +132,7 @@ class Homeworks(AppBound):
 
     async def _deadline_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A homework's deadline."""
-        assert context.job is not None
-        hw = await self._store.homework(int(context.job.data))  # type: ignore[call-overload]
+        hw = await self._store.homework(job_data(context, int))
         if hw is None or hw.status != "open":
             return
         if hw.deadline > self._clock():  # the timer ran early (the clock moved): again later
@@ -162,8 +162,7 @@ class Homeworks(AppBound):
 
     async def _post_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Results that were due when the bot stopped."""
-        assert context.job is not None
-        hw_id = int(context.job.data)  # type: ignore[call-overload]
+        hw_id = job_data(context, int)
         async with self._lock(hw_id):
             await self._post_results(hw_id)
 
@@ -187,7 +186,7 @@ class Homeworks(AppBound):
         if hw is None or hw.results_posted:
             return
         quiz = self._lookup(hw.quiz_id)
-        lang: Lang = hw.language  # type: ignore[assignment]
+        lang: Lang = hw.language
         finished, _ = await self._store.attempt_counts(homework_id)
         if quiz is not None:
             text = render_teacher.homework_results(
@@ -228,8 +227,7 @@ class Homeworks(AppBound):
 
     async def _card_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Refresh a card's finished count if the group's budget has room."""
-        assert context.job is not None
-        hw_id = int(context.job.data)  # type: ignore[call-overload]
+        hw_id = job_data(context, int)
         hw = await self._store.homework(hw_id)
         quiz = self._lookup(hw.quiz_id) if hw is not None else None
         if hw is None or quiz is None or hw.status != "open" or hw.card_message_id is None:
@@ -243,7 +241,7 @@ class Homeworks(AppBound):
             hw.card_message_id,
             await self._card_text(hw, quiz, finished),
             markup=render_teacher.homework_card_markup(
-                hw.language,  # type: ignore[arg-type]
+                hw.language,
                 self._bot.username,
                 hw_id,
             ),

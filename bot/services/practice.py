@@ -3,6 +3,7 @@
 A tap edits the question's message to show the verdict and the explanation, then the next
 question is sent. Practice runs and answers are stored like group runs (mode ``practice``), so
 a session survives a restart and ``/me`` can count it, but never on a group's leaderboard.
+Posting, recording and closing are the run driver's (``driver.py``), as for group runs.
 """
 
 from __future__ import annotations
@@ -14,15 +15,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram.ext import ExtBot
+from telegram.ext import Application
 
 from bot import render
 from bot.banks.catalog import Catalog
 from bot.core.bank import Quiz
 from bot.core.engine import PlanMismatch, QuizEngine, make_plan
 from bot.core.spacing import first_review
+from bot.i18n import t
 from bot.i18n.lang import Lang
-from bot.services.progress import to_engine, to_stored
+from bot.render import callbacks
+from bot.services.appbound import AppBound
+from bot.services.driver import Notice, RunDriver, Tap
+from bot.services.progress import to_engine
 from bot.storage import NewRun, Store
 from bot.tg import outbox
 
@@ -36,17 +41,23 @@ class Session:
     lang: Lang
     quiz: Quiz
     engine: QuizEngine
+    message_id: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
-class PracticeSessions:
+class PracticeSessions(AppBound):
     """One practice session per private chat."""
 
     def __init__(
-        self, bot: ExtBot[Any], store: Store, catalog: Catalog, clock: Callable[[], float]
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        catalog: Catalog,
+        clock: Callable[[], float],
     ) -> None:
-        self._bot, self._store, self._catalog, self._clock = bot, store, catalog, clock
+        self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
         self._by_id: dict[int, Session] = {}
+        self._driver = RunDriver(app, store, clock)
 
     async def start(self, chat_id: int, quiz: Quiz, lang: Lang, rng: random.Random) -> None:
         """Begin practising ``quiz``; an unfinished earlier session is closed."""
@@ -97,13 +108,12 @@ class PracticeSessions:
         self._by_id[run_id] = session
         return session
 
-    async def tap(
-        self, run_id: int, chat_id: int, user_id: int, message_id: int, q_index: int, shown: int
-    ) -> str | None:
-        """Answer a practice tap: the notification for the callback query, None if over."""
-        session = await self._load(run_id, chat_id)
+    async def tap(self, tap: Tap[callbacks.AnswerData]) -> Notice:
+        """Answer a practice tap: the notification for the callback query."""
+        session = await self._load(tap.button.run_id, tap.chat_id) if tap.private else None
         if session is None:
-            return None
+            return t(tap.lang, "alert_over"), True
+        user_id, q_index, shown = tap.user_id, tap.button.q_index, tap.button.shown
         async with session.lock:
             engine = session.engine
             verdict = engine.answer(user_id, q_index, shown, self._clock())
@@ -115,9 +125,10 @@ class PracticeSessions:
                     engine.question_at(q),
                     engine.plan.permutations[q],
                     practice=True,
-                )
+                ), False
             answer = verdict.answer
-            await self._store.record_answer(to_stored(run_id, engine.question.id, answer, points=0))
+            if not await self._driver.record(session, answer, points=0):
+                return t(session.lang, "alert_error"), True
             if not answer.correct:  # it comes back in /review
                 await self._store.add_missed(
                     [(user_id, session.quiz.id, engine.question.id)], *first_review(answer.at)
@@ -125,28 +136,20 @@ class PracticeSessions:
             prefix = render.verdict_prefix(
                 session.lang, verdict, engine.question, engine.permutation, practice=True
             )
-            reveal = engine.close()
+            session.message_id = tap.message_id  # the message tapped is the one answered
+            reveal = await self._driver.close(session)
             text = render.practice_answered(
                 reveal, session.lang, total=engine.count, verdict=prefix
             )
-            await outbox.edit(self._bot, chat_id, message_id, text)
+            await outbox.edit(self._bot, tap.chat_id, tap.message_id, text)
             if engine.advance():
                 await self._ask(session)
             else:
                 await self._done(session, user_id)
-            return prefix
+            return prefix, False
 
     async def _ask(self, session: Session) -> None:
         engine = session.engine
-        engine.open(self._clock())
-        await self._store.save_progress(
-            session.run_id,
-            current=engine.current,
-            phase="open",
-            message_id=None,
-            posted_at=engine.posted_at,
-            deadline=None,
-        )
         text = render.question_message(
             engine.question,
             engine.permutation,
@@ -156,14 +159,11 @@ class PracticeSessions:
             seconds=0,
             answered=0,
         )
-        await outbox.send(
-            self._bot,
-            session.chat_id,
-            text,
-            markup=render.answer_keyboard(
-                session.run_id, engine.current, len(engine.question.options)
-            ),
+        keyboard = render.answer_keyboard(
+            session.run_id, engine.current, len(engine.question.options)
         )
+        # untimed: open whatever the send's outcome (the student may /practice again)
+        await self._driver.post(session, session.chat_id, (text, keyboard))
 
     async def _done(self, session: Session, user_id: int) -> None:
         right = sum(1 for a in session.engine.answers_of(user_id).values() if a.correct)
@@ -171,5 +171,5 @@ class PracticeSessions:
             session.lang, right=right, total=session.engine.count, quiz_id=session.quiz.id
         )
         await outbox.send(self._bot, session.chat_id, text)
-        await self._store.finish_run(session.run_id, "finished")
+        await self._driver.end(session, "finished")
         self._by_id.pop(session.run_id, None)

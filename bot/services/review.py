@@ -37,9 +37,11 @@ from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.render.callbacks import TZ_RANGE
 from bot.services.appbound import AppBound
+from bot.services.driver import Notice, Tap
 from bot.services.recap import Recaps
 from bot.storage import Card, Store
 from bot.tg import outbox
+from bot.tg.jobs import job_data
 
 log = logging.getLogger(__name__)
 
@@ -141,10 +143,10 @@ class Reviews(AppBound):
         )
         return True
 
-    async def tap(
-        self, chat_id: int, user_id: int, message_id: int, data: callbacks.ReviewData, lang: Lang
-    ) -> tuple[str, bool]:
+    async def tap(self, tap: Tap[callbacks.ReviewData]) -> Notice:
         """A tap on a review question: (notification, as an alert)."""
+        chat_id, user_id, message_id, lang = tap.chat_id, tap.user_id, tap.message_id, tap.lang
+        data = tap.button
         card = await self._store.card(data.card_id)
         found = self._lookup(card) if card is not None else None
         if card is None or card.user_id != user_id or found is None:
@@ -232,8 +234,7 @@ class Reviews(AppBound):
             job.schedule_removal()
 
     async def _fire(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
-        assert context.job is not None
-        user_id = int(context.job.data)  # type: ignore[call-overload]
+        user_id = job_data(context, int)
         student = await self._store.student(user_id)
         if student is None or student.remind_minutes is None or student.tz_minutes is None:
             return

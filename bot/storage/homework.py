@@ -18,7 +18,9 @@ from typing import Any
 
 import aiosqlite
 
-from .models import HOMEWORK, NewRun, Standing, StoredRun, plan_to_json
+from bot.i18n.lang import Lang
+
+from .models import HOMEWORK, LANGUAGES, NewRun, Standing, StoredRun, plan_to_json
 from .runs import RUN_COLUMNS, ensure_chat, run_from_row
 from .stats import StatsMixin, _standing
 
@@ -34,7 +36,7 @@ class NewHomework:
     chat_id: int
     thread_id: int
     quiz_id: str
-    language: str
+    language: Lang
     seconds: int
     set_by: int | None
     created_at: float
@@ -47,7 +49,7 @@ class Homework:
     chat_id: int
     thread_id: int
     quiz_id: str
-    language: str
+    language: Lang
     seconds: int
     set_by: int | None
     created_at: float
@@ -73,7 +75,7 @@ def _homework(row: sqlite3.Row | tuple[Any, ...]) -> Homework:
         row[1],
         row[2],
         row[3],
-        row[4],
+        LANGUAGES[row[4]],
         row[5],
         row[6],
         row[7],

@@ -57,11 +57,11 @@ class Arrivals:
         found = self._at.get(update.update_id)
         return found if found is not None else self._clock()
 
-    def settle(self, update: Update) -> None:
+    def settle(self, update_id: int) -> None:
         """The update is judged: closing its question need not wait for it any more."""
-        key = self._keys.pop(update.update_id, None)
+        key = self._keys.pop(update_id, None)
         pending = self._pending.get(key) if key is not None else None
-        if pending is None or pending.pop(update.update_id, None) is None:
+        if pending is None or pending.pop(update_id, None) is None:
             return
         if not pending:
             del self._pending[key]
@@ -71,7 +71,7 @@ class Arrivals:
     def done(self, update: object) -> None:
         """The update was processed (or dropped): forget it."""
         if isinstance(update, Update):
-            self.settle(update)
+            self.settle(update.update_id)
             self._at.pop(update.update_id, None)
             self._room.set()
 

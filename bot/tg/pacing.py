@@ -162,9 +162,9 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         data: dict[str, Any],
         rate_limit_args: dict[str, Any] | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
-        chat_id = data.get("chat_id")
+        chat_id: Any = data.get("chat_id")
         with contextlib.suppress(TypeError, ValueError):
-            chat_id = int(chat_id)  # type: ignore[arg-type]
+            chat_id = int(chat_id)
         optional = bool(rate_limit_args and rate_limit_args.get("optional"))
         if not counts_against_group(endpoint, chat_id):
             untimed = chat_id is None or endpoint == "answerCallbackQuery"

@@ -22,7 +22,8 @@ import aiohttp
 import orjson
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
-from telegram.request._requestparameter import RequestParameter  # PTB's, not re-exported
+
+from bot.tg.ptb_internals import RequestParameter  # PTB's, not re-exported
 
 log = logging.getLogger(__name__)
 

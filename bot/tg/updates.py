@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from telegram import Bot, CallbackQuery, Message, Update, User
-from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
-from telegram._utils.types import JSONDict, ODVInput, TimePeriod
 from telegram.ext import ExtBot
+
+from bot.tg.ptb_internals import DEFAULT_NONE, DefaultValue, JSONDict, ODVInput, TimePeriod
 
 _UPDATE_KEYS: Final = frozenset({"update_id", "callback_query"})
 _QUERY_KEYS: Final = frozenset({"id", "from", "message", "chat_instance", "data"})

@@ -1,0 +1,202 @@
+"""One run driver: the steps every run takes, written once.
+
+A group run (``group_quiz.py``), a homework attempt (``attempts.py``) and a practice session
+(``practice.py``) are the same machine with different messages: each question is *posted*
+(progress saved as "posting" → sent → the send's outcome handled → *opened* → saved with its
+message → its timer *armed*), each accepted answer is *recorded* before its alert goes out, and
+each question is *closed* (timer cancelled, reveal decided, saved) before the next is posted.
+:class:`RunDriver` does those steps; each service says only what to send and how to react to a
+failed send. ``progress.py`` is the one mapping between the engine and the store.
+
+Taps reach every service (``/review`` included) as one value, :class:`Tap`, built by the
+handler from PTB's ``Update`` (bot/handlers/taps.py), so no service sees the ``Update``; every
+service's ``tap(tap)`` answers with a :data:`Notice`.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from telegram import InlineKeyboardMarkup
+from telegram.ext import Application, CallbackContext, ExtBot, Job, JobQueue
+
+from bot.core.engine import Answer, QuizEngine, Reveal
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
+from bot.services.progress import save_progress, to_stored
+from bot.storage import EndStatus, Store
+from bot.tg import outbox
+from bot.tg.ptb_internals import remove_job
+
+log = logging.getLogger(__name__)
+
+B = TypeVar("B")
+T = TypeVar("T")
+
+#: a callback query's answer: (text or None, shown as an alert)
+Notice = tuple[str | None, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Tap(Generic[B]):
+    """A tap on an answer button, resolved by the handler: who, where, which option, when."""
+
+    #: who tapped, their display name, and the language to answer them in
+    user_id: int
+    name: str
+    lang: Lang
+    #: the message tapped: its chat (private or not) and id
+    chat_id: int
+    private: bool
+    message_id: int
+    #: the button's data: the run (or ``/review`` card), the question, the option shown
+    button: B
+    #: when the tap reached the bot (bot/tg/arrivals.py), and its update, to settle it there
+    at: float
+    update_id: int
+
+
+class Taps(Protocol[B]):
+    """A service taking taps on its buttons (data ``B``): the one shape of every ``tap``."""
+
+    async def tap(self, tap: Tap[B]) -> Notice: ...
+
+
+class Run(Protocol):
+    """What the driver needs of a run: its id, its engine, the open question's message."""
+
+    run_id: int
+    engine: QuizEngine
+    message_id: int | None
+
+
+class Timers:
+    """Named one-shot timers on the application's JobQueue, found by name without asking the
+    scheduler (which would list every job of every run), each calling back with its own typed
+    data."""
+
+    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        self._app = app
+        self._pending: dict[str, Job[Any]] = {}
+
+    @property
+    def _jobs(self) -> JobQueue[Any]:
+        assert self._app.job_queue is not None
+        return self._app.job_queue
+
+    def arm(
+        self, name: str, delay: float, callback: Callable[[T], Awaitable[None]], data: T
+    ) -> None:
+        """Call ``callback(data)`` in ``delay`` seconds (now if negative), replacing the timer
+        of that name."""
+        self.cancel(name)
+        self._pending[name] = self._jobs.run_once(
+            functools.partial(self._fire, name, callback, data), when=max(delay, 0.0), name=name
+        )
+
+    def pending(self, name: str) -> bool:
+        return name in self._pending
+
+    def cancel(self, name: str) -> None:
+        job = self._pending.pop(name, None)
+        if job is not None:
+            remove_job(job)
+
+    async def _fire(
+        self,
+        name: str,
+        callback: Callable[[T], Awaitable[None]],
+        data: T,
+        context: CallbackContext[Any, Any, Any, Any],
+    ) -> None:
+        if self._pending.get(name) is context.job:  # gone off: no longer pending
+            del self._pending[name]
+        await callback(data)
+
+
+class RunDriver:
+    """Post, record, open, arm the timer, close: for every kind of run."""
+
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        store: Store,
+        clock: Callable[[], float],
+    ) -> None:
+        self._app, self._store, self._clock = app, store, clock
+        self.timers = Timers(app)
+
+    @property
+    def _bot(self) -> ExtBot[Any]:
+        bot: ExtBot[Any] = self._app.bot
+        return bot
+
+    async def post(
+        self,
+        run: Run,
+        chat_id: int,
+        question: tuple[Safe, InlineKeyboardMarkup],
+        carry_on: Callable[[outbox.Outcome], Awaitable[bool]] | None = None,
+        *,
+        thread_id: int = 0,
+        moved: Callable[[int | None], Awaitable[int]] | None = None,
+        arm: Callable[[float], None] | None = None,
+    ) -> bool:
+        """Post the current question (its text and keyboard): progress saved as "posting",
+        sent (again, to the new id ``moved`` returns, if the group became a supergroup), the
+        outcome to ``carry_on`` (False: the run stops here; without it, go on whatever
+        happened), then opened, saved with its message, and ``arm`` called with its time.
+        True if the question is open."""
+        engine = run.engine
+        text, markup = question
+        await save_progress(self._store, run.run_id, engine, None)
+        sent = await outbox.send(self._bot, chat_id, text, thread_id=thread_id, markup=markup)
+        if sent.status == "moved" and moved is not None:
+            chat_id = await moved(sent.new_chat_id)
+            sent = await outbox.send(self._bot, chat_id, text, thread_id=thread_id, markup=markup)
+        if carry_on is not None and not await carry_on(sent):
+            return False
+        engine.open(self._clock())
+        run.message_id = sent.message_id
+        await save_progress(self._store, run.run_id, engine, run.message_id)
+        if arm is not None:
+            arm(engine.seconds)
+        return True
+
+    async def record(self, run: Run, answer: Answer, *, points: int | None = None) -> bool:
+        """Store an accepted answer (group commit) before its alert goes out; False, with the
+        answer taken back from the engine, if it could not be stored."""
+        try:
+            await self._store.record_answer(
+                to_stored(
+                    run.run_id,
+                    run.engine.plan.question_ids[answer.q_index],
+                    answer,
+                    points=points,
+                )
+            )
+        except Exception:
+            log.exception(
+                "run %s: could not store an answer of user %s", run.run_id, answer.user_id
+            )
+            run.engine.retract(answer)
+            return False
+        return True
+
+    async def close(self, run: Run, *timers: str) -> Reveal:
+        """Close the open question: its timers cancelled, the reveal decided and saved."""
+        for name in timers:
+            self.timers.cancel(name)
+        reveal = run.engine.close()
+        await save_progress(self._store, run.run_id, run.engine, run.message_id)
+        return reveal
+
+    async def end(self, run: Run, status: EndStatus, *timers: str) -> None:
+        """The run is over: its timers cancelled, its end stored."""
+        for name in timers:
+            self.timers.cancel(name)
+        await self._store.finish_run(run.run_id, status)
