@@ -101,13 +101,21 @@ def template(locale_dir: Path = LOCALE_DIR) -> bytes:
 
 
 def write_template(locale_dir: Path = LOCALE_DIR) -> None:
-    """Rewrite the ``.pot`` and the English notes of every other language's file."""
+    """Rewrite the ``.pot`` and the English notes of every other language's file, and set each
+    file's ``Plural-Forms`` to its language's CLDR rule."""
     template_path(locale_dir).write_bytes(template(locale_dir))
     english = {(_key(m), m.context): m for m in read_catalog("en", locale_dir) if m.id}
     for lang in LANGS:
-        if lang == "en":
-            continue
         catalog = read_catalog(lang, locale_dir)
+        if catalog.plural_forms != plural_forms(lang):  # pybabel init writes its own table's
+            catalog.mime_headers = [("Plural-Forms", plural_forms(lang))]
+            for message in catalog:
+                if message.id and isinstance(message.string, tuple):
+                    forms = [*message.string, "", "", "", "", "", ""][: catalog.num_plurals]
+                    message.string = tuple(forms)
+        if lang == "en":
+            save_catalog(catalog, lang, locale_dir)
+            continue
         for message in catalog:
             source = english.get((_key(message), message.context))
             if message.id and source is not None:
@@ -176,6 +184,12 @@ def check(locale_dir: Path = LOCALE_DIR) -> list[str]:
                 f"{lang}: Plural-Forms {catalog.plural_forms!r}, CLDR says {plural_forms(lang)!r}"
             )
         catalogs[lang] = {_key(m): m for m in catalog if m.id}
+        for key, message in catalogs[lang].items():
+            if message.pluralizable and len(_forms(message)) != catalog.num_plurals:
+                problems.append(
+                    f"{key} [{lang}]: {len(_forms(message))} plural forms, "
+                    f"Plural-Forms says {catalog.num_plurals}"
+                )
     if len(catalogs) < len(LANGS):
         return problems
     plurals = {key for key, m in catalogs["en"].items() if m.pluralizable}
