@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The full check, as CI runs it: ruff, mypy, import-linter, then pytest (last, so its summary ends the output).
+# The full check, as CI runs it: ruff, the i18n catalog's check, mypy, import-linter, then pytest
+# (last, so its summary ends the output).
 # Creates .venv and installs quizbot with its dev tools (pinned: requirements-dev.lock) when missing
 # or older than pyproject.toml or the lock file.
 # pytest runs on two workers (pytest-xdist; every test is independent: own server, ports, files).
@@ -20,6 +21,8 @@ echo "== ruff check ${lint_dirs[*]}"
 .venv/bin/ruff check "${lint_dirs[@]}" || failed+=(ruff)
 echo "== ruff format --check ${lint_dirs[*]}"
 .venv/bin/ruff format --check "${lint_dirs[@]}" || failed+=(ruff-format)
+echo "== i18n catalog (every key in bn and en, same placeholders, no duplicates)"
+.venv/bin/python -m bot.i18n.check || failed+=(i18n)
 echo "== mypy (bot, tests)"
 .venv/bin/mypy || failed+=(mypy)
 echo "== import-linter (the layers of ARCHITECTURE.md, .importlinter)"

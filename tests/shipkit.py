@@ -24,9 +24,19 @@ ROOT = Path(__file__).resolve().parent.parent
 __all__ = ["ROOT", "TOKEN", "QuizbotProcess", "healthcheck", "quizbot_env"]
 
 
+#: the operator's locale, which the ``quizbot`` command speaks: one for each language
+LOCALE = {"en": "C.UTF-8", "bn": "bn_BD.UTF-8"}
+#: not inherited from the caller's environment (so the command speaks English unless told)
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
 def quizbot_env(tg: FakeTelegram | None, db: Path | None, **extra: str) -> dict[str, str]:
     """The environment of a test bot: the caller's, minus its bot settings, plus ours."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("QUIZBOT_", "TELEGRAM_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("QUIZBOT_", "TELEGRAM_")) and k not in LOCALE_VARIABLES
+    }
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     env["PTB_TIMEDELTA"] = "1"
     env["QUIZBOT_QUESTIONS"] = str(ROOT / "questions")

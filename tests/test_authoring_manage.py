@@ -12,6 +12,7 @@ import pytest
 from fakebot import BOT_USERNAME, FakeTelegram, User
 from harness import BotHarness
 from quizkit import ROOT, assert_quiet, button_data, open_question, populate
+from shipkit import LOCALE
 from test_authoring import poll, say
 
 from bot.cli import main
@@ -124,8 +125,8 @@ async def test_names_owners_sharing_publishing_and_deleting(
 
     # export: a stored quiz (deleted ones by internal id) and a folder bank
     out = db_path.parent / "exported.yaml"
-    env = {"QUIZBOT_DB": str(db_path)}  # the tool speaks the bot's default language, Bengali
-    en = {**env, "QUIZBOT_LANGUAGE": "en"}
+    env = {"QUIZBOT_DB": str(db_path), "LANG": LOCALE["bn"]}  # the operator's locale: Bengali
+    en = {**env, "LANG": LOCALE["en"], "QUIZBOT_LANGUAGE": "bn"}  # (the chats' default: no matter)
     capsys.readouterr()
     assert await export(["zero-3", "--out", str(out)], env) == 0
     assert capsys.readouterr().err == f"'zero-3' কুইজটি সংরক্ষণ করা হয়েছে: {out}\n"
@@ -156,7 +157,7 @@ async def test_names_owners_sharing_publishing_and_deleting(
     assert capsys.readouterr().err == f"backup written to {second}\n"
     nowhere = {"QUIZBOT_DB": str(db_path.parent / "none.sqlite3")}
     for lang, said_there in [("en", "no database at "), ("bn", "কোনো ডেটাবেস পাওয়া যায়নি: ")]:
-        assert main(["backup", str(copy)], {**nowhere, "QUIZBOT_LANGUAGE": lang}) == 2
+        assert main(["backup", str(copy)], {**nowhere, "LANG": LOCALE[lang]}) == 2
         assert capsys.readouterr().err == f"quizbot: {said_there}{nowhere['QUIZBOT_DB']}\n"
     store = await Store.open(copy)
     try:

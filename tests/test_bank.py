@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from shipkit import LOCALE
 
 from bot.core.bank import BankError, Quiz, load_folder, load_quiz
 from bot.render import bank_limits
@@ -210,7 +211,8 @@ def test_a_broken_bank_does_not_hide_the_others(tmp_path: Path) -> None:
 def run_cli(
     *args: str, stdin: str = "", say: str = "en", **env: str
 ) -> subprocess.CompletedProcess[str]:
-    """``quizbot ARGS``, the tool speaking ``say`` (QUIZBOT_LANGUAGE), ``env`` added."""
+    """``quizbot ARGS``, the tool speaking ``say`` (the operator's locale: LANG), ``env``
+    added."""
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", *args],
         input=stdin,
@@ -218,7 +220,7 @@ def run_cli(
         text=True,
         cwd=ROOT,
         timeout=60,
-        env={"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1", "QUIZBOT_LANGUAGE": say, **env},
+        env={"PATH": "/usr/bin:/bin", "PTB_TIMEDELTA": "1", "LANG": LOCALE[say], **env},
         check=False,
     )
 
@@ -237,7 +239,7 @@ def test_validate_command(tmp_path: Path) -> None:
 
 
 def test_validate_speaks_bengali(tmp_path: Path) -> None:
-    """QUIZBOT_LANGUAGE=bn: the tool's own lines in Bengali (Bengali digits), paths as they are."""
+    """LANG=bn_BD.UTF-8: the tool's own lines in Bengali (Bengali digits), paths as they are."""
     write(
         tmp_path, GOOD.replace("  shuffle: false\n", "  shuffle: false\n  pick: 1\n"), "good.yaml"
     )
@@ -251,7 +253,7 @@ def test_validate_speaks_bengali(tmp_path: Path) -> None:
 
 
 def test_validate_and_play_say_the_problems_in_bengali(tmp_path: Path) -> None:
-    """QUIZBOT_LANGUAGE=bn: each problem of a bank in Bengali (place and message, Bengali
+    """LANG=bn_BD.UTF-8: each problem of a bank in Bengali (place and message, Bengali
     digits), keys and paths as written, PyYAML's own words as PyYAML wrote them."""
     bad = GOOD.replace("    correct: 1\n", "    correct: 0\n").replace(
         "shuffle: false", "shuffle: on"
@@ -307,9 +309,9 @@ def test_play_ends_at_end_of_input_with_the_score_so_far() -> None:
     assert last.endswith("/2")
 
 
-def test_play_speaks_the_language_setting() -> None:
-    """Without --lang a bilingual quiz is played in QUIZBOT_LANGUAGE; a missing quiz is refused
-    in it."""
+def test_play_speaks_the_operator_s_language() -> None:
+    """Without --lang a bilingual quiz is played in the operator's language (the locale); a
+    missing quiz is refused in it."""
     result = run_cli("play", "zero", "--seed", "1", stdin="A\n", say="en")
     assert "Question 1/8" in result.stdout and result.stdout.rstrip().endswith("/1")
     assert result.stdout.rstrip().splitlines()[-1].startswith("Score: ")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shipkit import LOCALE
 
 from bot.banks.importers import MAX_IMPORT_BYTES, detect_format, import_bytes, quiz_id_for
 from bot.cli import main
@@ -28,10 +29,10 @@ def run_import(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str, say: str = "en"
 ) -> tuple[int, list[str], str]:
     """(exit code, problem lines, summary) of ``quizbot import ... --out tmp_path/out``, the
-    tool speaking ``say`` (QUIZBOT_LANGUAGE)."""
+    tool speaking ``say`` (the operator's locale: LANG)."""
     out = tmp_path / "out"
     out.mkdir(exist_ok=True)
-    code = main(["import", *args, "--out", str(out)], env={"QUIZBOT_LANGUAGE": say})
+    code = main(["import", *args, "--out", str(out)], env={"LANG": LOCALE[say]})
     captured = capsys.readouterr()
     return code, captured.out.splitlines(), captured.err
 
@@ -195,7 +196,7 @@ def test_a_clean_file_exits_0_and_the_bank_validates_and_plays(tmp_path: Path) -
         "PATH": "/usr/bin:/bin",
         "PTB_TIMEDELTA": "1",
         "QUIZBOT_QUESTIONS": str(out),
-        "QUIZBOT_LANGUAGE": "en",
+        "LANG": LOCALE["en"],
     }
 
     def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -341,7 +342,7 @@ def test_existing_banks_are_not_overwritten_and_writes_are_atomic(
 
 
 def test_the_tool_speaks_bengali(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """QUIZBOT_LANGUAGE=bn: problems, per-file results, the summary and every refusal in
+    """LANG=bn_BD.UTF-8: problems, per-file results, the summary and every refusal in
     Bengali (Bengali digits in prose), on the same streams and with the same exit codes."""
     trivia, kahoot = str(DATA / "trivia.json"), str(DATA / "kahoot.csv")
     code, lines, summary = run_import(tmp_path, capsys, trivia, say="bn")
@@ -378,7 +379,7 @@ def test_the_tool_speaks_bengali(tmp_path: Path, capsys: pytest.CaptureFixture[s
         code, lines, summary = run_import(tmp_path, capsys, *args, say="bn")
         assert (code, lines) == (2, []) and summary == f"quizbot: {said}\n", summary
     none = tmp_path / "none"
-    assert main(["import", trivia, "--out", str(none)], env={"QUIZBOT_LANGUAGE": "bn"}) == 2
+    assert main(["import", trivia, "--out", str(none)], env={"LANG": LOCALE["bn"]}) == 2
     assert capsys.readouterr().err == f"quizbot: {none}: এই নামে কোনো ফোল্ডার নেই\n"
     huge = tmp_path / "huge.gift"
     with huge.open("wb") as f:

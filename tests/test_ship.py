@@ -18,10 +18,10 @@ from urllib.parse import quote
 import pytest
 from fakebot import FakeTelegram
 from quizkit import button_data, correct_label, open_question, populate
-from shipkit import ROOT, TOKEN, QuizbotProcess, healthcheck, quizbot_env
+from shipkit import LOCALE, ROOT, TOKEN, QuizbotProcess, healthcheck, quizbot_env
 
 from bot import __version__
-from bot.cli import _parser
+from bot.cli import _parser, operator_language
 
 LOG_LINE = re.compile(
     r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} "
@@ -64,7 +64,7 @@ def test_version(tmp_path: Path) -> None:
 def test_help_lists_every_subcommand(tmp_path: Path) -> None:
     done = quizbot(tmp_path, "--help")
     assert done.returncode == 0
-    subcommands = next(a for a in _parser()._actions if a.dest == "command").choices
+    subcommands = next(a for a in _parser("en")._actions if a.dest == "command").choices
     assert subcommands is not None
     names = set(subcommands)
     assert {"run", "validate", "play", "backup"} <= names
@@ -72,17 +72,76 @@ def test_help_lists_every_subcommand(tmp_path: Path) -> None:
         assert re.search(rf"^\s+{name}\s+\S", done.stdout, re.MULTILINE), (name, done.stdout)
 
 
+@pytest.mark.parametrize("chats", ["bn", "en"])
+def test_validate_speaks_the_operator_s_locale(tmp_path: Path, chats: str) -> None:
+    """``quizbot validate`` prints English with LANG=C.UTF-8 and Bengali with
+    LANG=bn_BD.UTF-8, whatever QUIZBOT_LANGUAGE (the chats' default) says."""
+    english = quizbot(tmp_path, "validate", LANG="C.UTF-8", QUIZBOT_LANGUAGE=chats)
+    assert english.returncode == 0, english.stderr
+    assert english.stderr.endswith("zero.yaml: zero (8 questions, bilingual)\n"), english.stderr
+    bengali = quizbot(tmp_path, "validate", LANG="bn_BD.UTF-8", QUIZBOT_LANGUAGE=chats)
+    assert bengali.returncode == 0, bengali.stderr
+    assert bengali.stderr.startswith("ঠিক আছে: ") and bengali.stderr.endswith(
+        "zero.yaml: zero (৮টি প্রশ্ন, বাংলা ও ইংরেজি)\n"
+    ), bengali.stderr
+
+
+def test_help_speaks_the_operator_s_locale(tmp_path: Path) -> None:
+    """--help, a subcommand's --help and argparse's own error line follow the locale too."""
+    bengali = quizbot(tmp_path, "--help", LANG="bn_BD.UTF-8", QUIZBOT_LANGUAGE="en")
+    assert bengali.returncode == 0
+    assert bengali.stdout.startswith("ব্যবহার: quizbot [-h] [--version] COMMAND ...")
+    for line in ("স্টাডি গ্রুপে বহুনির্বাচনী কুইজ চালানোর একটি টেলিগ্রাম বট।", "অপশন:", "কমান্ড:"):
+        assert f"\n{line}\n" in bengali.stdout, bengali.stdout
+    assert "টার্মিনালে একটি কুইজ খেলুন" in bengali.stdout
+    assert "usage" not in bengali.stdout and "options" not in bengali.stdout
+    sub = quizbot(tmp_path, "validate", "--help", LC_ALL="bn_BD.UTF-8", LANG="C.UTF-8")
+    assert sub.stdout.startswith("ব্যবহার: quizbot validate [-h] [PATH ...]")
+    assert "আর্গুমেন্ট:" in sub.stdout and "এই সাহায্য দেখিয়ে বের হন" in sub.stdout
+    english = quizbot(tmp_path, "validate", "--help", LANG="C.UTF-8", QUIZBOT_LANGUAGE="bn")
+    assert english.stdout.startswith("usage: quizbot validate [-h] [PATH ...]")
+    assert "positional arguments:" in english.stdout
+    assert "check question banks; exit 1 on any problem" in english.stdout
+    wrong = quizbot(tmp_path, "nope", LANG="bn_BD.UTF-8")
+    assert wrong.returncode == 2
+    assert wrong.stderr.startswith("ব্যবহার: quizbot")
+    assert "\nquizbot: ত্রুটি: argument COMMAND: invalid choice: 'nope'" in wrong.stderr
+
+
+def test_the_operator_s_language_is_the_first_locale_variable_set() -> None:
+    """LC_ALL, then LC_MESSAGES, then LANG (the first non-empty): bn* is Bengali, anything
+    else English."""
+    cases = [
+        ({}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LANG": "bn_BD.UTF-8"}, "bn"),
+        ({"LANG": "bn_IN"}, "bn"),
+        ({"LANG": "bn"}, "bn"),
+        ({"LANG": "C.UTF-8", "LC_MESSAGES": "bn_BD.UTF-8"}, "bn"),
+        ({"LANG": "bn_BD.UTF-8", "LC_MESSAGES": "C"}, "en"),
+        ({"LC_ALL": "bn_BD.UTF-8", "LC_MESSAGES": "C", "LANG": "C"}, "bn"),
+        ({"LC_ALL": "", "LC_MESSAGES": "", "LANG": "bn_BD.UTF-8"}, "bn"),
+        ({"LANG": "C.UTF-8", "QUIZBOT_LANGUAGE": "bn"}, "en"),
+    ]
+    for env, lang in cases:
+        assert operator_language(env) == lang, env
+
+
 @pytest.mark.parametrize(
-    ("lang", "said"),
+    ("locale", "chats", "said"),
     [
-        ("en", "quizbot: TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather"),
-        ("bn", "quizbot: TELEGRAM_BOT_TOKEN সেট করা নেই: @BotFather থেকে একটি টোকেন নিয়ে"),
-        ("", "quizbot: TELEGRAM_BOT_TOKEN সেট করা নেই"),  # the bot's default language
+        ("C.UTF-8", "bn", "quizbot: TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather"),
+        ("bn_BD.UTF-8", "en", "quizbot: TELEGRAM_BOT_TOKEN সেট করা নেই: @BotFather থেকে একটি"),
+        ("", "", "quizbot: TELEGRAM_BOT_TOKEN is not set"),  # no locale: English
     ],
 )
-def test_run_without_token_is_a_one_line_error(tmp_path: Path, lang: str, said: str) -> None:
+def test_run_without_token_is_a_one_line_error(
+    tmp_path: Path, locale: str, chats: str, said: str
+) -> None:
+    """The command speaks the operator's locale (LANG), not the chats' QUIZBOT_LANGUAGE."""
     db = str(tmp_path / "q.sqlite3")
-    done = quizbot(tmp_path, "run", QUIZBOT_DB=db, QUIZBOT_LANGUAGE=lang)
+    done = quizbot(tmp_path, "run", QUIZBOT_DB=db, LANG=locale, QUIZBOT_LANGUAGE=chats)
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.splitlines()
@@ -125,7 +184,7 @@ def test_run_without_a_valid_quiz_is_a_one_line_error(
         QUIZBOT_QUESTIONS=str(questions),
         QUIZBOT_API_URL="http://127.0.0.1:9/bot",
         QUIZBOT_DB=str(tmp_path / "q.db"),
-        QUIZBOT_LANGUAGE=lang,
+        LANG=LOCALE[lang],
     )
     assert done.returncode == 2
     assert done.stdout == ""

@@ -58,6 +58,9 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "bot/_questions/zero.yaml" in names, names
     assert "bot/py.typed" in names
+    assert "bot/i18n/locale/bn/LC_MESSAGES/quizbot.po" in names
+    assert "bot/i18n/locale/en/LC_MESSAGES/quizbot.po" in names
+    assert "bot/i18n/locale/quizbot.pot" in names
     info = next(n for n in names if n.endswith(".dist-info/METADATA"))
     metadata = zipfile.ZipFile(wheel).read(info).decode()
     assert "\nLicense-Expression: MIT\n" in metadata
@@ -116,7 +119,7 @@ def test_validate_and_play_use_the_packaged_banks(venv: Path, tmp_path: Path) ->
     done = subprocess.run(
         [quizbot, "validate"],
         cwd=tmp_path,
-        env=clean_env(QUIZBOT_LANGUAGE="en"),
+        env=clean_env(LANG="C.UTF-8", QUIZBOT_LANGUAGE="bn"),
         capture_output=True,
         text=True,
         timeout=60,

@@ -38,7 +38,8 @@ def test_english_counts_one_and_many() -> None:
 
 @pytest.mark.parametrize("key", sorted(MESSAGES))
 def test_no_english_count_is_always_plural(key: str) -> None:
-    """A count before a plural noun goes through {n:one|many}, so 1 never reads "1 quizzes"."""
+    """A count before a plural noun goes through a plural entry ({n:n_quizzes}), so 1 never
+    reads "1 quizzes"."""
     english = MESSAGES[key]["en"]
     assert not re.search(
         r"\{\w+\} (quizzes|questions|hours|days|points|times|players)\b", english

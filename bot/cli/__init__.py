@@ -8,8 +8,9 @@ import os
 import random
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 from bot import __version__
 from bot.banks.export import export_quiz
@@ -26,95 +27,103 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="quizbot",
-        description="A Telegram bot that runs multiple-choice quizzes in study groups.",
+def operator_language(env: Mapping[str, str]) -> Lang:
+    """The language of the operator's locale: the first non-empty of ``LC_ALL``,
+    ``LC_MESSAGES`` and ``LANG`` (as gettext reads them); ``bn*`` is Bengali, anything else
+    (``C.UTF-8``, ``en_US.UTF-8``, none) English. ``QUIZBOT_LANGUAGE`` is the chats' default
+    and plays no part here."""
+    locale = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), "")
+    return "bn" if locale.startswith("bn") else "en"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse in the operator's language: our help texts from the catalog, and argparse's own
+    words (usage, section titles, -h, the error prefix) too; its error details stay English."""
+
+    def __init__(self, *, lang: Lang, **kwargs: Any) -> None:
+        class Formatter(argparse.HelpFormatter):
+            def add_usage(
+                self,
+                usage: str | None,
+                actions: Iterable[argparse.Action],
+                groups: Iterable[Any],
+                prefix: str | None = None,
+            ) -> None:
+                prefix = t_plain(lang, "cli_help_usage") if prefix is None else prefix
+                super().add_usage(usage, actions, groups, prefix)
+
+        super().__init__(add_help=False, formatter_class=Formatter, **kwargs)
+        self.lang = lang
+        self.arguments = self.add_argument_group(t_plain(lang, "cli_help_positionals"))
+        self.options = self.add_argument_group(t_plain(lang, "cli_help_options"))
+        self.options.add_argument(
+            "-h", "--help", action="help", help=t_plain(lang, "cli_help_help")
+        )
+
+    def error(self, message: str) -> NoReturn:
+        """Usage and ``quizbot: error: ...`` (in the operator's language) on stderr; exit 2."""
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: {t_plain(self.lang, 'cli_help_error', message=message)}\n")
+
+
+def _parser(lang: Lang) -> _Parser:
+    def say(key: str) -> str:
+        return t_plain(lang, f"cli_help_{key}")
+
+    parser = _Parser(prog="quizbot", description=say("description"), lang=lang)
+    parser.options.add_argument(
+        "--version", action="version", version=f"quizbot {__version__}", help=say("version")
     )
-    parser.add_argument("--version", action="version", version=f"quizbot {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    sub.add_parser(
-        "run",
-        help="run the bot (long polling, or a webhook with "
-        "QUIZBOT_WEBHOOK_URL); settings from the environment",
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, title=say("commands")
     )
-    validate = sub.add_parser("validate", help="check question banks; exit 1 on any problem")
-    validate.add_argument(
-        "paths",
-        nargs="*",
-        type=Path,
-        metavar="PATH",
-        help="files or folders (default: the configured questions folder)",
+    sub.add_parser("run", help=say("run"), description=say("run"), lang=lang)
+    validate = sub.add_parser(
+        "validate", help=say("validate"), description=say("validate"), lang=lang
     )
-    play = sub.add_parser("play", help="play a quiz in the terminal (answers from stdin)")
-    play.add_argument("quiz", metavar="QUIZ", help="quiz id, e.g. zero")
-    play.add_argument(
-        "--lang",
-        choices=LANGS,
-        default=None,
-        help="the game's language (default: QUIZBOT_LANGUAGE for a bilingual quiz, "
-        "else the quiz's own)",
+    validate.arguments.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help=say("validate_paths")
     )
-    play.add_argument("--seed", type=int, default=None, help="shuffle seed, for repeatable runs")
-    imp = sub.add_parser(
-        "import",
-        help="turn GIFT, Aiken, Moodle XML, CSV or Open Trivia DB "
-        "files into question banks; exit 1 if something was "
-        "skipped, 2 if nothing could be imported",
+    play = sub.add_parser("play", help=say("play"), description=say("play"), lang=lang)
+    play.arguments.add_argument("quiz", metavar="QUIZ", help=say("play_quiz"))
+    play.options.add_argument("--lang", choices=LANGS, default=None, help=say("play_lang"))
+    play.options.add_argument("--seed", type=int, default=None, help=say("play_seed"))
+    imp = sub.add_parser("import", help=say("import"), description=say("import"), lang=lang)
+    imp.arguments.add_argument(
+        "files", nargs="+", type=Path, metavar="FILE", help=say("import_files")
     )
-    imp.add_argument("files", nargs="+", type=Path, metavar="FILE", help="files to import")
-    imp.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="where to write the banks (default: the configured questions folder)",
+    imp.options.add_argument(
+        "--out", type=Path, default=None, metavar="DIR", help=say("import_out")
     )
-    imp.add_argument(
-        "--id",
-        default=None,
-        metavar="NAME",
-        help="quiz id (with one FILE; default: from the file name)",
-    )
-    imp.add_argument(
-        "--lang",
-        choices=LANGS,
-        default=None,
-        help="the questions' language (default: guessed from the text)",
-    )
-    imp.add_argument("--title", default=None, help="the quiz's title (default: from the file)")
-    imp.add_argument("--force", action="store_true", help="replace an existing bank file")
-    backup = sub.add_parser("backup", help="write a consistent copy of the live database")
-    backup.add_argument("path", type=Path, metavar="PATH", help="where to write the copy")
-    export = sub.add_parser(
-        "export-quiz",
-        help="write a quiz (a folder bank, or one written in Telegram) as a YAML bank file",
-    )
-    export.add_argument("quiz", metavar="NAME", help="its name, or a stored quiz's id u.N")
-    export.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        metavar="PATH",
-        help="file to write (default: NAME.yaml here; - for stdout)",
+    imp.options.add_argument("--id", default=None, metavar="NAME", help=say("import_id"))
+    imp.options.add_argument("--lang", choices=LANGS, default=None, help=say("import_lang"))
+    imp.options.add_argument("--title", default=None, help=say("import_title"))
+    imp.options.add_argument("--force", action="store_true", help=say("import_force"))
+    backup = sub.add_parser("backup", help=say("backup"), description=say("backup"), lang=lang)
+    backup.arguments.add_argument("path", type=Path, metavar="PATH", help=say("backup_path"))
+    export = sub.add_parser("export-quiz", help=say("export"), description=say("export"), lang=lang)
+    export.arguments.add_argument("quiz", metavar="NAME", help=say("export_quiz"))
+    export.options.add_argument(
+        "--out", type=Path, default=None, metavar="PATH", help=say("export_out")
     )
     return parser
 
 
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
-    """Entry point; returns the exit code."""
+    """Entry point; returns the exit code. The command speaks the operator's locale
+    (:func:`operator_language`), ``--help`` included."""
     # PTB 22 warns on every RetryAfter unless it may use timedelta (the future default).
     os.environ.setdefault("PTB_TIMEDELTA", "1")
-    args = _parser().parse_args(argv)
     env = dict(env) if env is not None else _environment()
+    lang = operator_language(env)
+    args = _parser(lang).parse_args(argv)
     try:
         settings = load_settings(env, require_token=False)
     except SettingsError as exc:
         print(f"quizbot: {exc}", file=sys.stderr)
         return 2
-    lang = settings.language  # QUIZBOT_LANGUAGE: the language of everything printed
     if args.command == "run":
-        return _run(settings)
+        return _run(settings, lang)
     if args.command == "validate":
         return _validate(args.paths or [settings.questions], lang)
     if args.command == "play":
@@ -180,7 +189,7 @@ def _play(folder: Path, quiz_id: str, chosen: str | None, seed: int | None, lang
         line = sys.stdin.readline()
         return line if line else None
 
-    # The game speaks --lang, else QUIZBOT_LANGUAGE if the quiz has it, else the quiz's own.
+    # The game speaks --lang, else the operator's language if the quiz has it, else its own.
     game = parse_lang(chosen) or (lang if quiz.bilingual else quiz.language)
     play(quiz, game, read, sys.stdout, random.Random(seed), time.time)
     return 0
@@ -204,8 +213,7 @@ def _backup(db: Path, dest: Path, lang: Lang) -> int:
     return 0
 
 
-def _run(settings: Settings) -> int:
-    lang = settings.language
+def _run(settings: Settings, lang: Lang) -> int:
     if not settings.token:
         return _refuse(lang, "cli_no_token")
     from bot.app.application import run
