@@ -110,6 +110,7 @@ class NodeReader:
         self.problems: list[Problem] = []
         self.lines: dict[Part, int] = {}
         self.unread: set[Part] = set()
+        self.held: dict[Part, tuple[Problem, ...]] = {}
         self._seen: set[int] = set()
         self.bilingual = True  # set from the title: a plain-text title makes a one-language bank
 
@@ -120,6 +121,13 @@ class NodeReader:
     def lost(self, where: Where) -> None:
         """This part could not be read: the model holds a stand-in the validator skips."""
         self.unread.add((where.question, where.path))
+
+    def hold(self, where: Where, since: int) -> None:
+        """The problems found since ``since`` belong to a part checked only when the parts it
+        depends on are good (``correct`` on the options): kept for the validator to report."""
+        if len(self.problems) > since:
+            self.held[(where.question, where.path)] = tuple(self.problems[since:])
+            del self.problems[since:]
 
     def check_node(self, node: yaml.Node, where: Where) -> bool:
         self.lines.setdefault((where.question, where.path), node.start_mark.line + 1)

@@ -79,7 +79,7 @@ def read_quiz(root: yaml.Node, file: str, quiz_id: str) -> tuple[Quiz, SourceMap
     could not be read), where each part was, and the problems met reading it."""
     reader = NodeReader(file)
     quiz = _read_quiz(reader, root, quiz_id, file)
-    source = SourceMap(file, lines=reader.lines, unread=frozenset(reader.unread))
+    source = SourceMap(file, lines=reader.lines, unread=frozenset(reader.unread), held=reader.held)
     return quiz, source, reader.problems
 
 
@@ -186,9 +186,12 @@ def _read_question(reader: NodeReader, node: yaml.Node, number: int) -> Question
     text = _text(reader, fields.get("question"), where.at("question"))
     options = _read_options(reader, fields.get("options"), where)
     correct = None
-    if "correct" in fields and options and MIN_OPTIONS <= len(options) <= MAX_OPTIONS:
-        value = reader.integer(fields["correct"], where.at("correct"), 1, len(options))
+    if "correct" in fields:  # its problems count only once the options are known good
+        held = len(reader.problems)
+        count = len(options or ())
+        value = reader.integer(fields["correct"], where.at("correct"), 1, count)
         correct = None if value is None else value - 1
+        reader.hold(where.at("correct"), held)
     if correct is None:
         reader.lost(where.at("correct"))
     explanation = None

@@ -121,13 +121,15 @@ class SourceMap:
     ``lines``: the line of each part (a YAML file); ``places``: where each question came from
     (an imported file). ``unread``: parts the reader reported a problem for and filled with a
     stand-in; the validator does not check them again, and a question with one is not counted
-    as usable.
+    as usable. ``held``: the reader's problems with a part that is checked only when the parts
+    it depends on are good (``correct``, on the options); the validator reports them there.
     """
 
     file: str
     lines: Mapping[Part, int] = field(default_factory=dict)
     places: Mapping[int, Location] = field(default_factory=dict)
     unread: frozenset[Part] = frozenset()
+    held: Mapping[Part, tuple[Problem, ...]] = field(default_factory=dict)
 
     def line(self, question: int | None, path: str) -> int | None:
         """The line of ``path``, else of the nearest part holding it (``options[2].en`` ->

@@ -145,6 +145,8 @@ class _Checker:
             usable = self.whole(q.correct + 1, where.at("correct"), 1, len(q.options)) and usable
         else:
             usable = False
+            if options:
+                self.problems += self.source.held.get((n, "correct"), ())
         if q.explanation is not None:
             usable = self.text(q.explanation, where.at("explanation")) and usable
         elif self.unread(n, "explanation"):
