@@ -1,6 +1,7 @@
-"""Strings of the question-bank validator (bot/core/bank.py): each problem it reports, and the place
-in a bank it names (plain text, rendered by ``bank.Problem.text``; the English is also the log's
-and ``str(problem)``'s). YAML keys, key paths such as ``options[2].en`` and quiz ids stay as the
+"""Strings of the question-bank reader and validator (bot/banks/yaml_reader.py and
+bot/core/validator.py): each problem they report, and the place in a bank it names (plain text,
+rendered by ``bot.core.problems.Problem.text``; the English is also the log's and
+``str(problem)``'s). YAML keys, key paths such as ``options[2].en`` and quiz ids stay as the
 author wrote them; a value shown in quotes (``'title'``) comes quoted. The templates are valid
 Telegram HTML: the marks ``&``, ``*`` and ``<<`` come as values (escaped by ``t()``)."""
 
