@@ -13,7 +13,8 @@ from typing import TypeVar
 import pytest
 from fakebot import Chat, FakeTelegram, StoredMessage, User
 
-from bot.core.bank import Question, Quiz, Text, load_quiz
+from bot.banks.yaml_reader import load_quiz
+from bot.core.bank import Question, Quiz, Text
 from bot.core.engine import QuizEngine
 
 ROOT = Path(__file__).resolve().parent.parent

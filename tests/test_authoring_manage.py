@@ -15,8 +15,8 @@ from quizkit import ROOT, assert_quiet, button_data, open_question, populate
 from shipkit import LOCALE
 from test_authoring import poll, say
 
+from bot.banks.yaml_reader import load_quiz
 from bot.cli import main
-from bot.core.bank import load_quiz
 from bot.render import bank_limits
 from bot.storage import Store
 

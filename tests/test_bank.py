@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from shipkit import LOCALE
 
-from bot.core.bank import BankError, Quiz, load_folder, load_quiz
+from bot.banks.yaml_reader import load_folder, load_quiz
+from bot.core.bank import Quiz
+from bot.core.problems import BankError
 from bot.render import bank_limits
 
 ROOT = Path(__file__).resolve().parent.parent

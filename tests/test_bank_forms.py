@@ -7,8 +7,9 @@ import textwrap
 
 import pytest
 
-from bot.core.bank import BankError, parse_quiz
+from bot.banks.yaml_reader import parse_quiz
 from bot.core.engine import make_plan
+from bot.core.problems import BankError
 from bot.i18n.lang import Lang
 from bot.i18n.markup import html
 from bot.render import bank_limits
@@ -150,7 +151,7 @@ def test_the_shipped_quiz_does_not_give_its_answers_away() -> None:
     (the validator checks the sizes with the real verdict lines)."""
     from pathlib import Path
 
-    from bot.core.bank import load_quiz
+    from bot.banks.yaml_reader import load_quiz
 
     quiz = load_quiz(
         Path(__file__).resolve().parent.parent / "questions" / "zero.yaml", bank_limits()

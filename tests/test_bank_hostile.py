@@ -13,8 +13,10 @@ from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import ROOT, populate
 
-from bot.core import bank as bank_module
-from bot.core.bank import MAX_FILE_BYTES, MAX_QUESTIONS, BankError, load_folder, load_quiz
+from bot.banks import yaml_nodes, yaml_reader
+from bot.banks.yaml_reader import load_folder, load_quiz
+from bot.core.bank import MAX_FILE_BYTES, MAX_QUESTIONS
+from bot.core.problems import BankError
 from bot.render import bank_limits
 
 QUESTION = """\
@@ -124,9 +126,9 @@ def write_all(folder: Path, canary: Path) -> None:
 def yaml_parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Banks composed by libyaml (as PyYAML's wheels ship it) or PyYAML's own Python parser."""
     if request.param == "pure-python":
-        monkeypatch.setattr(bank_module, "_FAST_LOADER", None)
+        monkeypatch.setattr(yaml_nodes, "_FAST_LOADER", None)
     else:
-        assert bank_module._FAST_LOADER is not None, "PyYAML without libyaml"
+        assert yaml_nodes._FAST_LOADER is not None, "PyYAML without libyaml"
     return str(request.param)
 
 
@@ -163,11 +165,11 @@ def test_both_parsers_read_the_shipped_banks_alike(monkeypatch: pytest.MonkeyPat
     broken = bank(2).replace("    correct: 1\n", "    correct: 7\n").replace("en: no", "en: [no]")
     fast = [load_quiz(p, bank_limits()) for p in shipped]
     with pytest.raises(BankError) as fast_refusal:
-        bank_module.parse_quiz(broken, "broken.yaml", "broken")
-    monkeypatch.setattr(bank_module, "_FAST_LOADER", None)
+        yaml_reader.parse_quiz(broken, "broken.yaml", "broken")
+    monkeypatch.setattr(yaml_nodes, "_FAST_LOADER", None)
     assert [load_quiz(p, bank_limits()) for p in shipped] == fast
     with pytest.raises(BankError) as slow_refusal:
-        bank_module.parse_quiz(broken, "broken.yaml", "broken")
+        yaml_reader.parse_quiz(broken, "broken.yaml", "broken")
     assert slow_refusal.value.problems == fast_refusal.value.problems
     assert len(fast_refusal.value.problems) >= 2
 

@@ -1,6 +1,6 @@
-"""The validator's problems in both languages: every key bot/core/bank.py reports is in the catalog
-in Bengali and English, filled in with exactly the values its templates name, and a problem
-reads the same in English as it always did (logs, ``str()``) and in Bengali to a teacher."""
+"""The validator's problems in both languages: every key the bank reader and validator report is
+in the catalog in Bengali and English, filled in with exactly the values its templates name, and a
+problem reads the same in English as it always did (logs, ``str()``) and in Bengali to a teacher."""
 
 from __future__ import annotations
 
@@ -11,12 +11,20 @@ from pathlib import Path
 import pytest
 
 from bot.banks.importers import import_bytes
-from bot.core.bank import BankError, parse_quiz
+from bot.banks.yaml_reader import parse_quiz
+from bot.core.problems import BankError
 from bot.i18n import CONTEXTS, MESSAGES
 from bot.i18n.lang import Lang
 from bot.render import bank_limits
 
-BANK = Path(__file__).resolve().parent.parent / "bot" / "core" / "bank.py"
+BOT = Path(__file__).resolve().parent.parent / "bot"
+#: every module that reports a bank problem: the YAML reader, the validator, their places
+BANK = [
+    BOT / "banks" / "yaml_reader.py",
+    BOT / "banks" / "yaml_nodes.py",
+    BOT / "core" / "validator.py",
+    BOT / "core" / "problems.py",
+]
 
 
 def placeholders(template: str) -> set[str]:
@@ -24,9 +32,10 @@ def placeholders(template: str) -> set[str]:
 
 
 def uses() -> list[tuple[str, set[str]]]:
-    """Each call in bank.py naming a problem key (``"bank_..."``), with its keyword values."""
+    """Each call naming a problem key (``"bank_..."``), with its keyword values."""
     found = []
-    for node in ast.walk(ast.parse(BANK.read_text(encoding="utf-8"))):
+    trees = [ast.parse(path.read_text(encoding="utf-8")) for path in BANK]
+    for node in (node for tree in trees for node in ast.walk(tree)):
         if not isinstance(node, ast.Call):
             continue
         keys = [
@@ -44,12 +53,12 @@ def uses() -> list[tuple[str, set[str]]]:
 
 def test_every_problem_key_is_worded_in_both_languages_with_its_values() -> None:
     used = uses()
-    assert len(used) > 40  # every fail(), _whole() and place in bank.py
+    assert len(used) > 40  # every fail(), whole() and place
     for key, values in used:
         assert set(MESSAGES[key]) == {"bn", "en"}, key
         for lang in ("bn", "en"):
             assert placeholders(MESSAGES[key][lang]) == values, (key, lang)
-    # and nothing filed under msgctxt "bank" is left unused
+    # and nothing of the catalog's "bank" context is left unused
     assert {key for key, _ in used} == {key for key, ctxt in CONTEXTS.items() if ctxt == "bank"}
 
 

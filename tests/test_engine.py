@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from quizkit import right_shown
 
-from bot.core.bank import load_quiz
+from bot.banks.yaml_reader import load_quiz
 from bot.core.engine import Plan, PlanMismatch, QuizEngine, make_plan, points_for
 
 ZERO = load_quiz(Path(__file__).resolve().parent.parent / "questions" / "zero.yaml")

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from shipkit import LOCALE
 
 from bot.banks.importers import MAX_IMPORT_BYTES, detect_format, import_bytes, quiz_id_for
+from bot.banks.yaml_reader import load_quiz
 from bot.cli import main
-from bot.core.bank import MAX_OPTION_CHARS, load_quiz
+from bot.core.bank import MAX_OPTION_CHARS
 from bot.i18n import num
 from bot.render import bank_limits
 

@@ -29,9 +29,11 @@ from bot.app.lifecycle import QuizApplication
 from bot.app.logs import setup_logging
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
-from bot.core.bank import Problem, Quiz, load_folder
+from bot.banks.yaml_reader import load_folder
+from bot.core.bank import Quiz
 from bot.core.engine import PlanMismatch
 from bot.core.limits import bank_limits
+from bot.core.problems import Problem
 from bot.core.settings import Settings, file_url
 from bot.handlers import authoring, quiz, recap, reload, upload
 from bot.handlers.registry import REGISTRY, Registry

@@ -20,7 +20,9 @@ import re
 from collections.abc import Collection
 
 from bot.banks.catalog import Catalog
-from bot.core.bank import BankError, Limits, Quiz, parse_quiz
+from bot.banks.yaml_reader import parse_quiz
+from bot.core.bank import Limits, Quiz
+from bot.core.problems import BankError
 from bot.storage import AuthoredQuiz, Store
 
 log = logging.getLogger(__name__)
@@ -50,11 +52,11 @@ class AuthoredCatalog:
         change of metadata only). None (logged) if its text no longer validates."""
         if quiz is None:
             try:
-                quiz = parse(row.bank_yaml, f"stored quiz {row.quiz_id}", self._limits, row.quiz_id)
+                quiz = parse(row.bank_yaml, _source(row.quiz_id), self._limits, row.quiz_id)
             except BankError as exc:
                 log.error("stored quiz %s (%s) is not served: %s", row.quiz_id, row.name, exc)
                 return None
-        quiz = dataclasses.replace(quiz, id=row.quiz_id)
+        quiz = dataclasses.replace(quiz, id=row.quiz_id, source=_source(row.quiz_id))
         self._rows[row.quiz_id] = row
         self._catalog.add(quiz, chats=(), origin="authored")
         return quiz
@@ -107,6 +109,11 @@ class AuthoredCatalog:
         if row is None or row.deleted_at is not None:
             return None
         return self.quiz(quiz_id) if row.author_id == user_id or row.published else None
+
+
+def _source(quiz_id: str) -> str:
+    """How a stored quiz is named in logs and problems."""
+    return f"stored quiz {quiz_id}"
 
 
 def parse(bank_yaml: str, file: str, limits: Limits, quiz_id: str) -> Quiz:

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.banks.catalog import Catalog
-from bot.core.bank import Limits, Problem, Quiz, load_folder
+from bot.banks.yaml_reader import load_folder
+from bot.core.bank import Limits, Quiz
+from bot.core.problems import Problem
 
 
 @dataclass(frozen=True, slots=True)

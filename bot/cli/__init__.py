@@ -14,7 +14,8 @@ from typing import Any, NoReturn
 
 from bot import __version__
 from bot.banks.export import export_quiz
-from bot.core.bank import Quiz, load_folder
+from bot.banks.yaml_reader import load_folder
+from bot.core.bank import Quiz
 from bot.core.settings import Settings, SettingsError, load_settings, read_env_file
 from bot.i18n import parse_lang, t_plain
 from bot.i18n.lang import LANGS, Lang

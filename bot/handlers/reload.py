@@ -11,7 +11,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.banks.reload import ReloadReport, apply_loaded
-from bot.core.bank import load_folder
+from bot.banks.yaml_reader import load_folder
 from bot.core.limits import bank_limits
 from bot.handlers.replies import language, reply
 from bot.handlers.routes import Command

@@ -59,7 +59,7 @@ async def document_sent(update: Update, context: Context) -> None:
     filename = PurePath(document.file_name or "upload").name
     # parsing and validating a file of hundreds of questions takes seconds: off the event loop
     report = await asyncio.to_thread(text_import.import_file, filename, data, MAX_UPLOAD_BYTES)
-    quiz = await asyncio.to_thread(text_import.quiz_of, report)
+    quiz = report.quiz
     if quiz is None or report.yaml_text is None:
         await reply(update, context, import_text(lang, None, report))
         return

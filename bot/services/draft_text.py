@@ -3,10 +3,7 @@ import code path for the command line and the chat. Nothing here parses a questi
 
 from __future__ import annotations
 
-from bot.banks.authored import parse
 from bot.banks.importers import ImportReport, import_bytes
-from bot.core.bank import BankError, Quiz
-from bot.core.limits import bank_limits
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render.authoring import problem_lines, refused
@@ -19,21 +16,11 @@ def import_file(filename: str, data: bytes, max_bytes: int) -> ImportReport:
     return import_bytes(filename, data, quiz_id="upload", max_bytes=max_bytes)
 
 
-def quiz_of(report: ImportReport) -> Quiz | None:
-    """The quiz an import produced (its text was validated by the importer), else None."""
-    if report.yaml_text is None:
-        return None
-    try:
-        return parse(report.yaml_text, "import", bank_limits(), "upload")
-    except BankError:
-        return None
-
-
 def aiken_questions(text: str, draft_lang: Lang, lang: Lang) -> list[DraftQuestion] | Safe:
     """Questions typed in the Aiken layout, or the (localized, HTML-escaped) reply refusing
     them: any problem refuses the whole message, so nothing is added half-way."""
     report = import_bytes("message.txt", text.encode("utf-8"), quiz_id="draft", lang=draft_lang)
-    quiz = quiz_of(report)
+    quiz = report.quiz
     if quiz is None or report.problems or report.format != "aiken":
         problems = problem_lines(report, lang) if report.format == "aiken" else []
         return refused(lang, "author_text_refused", problems)

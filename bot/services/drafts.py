@@ -1,8 +1,9 @@
 """Quiz drafts, pure: questions from quiz polls, built into a bank as imported files are.
 
 A draft question is kept as plain data (JSON in the database). Every question is checked when it
-is added, by the importers' bank builder (which runs the bank validator on it), so ``/done``
-can only fail on the quiz as a whole, never on a question accepted earlier.
+is added, by the importers' bank builder (which builds the quiz model from it and runs the bank
+validator on it), so ``/done`` can only fail on the quiz as a whole, never on a question
+accepted earlier.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from bot.banks.importers.build import ImportReport, build
 from bot.banks.importers.model import Draft as ImportDraft
 from bot.banks.importers.model import Parsed
-from bot.core.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Quiz, Where
+from bot.core.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Quiz
+from bot.core.problems import Where
 from bot.i18n.lang import Lang
 
 MAX_QUIZZES_PER_AUTHOR = 50

@@ -9,7 +9,8 @@ limits, is reported with its place and skipped, never cut to fit.
 API (used by the CLI's ``quizbot import`` and by chat uploads)::
 
     report = import_bytes("quiz.gift", data, quiz_id="quiz", lang=None, title=None)
-    report.yaml_text   # the validated bank, or None
+    report.quiz        # the validated bank (bot.core.bank.Quiz), or None
+    report.yaml_text   # the same bank as a bank file (one YAML writer), or None
     report.problems    # one Problem per skipped question or dropped part
     report.fatal       # why nothing was imported, if so
     problem.text("bn") # a localized one-line message, plain text
@@ -23,8 +24,10 @@ from pathlib import PurePath
 from bot.banks.importers import aiken, csvsheet, gift, moodle, opentdb
 from bot.banks.importers.build import ImportReport, build
 from bot.banks.importers.model import Parsed, Problem
-from bot.core.bank import QUIZ_ID, BankError, parse_quiz
+from bot.banks.yaml_reader import parse_quiz
+from bot.core.bank import QUIZ_ID
 from bot.core.limits import bank_limits
+from bot.core.problems import BankError
 from bot.i18n.lang import Lang
 
 MAX_IMPORT_BYTES = 4 * 1024 * 1024  # any one source file; a chat may allow less
@@ -137,7 +140,7 @@ def _own(name: str, text: str, quiz_id: str) -> ImportReport:
             for p in exc.problems
         )
         return ImportReport("yaml", None, 0, problems[1:], problems[0] if problems else None)
-    return ImportReport("yaml", text, len(quiz.questions), (), None)
+    return ImportReport("yaml", text, len(quiz.questions), (), None, quiz)
 
 
 def _fatal(fmt: str, name: str, key: str, **values: object) -> ImportReport:

@@ -1,15 +1,15 @@
-"""Drafts into a bank in our YAML format, each question checked by the bank's own validator."""
+"""Drafts into a bank: the quiz model built directly from them, checked once by the bank's
+validator (a question it refuses is reported at the draft's own place and left out), and written
+as bank YAML once by the one writer."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any
-
-import yaml
 
 from bot.banks.importers.model import FALSE, TRUE, TRUE_FALSE, Draft, Parsed, Problem
+from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import (
     MAX_FILE_BYTES,
     MAX_OPTION_CHARS,
@@ -19,11 +19,15 @@ from bot.core.bank import (
     MAX_TITLE_CHARS,
     MIN_OPTIONS,
     MIN_SECONDS,
-    BankError,
-    parse_quiz,
+    Option,
+    Question,
+    Quiz,
+    Text,
 )
-from bot.core.bank import Problem as BankProblem
 from bot.core.limits import bank_limits
+from bot.core.problems import Problem as BankProblem
+from bot.core.problems import SourceMap
+from bot.core.validator import validate
 from bot.i18n.lang import Lang
 
 _BENGALI = re.compile("[\u0980-\u09ff]")
@@ -34,9 +38,9 @@ _LATIN = re.compile("[A-Za-z]")
 class ImportReport:
     """The outcome of one import.
 
-    ``yaml_text`` is the bank in our YAML format, already accepted by the bank loader, or None
-    when nothing could be imported (then ``fatal`` says why). ``problems`` lists each skipped
-    question or dropped part, one located line each.
+    ``quiz`` is the bank, accepted by the bank validator, and ``yaml_text`` the same bank as a
+    bank file; both None when nothing could be imported (then ``fatal`` says why).
+    ``problems`` lists each skipped question or dropped part, one located line each.
     """
 
     format: str  # "yaml", "gift", "aiken", "moodle-xml", "csv", "opentdb"
@@ -44,6 +48,7 @@ class ImportReport:
     imported: int
     problems: tuple[Problem, ...]
     fatal: Problem | None
+    quiz: Quiz | None = None
 
     @property
     def skipped(self) -> int:
@@ -72,56 +77,76 @@ def build(
             problems.append(Problem(extra.where, "imp_too_many", {"limit": MAX_QUESTIONS}))
         drafts = drafts[:MAX_QUESTIONS]
     language = lang or guess_language(drafts)
-    limits = bank_limits()
     head_title = _title(title or parsed.title, name)
     if len(head_title) > MAX_TITLE_CHARS:
         problems.append(
             Problem(name, "imp_title_long", {"length": len(head_title), "limit": MAX_TITLE_CHARS})
         )
         head_title = _title(None, name)[:MAX_TITLE_CHARS] or "Quiz"
-    questions: list[dict[str, Any]] = []
-    kept: list[Draft] = []
+    # each draft in order: refused by its reader's own limits, or a question to validate
+    slots: list[Problem | tuple[Draft, Question]] = []
+    candidates: list[Question] = []
     for number, draft in enumerate(drafts, start=1):
         if draft.true_false:
             words = dict(zip((TRUE, FALSE), TRUE_FALSE[language], strict=True))
             draft = replace(draft, options=tuple(words[o] for o in draft.options))
-        entry = _entry(draft, f"q{number}")
-        problem = _precheck(draft) or _validate(entry, draft, language, limits)
+        problem = _precheck(draft)
         if problem is not None:
-            problems.append(problem)
+            slots.append(problem)
             continue
-        questions.append(entry)
-        kept.append(draft)
-    where = name
-    if not questions:
-        fatal = Problem(where, "imp_nothing", {})
+        question = _question(draft, f"q{number}", len(candidates) + 1)
+        candidates.append(question)
+        slots.append((draft, question))
+    head = Quiz(quiz_id, Text(head_title, head_title), language, (), source=name, bilingual=False)
+    refusals = _refusals(replace(head, questions=tuple(candidates)), slots) if candidates else {}
+    kept: list[tuple[Draft, Question]] = []
+    for slot in slots:
+        if isinstance(slot, Problem):
+            problems.append(slot)
+        elif slot[1].number in refusals:
+            problems.append(refusals[slot[1].number])
+        else:
+            kept.append(slot)
+    if not kept:
+        return ImportReport(fmt, None, 0, tuple(problems), Problem(name, "imp_nothing", {}))
+    if None in refusals:  # the bank as a whole (its name): nothing can be imported
+        return ImportReport(fmt, None, 0, tuple(problems), refusals[None])
+    quiz = replace(
+        head,
+        questions=tuple(replace(q, number=n) for n, (_, q) in enumerate(kept, start=1)),
+        seconds=_seconds([d for d, _ in kept]),
+    )
+    text = write_yaml(quiz)
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        fatal = Problem(name, "imp_bank_too_big", {"limit": MAX_FILE_BYTES})
         return ImportReport(fmt, None, 0, tuple(problems), fatal)
-    bank: dict[str, Any] = {"title": head_title, "language": language}
-    seconds = Counter(d.seconds for d in kept).most_common(1)[0][0]
+    return ImportReport(fmt, text, len(kept), tuple(problems), None, quiz)
+
+
+def _refusals(
+    quiz: Quiz, slots: list[Problem | tuple[Draft, Question]]
+) -> dict[int | None, Problem]:
+    """The validator's verdict on every candidate question at once: its first problem with each
+    refused question (by number; None: the bank as a whole), located where its draft was read."""
+    places = {slot[1].number: slot[0].where for slot in slots if isinstance(slot, tuple)}
+    first: dict[int | None, Problem] = {}
+    for found in validate(quiz, bank_limits(), SourceMap(quiz.source, places=places)):
+        if found.where.question not in first:
+            place = found.place if found.place is not None else quiz.source
+            first[found.where.question] = Problem(place, "imp_invalid", _message(found))
+    return first
+
+
+def _seconds(drafts: list[Draft]) -> int | None:
+    """The drafts' time limit when they all give the same one the bank allows, else None."""
+    seconds = Counter(d.seconds for d in drafts).most_common(1)[0][0]
     if (
         seconds is not None
         and MIN_SECONDS <= seconds <= MAX_SECONDS
-        and all(d.seconds == seconds for d in kept)
+        and all(d.seconds == seconds for d in drafts)
     ):
-        bank["settings"] = {"seconds": seconds}
-    bank["questions"] = questions
-    text = dump(bank)
-    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        fatal = Problem(where, "imp_bank_too_big", {"limit": MAX_FILE_BYTES})
-        return ImportReport(fmt, None, 0, tuple(problems), fatal)
-    try:
-        parse_quiz(text, name, quiz_id, limits)
-    except BankError as exc:
-        fatal = Problem(where, "imp_invalid", {"message": _message(exc)})
-        return ImportReport(fmt, None, 0, tuple(problems), fatal)
-    return ImportReport(fmt, text, len(questions), tuple(problems), None)
-
-
-def dump(bank: dict[str, Any]) -> str:
-    """YAML our loader reads back to the same texts (unicode kept, keys in our order)."""
-    return yaml.safe_dump(
-        bank, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False
-    )
+        return seconds
+    return None
 
 
 def _title(given: str | None, name: str) -> str:
@@ -134,20 +159,22 @@ def _title(given: str | None, name: str) -> str:
     return title
 
 
-def _entry(draft: Draft, qid: str) -> dict[str, Any]:
-    entry: dict[str, Any] = {
-        "id": qid,
-        "question": draft.text,
-        "options": list(draft.options),
-        "correct": draft.correct + 1,
-    }
-    if draft.explanation:
-        entry["explanation"] = draft.explanation
-    if draft.note:
-        entry["note"] = draft.note
-    if draft.tag:
-        entry["tag"] = draft.tag
-    return entry
+def _text(text: str) -> Text:
+    """A one-language text, trimmed as the YAML reader trims it."""
+    return Text(text.strip(), text.strip())
+
+
+def _question(draft: Draft, qid: str, number: int) -> Question:
+    return Question(
+        id=qid,
+        number=number,
+        text=_text(draft.text),
+        options=tuple(Option(o.strip(), o.strip()) for o in draft.options),
+        correct=draft.correct,
+        explanation=_text(draft.explanation) if draft.explanation else None,
+        note=_text(draft.note) if draft.note else None,
+        tag=draft.tag.strip() if draft.tag else None,
+    )
 
 
 def _precheck(draft: Draft) -> Problem | None:
@@ -173,17 +200,7 @@ def _precheck(draft: Draft) -> Problem | None:
     return None
 
 
-def _validate(entry: dict[str, Any], draft: Draft, lang: Lang, limits: Any) -> Problem | None:
-    """The bank loader's verdict on this one question, as a bank of its own."""
-    text = dump({"title": "t", "language": lang, "questions": [entry]})
-    try:
-        parse_quiz(text, str(draft.where), "q", limits)
-    except BankError as exc:
-        return Problem(draft.where, "imp_invalid", {"message": _message(exc)})
-    return None
-
-
-def _message(exc: BankError) -> BankProblem:
-    """The validator's first problem, without the question number of its one-question bank."""
-    first = exc.problems[0]
-    return replace(first, where=replace(first.where, question=None, qid=None))
+def _message(problem: BankProblem) -> dict[str, object]:
+    """The validator's problem as an import problem's message, without the question number of
+    the bank it was checked in (the draft's own place names the question)."""
+    return {"message": replace(problem, where=replace(problem.where, question=None, qid=None))}

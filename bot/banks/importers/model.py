@@ -4,33 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
 
-from bot.core.bank import Problem as BankProblem
-from bot.core.bank import Where
+from bot.core.problems import Location, Place
+from bot.core.problems import Problem as BankProblem
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
 
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """A place in a source file with no line to name: a spreadsheet's row, an XML file's n-th
-    question, a JSON file's n-th result; worded in the reader's language ("kahoot.csv row 5",
-    "kahoot.csv, সারি ৫")."""
-
-    file: str
-    kind: Literal["row", "question", "result"]
-    n: int
-
-    def text(self, lang: Lang) -> str:
-        return t_plain(lang, f"imp_place_{self.kind}", file=self.file, n=self.n)
-
-    def __str__(self) -> str:
-        return self.text("en")
-
-
-#: where a problem is: "quiz.gift:12", a Place, or a question of a draft written in the chat
-Location = str | Where | Place
+__all__ = [
+    "FALSE",
+    "TRUE",
+    "TRUE_FALSE",
+    "Draft",
+    "Location",
+    "Parsed",
+    "Place",
+    "Problem",
+    "clean",
+]
 
 
 @dataclass(frozen=True, slots=True)
