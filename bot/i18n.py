@@ -526,3 +526,6 @@ MESSAGES.update(strings_cli.MESSAGES)
 from bot import strings_bank  # noqa: E402
 
 MESSAGES.update(strings_bank.MESSAGES)
+from bot import strings_parse  # noqa: E402
+
+MESSAGES.update(strings_parse.MESSAGES)

@@ -27,6 +27,7 @@ from bot.catalog import Catalog
 from bot.homework import Homeworks
 from bot.homework_attempts import Attempts
 from bot.i18n import parse_lang
+from bot.importers.sandbox import ParsePool
 from bot.lang import Lang
 from bot.moderators import Moderators
 from bot.pacing import GroupPacer
@@ -53,6 +54,8 @@ class Services:
     arrivals: Arrivals = field(init=False)
     #: answers callback queries (bot.answering)
     answers: Answers = field(init=False)
+    #: worker processes reading uploads and typed questions (closed in ``post_shutdown``)
+    parsing: ParsePool = field(default_factory=ParsePool)
     #: the HTTP transports (requests, getUpdates), closed by ``app._close``
     transports: tuple[AiohttpRequest, AiohttpRequest] = field(init=False)
     # opened in post_init
