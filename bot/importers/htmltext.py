@@ -86,7 +86,7 @@ class _Text:
             return n if end < 0 else end + 3
         if nxt in ("!", "?"):  # a declaration or processing instruction: dropped
             gt = markup.find(">", lt)
-            return n if gt < 0 else gt + 1
+            return self._rest_as_text(lt) if gt < 0 else gt + 1
         self.parts.append("<")
         return lt + 1
 
