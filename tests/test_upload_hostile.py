@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from botproc import BotProcess
 from fakebot import FakeTelegram, User
 from harness import BotHarness
 from parsekit import AIKEN, moodle_html, spin
@@ -116,3 +117,22 @@ async def say_slowly(tg: FakeTelegram, user: User, send: Callable[[], object], e
         timeout=60,
         what=expect,
     )
+
+
+async def test_the_real_process_reads_uploads_in_workers_and_stops_cleanly(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """``quizbot run`` as a process: an upload is read by a spawned worker (which imports the
+    bot's modules on its own), and SIGTERM ends the bot and its workers."""
+    ann = tg.add_user(71, "Ann")
+    bot = await BotProcess(tg, db_path).start()
+    try:
+        tg.user_sends_document(ann, "a.gift", b"Fine? {=yes ~no}\n")
+        await tg.wait_for(
+            lambda: next((m for m in tg.messages(ann.id) if "saved as" in m.text), None),
+            timeout=30,
+        )
+        assert await bot.terminate(within=20) == 0
+    finally:
+        await bot.close()
+    assert "Traceback" not in bot.stderr
