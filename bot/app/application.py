@@ -205,8 +205,9 @@ async def _restore(svc: Services) -> None:
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Close the database (pending answers are written first)."""
+    """Close the database (pending answers are written first) and end the parsing workers."""
     svc: Services = app.bot_data
+    await svc.parsing.close()
     if svc.opened():
         await svc.store.close()
     log.info("database closed")

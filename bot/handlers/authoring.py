@@ -146,8 +146,8 @@ async def text_sent(update: Update, context: Context) -> None:
         )
         await reply(update, context, t(lang, "author_send_questions", title=title))
         return
-    found = await asyncio.to_thread(
-        text_import.aiken_questions, message.text, _lang(current.language, lang), lang
+    found = await text_import.aiken_questions(
+        svc.parsing, message.text, _lang(current.language, lang), lang
     )
     if isinstance(found, str):
         await reply(update, context, found)

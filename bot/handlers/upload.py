@@ -1,19 +1,22 @@
 """A document sent in a private chat: imported like ``quizbot import``, saved as the sender's quiz.
 
 The size is checked three times: the document's announced size, the size getFile reports, and
-the bytes really downloaded. The file comes from the Bot API's file endpoint, derived from
-QUIZBOT_API_URL (``.../bot`` -> ``.../file/bot``), so a self-hosted Bot API server works too.
+the bytes really downloaded, while they stream in (the download stops at the limit). The file
+comes from the Bot API's file endpoint, derived from QUIZBOT_API_URL (``.../bot`` ->
+``.../file/bot``), so a self-hosted Bot API server works too. It is read in a worker process
+(bot.banks.importers.sandbox): a hostile file never holds up the event loop.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import PurePath
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from telegram import Update
 from telegram.error import TelegramError
 
+from bot.banks.importers.sandbox import Failed
 from bot.handlers.replies import private_here, reply
 from bot.i18n import t
 from bot.render.authoring import import_text
@@ -48,17 +51,20 @@ async def document_sent(update: Update, context: Context) -> None:
         if file.file_size is not None and file.file_size > MAX_UPLOAD_BYTES:
             await reply(update, context, limit_text)
             return
-        data = bytes(await file.download_as_bytearray())
+        data = await svc.transports[0].fetch(_encoded(file.file_path or ""), MAX_UPLOAD_BYTES)
     except TelegramError as exc:
         log.warning("could not download a document from user %s: %s", user.id, exc)
         await reply(update, context, t(lang, "upload_failed"))
         return
-    if len(data) > MAX_UPLOAD_BYTES:
+    if data is None:  # more than the limit came: the download was stopped there
         await reply(update, context, limit_text)
         return
     filename = PurePath(document.file_name or "upload").name
-    # parsing and validating a file of hundreds of questions takes seconds: off the event loop
-    report = await asyncio.to_thread(text_import.import_file, filename, data, MAX_UPLOAD_BYTES)
+    # parsing and validating: in a worker process, under CPU and memory limits
+    report = await svc.parsing.run(text_import.read_upload, filename, data, MAX_UPLOAD_BYTES)
+    if isinstance(report, Failed):
+        await reply(update, context, t(lang, f"parse_{report.reason}_file"))
+        return
     quiz = report.quiz
     if quiz is None or report.yaml_text is None:
         await reply(update, context, import_text(lang, None, report))
@@ -69,3 +75,9 @@ async def document_sent(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
     await reply(update, context, import_text(lang, saved.row, report))
+
+
+def _encoded(file_path: str) -> str:
+    """The download URL getFile gave, its path percent-encoded (as PTB's ``File`` does)."""
+    parts = urlsplit(file_path)
+    return urlunsplit(parts._replace(path=quote(parts.path)))

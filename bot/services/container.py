@@ -21,6 +21,7 @@ from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
+from bot.banks.importers.sandbox import ParsePool
 from bot.core.settings import Settings
 from bot.i18n import parse_lang
 from bot.i18n.lang import Lang
@@ -53,6 +54,8 @@ class Services:
     arrivals: Arrivals = field(init=False)
     #: answers callback queries (bot.tg.answering)
     answers: Answers = field(init=False)
+    #: worker processes reading uploads and typed questions (closed in ``post_shutdown``)
+    parsing: ParsePool = field(default_factory=ParsePool)
     #: the HTTP transports (requests, getUpdates), closed by ``app._close``
     transports: tuple[AiohttpRequest, AiohttpRequest] = field(init=False)
     # opened in post_init

@@ -1,9 +1,15 @@
 """Files and typed text go through the importers of ``quizbot import`` (bot.banks.importers): one
-import code path for the command line and the chat. Nothing here parses a question format."""
+import code path for the command line and the chat. Nothing here parses a question format.
+
+In the bot, every import runs in a worker process (bot.banks.importers.sandbox): ``read_upload``
+and ``read_typed`` are what the worker runs; the event loop only awaits their result.
+"""
 
 from __future__ import annotations
 
 from bot.banks.importers import ImportReport, import_bytes
+from bot.banks.importers.sandbox import Failed, ParsePool
+from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render.authoring import problem_lines, refused
@@ -16,10 +22,24 @@ def import_file(filename: str, data: bytes, max_bytes: int) -> ImportReport:
     return import_bytes(filename, data, quiz_id="upload", max_bytes=max_bytes)
 
 
-def aiken_questions(text: str, draft_lang: Lang, lang: Lang) -> list[DraftQuestion] | Safe:
+def read_upload(filename: str, data: bytes, max_bytes: int) -> ImportReport:
+    """In a worker: an uploaded file imported (its quiz in ``report.quiz``)."""
+    return import_file(filename, data, max_bytes)
+
+
+def read_typed(text: str, draft_lang: Lang) -> ImportReport:
+    """In a worker: a message typed into a draft, read as Aiken questions."""
+    return import_bytes("message.txt", text.encode("utf-8"), quiz_id="draft", lang=draft_lang)
+
+
+async def aiken_questions(
+    pool: ParsePool, text: str, draft_lang: Lang, lang: Lang
+) -> list[DraftQuestion] | Safe:
     """Questions typed in the Aiken layout, or the (localized, HTML-escaped) reply refusing
     them: any problem refuses the whole message, so nothing is added half-way."""
-    report = import_bytes("message.txt", text.encode("utf-8"), quiz_id="draft", lang=draft_lang)
+    report = await pool.run(read_typed, text, draft_lang)
+    if isinstance(report, Failed):
+        return t(lang, f"parse_{report.reason}_text")
     quiz = report.quiz
     if quiz is None or report.problems or report.format != "aiken":
         problems = problem_lines(report, lang) if report.format == "aiken" else []

@@ -144,6 +144,31 @@ class AiohttpRequest(BaseRequest):
                 self._timeouts[key] = found
         return found
 
+    async def fetch(self, url: str, limit: int) -> bytes | None:
+        """GET ``url`` (a file of the Bot API's file endpoint); None as soon as more than
+        ``limit`` bytes came, so a huge file is never read whole. PTB's errors: TimedOut,
+        NetworkError, and NetworkError for an HTTP error status."""
+        if self._session is None or self._session.closed:
+            await self.initialize()
+        assert self._session is not None
+        timeout = self._timeout(self._read, self._write, self._connect, self._pool, False)
+        body = bytearray()
+        try:
+            async with self._session.get(url, timeout=timeout) as response:
+                if response.status != 200:
+                    raise NetworkError(f"download failed: HTTP {response.status}")
+                if (response.content_length or 0) > limit:
+                    return None
+                async for chunk in response.content.iter_chunked(64 * 1024):
+                    body += chunk
+                    if len(body) > limit:
+                        return None  # leaving the block closes the connection mid-body
+        except TimeoutError as exc:
+            raise TimedOut("Timed out downloading a file") from exc
+        except (aiohttp.ClientError, OSError) as exc:
+            raise NetworkError(f"aiohttp.{exc.__class__.__name__}: {exc}") from exc
+        return bytes(body)
+
     async def post_json(self, url: str, parameters: dict[str, Any]) -> Any:
         """``post`` with ``parameters`` already JSON values (no files, no PTB objects to
         convert): PTB's errors, as ``post`` raises them."""

@@ -407,7 +407,24 @@ class FakeTelegram(World):
             return web.json_response(ApiError(404, "Not Found").payload(), status=404)
         self.files.downloads.append(stored.file_path)
         self._changed()
-        return web.Response(body=stored.data, content_type="application/octet-stream")
+        # streamed in pieces, as Telegram's file server does: a client that stops reading
+        # (a bot refusing a file over its limit) leaves the download unfinished
+        response = web.StreamResponse(headers={"Content-Type": "application/octet-stream"})
+        if stored.size_known:
+            response.content_length = len(stored.data)
+        await response.prepare(request)
+        piece = 64 * 1024
+        try:
+            for start in range(0, len(stored.data), piece):
+                await response.write(stored.data[start : start + piece])
+            await response.write_eof()
+        except (ConnectionError, RuntimeError):  # the client closed the connection
+            self.files.unfinished.append(stored.file_path)
+            self._changed()
+            return response
+        self.files.finished.append(stored.file_path)
+        self._changed()
+        return response
 
     def _canonical(self, name: str) -> str | None:
         lowered = name.lower()

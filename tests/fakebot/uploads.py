@@ -35,6 +35,8 @@ class FileStore:
         self.by_id: dict[str, UserFile] = {}
         self.by_path: dict[str, UserFile] = {}
         self.downloads: list[str] = []  # file_paths fetched, in order
+        self.finished: list[str] = []  # ... whose whole body was sent
+        self.unfinished: list[str] = []  # ... whose client went away before the end
         self._numbers = itertools.count(1)
 
     def add(self, data: bytes, *, size_known: bool = True) -> UserFile:

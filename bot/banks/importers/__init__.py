@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from bot.banks.importers import aiken, csvsheet, gift, moodle, opentdb
+from bot.banks.importers import aiken, csvsheet, gift, moodle, opentdb, scan
 from bot.banks.importers.build import ImportReport, build
 from bot.banks.importers.model import Parsed, Problem
 from bot.banks.yaml_reader import parse_quiz
@@ -41,8 +41,8 @@ _EXTENSIONS = {
     ".tsv": "csv",
     ".json": "opentdb",
 }
-_AIKEN_ANSWER = re.compile(r"^\s*ANSWER\s*:\s*\S", re.MULTILINE)
-_GIFT_BRACES = re.compile(r"\{[^}]*[=~]|\{\s*(T|F|TRUE|FALSE)\s*[#}]", re.IGNORECASE)
+_SAMPLE = 200_000  # characters of a .txt read to recognise its format
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def quiz_id_for(filename: str) -> str:
@@ -71,26 +71,25 @@ def decode(data: bytes, name: str) -> tuple[str | None, Problem | None]:
 
 
 def detect_format(filename: str, data: bytes) -> str | None:
-    """The format by extension, else (and for .txt) by content; None if unrecognised."""
+    """The format by extension, else (and for .txt) by content; None if unrecognised.
+    UTF-16 (with its BOM) is recognised by its text. Every check is one linear scan
+    (bot/banks/importers/scan.py): a hostile file cannot make it slow."""
     ext = PurePath(filename).suffix.casefold()
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
-    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if data.startswith(_UTF16_BOMS):
+        sample = data[: 2 * _SAMPLE].decode("utf-16", errors="replace")
+        whole = sample.encode("utf-8", errors="replace")
+        head = whole[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    else:
+        head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+        sample = data[:_SAMPLE].decode("utf-8", errors="replace")
+        whole = data[:1_000_000]
     if head.startswith((b"<?xml", b"<quiz")):
         return "moodle-xml"
-    if head.startswith(b"{") and b'"results"' in data[:1_000_000]:
+    if head.startswith(b"{") and b'"results"' in whole:
         return "opentdb"
-    sample = data[:200_000].decode("utf-8", errors="replace")
-    if _GIFT_BRACES.search(sample) or sample.lstrip().startswith(("::", "$CATEGORY", "//")):
-        return "gift"
-    if _AIKEN_ANSWER.search(sample):
-        return "aiken"
-    if sample.lstrip().startswith(("title:", "language:", "questions:")):
-        return "yaml"
-    first = sample.split("\n", 1)[0]
-    if first.count(",") >= 2 or first.count(";") >= 2:
-        return "csv"
-    return None
+    return scan.text_format(sample)
 
 
 def import_bytes(

@@ -10,12 +10,8 @@
 
 from __future__ import annotations
 
-import re
-
 from bot.banks.importers.model import Draft, Parsed, clean
-
-_OPTION = re.compile(r"^\s*([A-Z])\s*[.)]\s+(.*\S)\s*$")
-_ANSWER = re.compile(r"^\s*ANSWER\s*:\s*(.*?)\s*$", re.IGNORECASE)
+from bot.banks.importers.scan import aiken_option, answer_value
 
 
 def parse(name: str, text: str) -> Parsed:
@@ -32,7 +28,7 @@ def parse(name: str, text: str) -> Parsed:
 
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
         if skipping:
-            skipping = bool(line.strip()) and not _ANSWER.match(line)
+            skipping = bool(line.strip()) and answer_value(line) is None
             continue
         if not line.strip():
             if options:  # a blank line inside a question: it never got its ANSWER line
@@ -41,10 +37,10 @@ def parse(name: str, text: str) -> Parsed:
             elif question:
                 question.append("")
             continue
-        answer = _ANSWER.match(line)
-        if answer and question:
+        answer = answer_value(line)
+        if answer is not None and question:
             where = f"{name}:{start}"
-            letter = answer.group(1).upper()
+            letter = answer.upper()
             letters = [chr(ord("A") + i) for i in range(len(options))]
             if not options:
                 out.skip(where, "imp_aiken_no_options")
@@ -52,7 +48,7 @@ def parse(name: str, text: str) -> Parsed:
                 out.skip(
                     where,
                     "imp_aiken_letter",
-                    letter=answer.group(1)[:10],
+                    letter=answer[:10],
                     letters=", ".join(letters),
                 )
             else:
@@ -61,17 +57,15 @@ def parse(name: str, text: str) -> Parsed:
                 )
             reset()
             continue
-        option = _OPTION.match(line)
-        if option and question:
+        option = aiken_option(line)
+        if option is not None and question:
             expected = chr(ord("A") + len(options))
-            if option.group(1) != expected:
-                out.skip(
-                    f"{name}:{number}", "imp_aiken_order", letter=option.group(1), expected=expected
-                )
+            if option[0] != expected:
+                out.skip(f"{name}:{number}", "imp_aiken_order", letter=option[0], expected=expected)
                 reset()
                 skipping = True
                 continue
-            options.append(clean(option.group(2)))
+            options.append(clean(option[1]))
             continue
         if options:  # text after the options but no ANSWER line yet
             out.skip(f"{name}:{start}", "imp_aiken_no_answer")

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.banks.importers.model import Draft, Parsed, Place, Problem, clean
+from bot.banks.importers.scan import header_key, small_number
 from bot.i18n import ascii_digits
 
 _HEAD_ROWS = 20  # how far down to look for the header row
@@ -35,8 +36,16 @@ class _Columns:
 
 def _key(cell: str) -> str:
     cell = cell.strip().strip("\ufeff").casefold()
-    cell = re.split(r"\s[-–—(]|\s*\(", cell, maxsplit=1)[0]
+    cell = header_key(cell)
     return " ".join(cell.replace("_", " ").split())
+
+
+def _numbered(key: str) -> int | None:
+    """3 for "answer 3", "option3" or "choice 3" (at most 3 digits), else None."""
+    for word in ("answer", "option", "choice"):
+        if key.startswith(word):
+            return small_number(key[len(word) :].lstrip(), 3)
+    return None
 
 
 def _columns(row: list[str]) -> _Columns | None:
@@ -49,9 +58,9 @@ def _columns(row: list[str]) -> _Columns | None:
     cols = _Columns(question)
     numbered: list[tuple[int, int]] = []
     for i, k in enumerate(keys):
-        match = re.fullmatch(r"(?:answer|option|choice)\s*(\d+)", k)
-        if match:
-            numbered.append((int(match.group(1)), i))
+        number = _numbered(k)
+        if number is not None:
+            numbered.append((number, i))
         elif re.fullmatch(r"(?:option )?[a-z]", k):
             numbered.append((ord(k[-1]) - ord("a") + 1, i))
         elif k in (
@@ -136,19 +145,17 @@ def _row(out: Parsed, where: Place, row: list[str], cols: _Columns) -> Draft | N
         out.skip(where, "imp_right_count", count=len(picks))
         return None
     pick = picks[0]
-    chosen: int | None = None
-    if pick.isdigit():
-        chosen = int(pick)
-    elif len(pick) == 1 and pick.upper() in "ABCDEFGHIJ":
-        chosen = ord(pick.upper()) - ord("A") + 1
-    else:
+    chosen, letter = small_number(pick), pick.upper()
+    if chosen is None and len(pick) == 1 and len(letter) == 1 and "A" <= letter <= "J":
+        chosen = ord(letter) - ord("A") + 1
+    elif chosen is None:
         chosen = next((n for n, text in present if text.casefold() == pick.casefold()), None)
     numbers = [n for n, _ in present]
     if chosen not in numbers:
         out.skip(where, "imp_csv_answer", answer=pick[:40])
         return None
     seconds_text = ascii_digits(_cell(row, cols.seconds))
-    seconds = int(seconds_text) if seconds_text.isdigit() else None
+    seconds = small_number(seconds_text)
     return Draft(
         where,
         clean(_cell(row, cols.question)),

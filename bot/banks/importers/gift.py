@@ -14,6 +14,7 @@ from typing import cast
 
 from bot.banks.importers.htmltext import html_to_text
 from bot.banks.importers.model import FALSE, TRUE, Draft, Parsed, clean
+from bot.core.bank import MAX_OPTIONS, MIN_OPTIONS
 
 _SPECIAL = "=~#{}:\\"
 _FORMAT = re.compile(r"^\s*\[(html|markdown|plain|moodle)\]", re.IGNORECASE)
@@ -195,11 +196,14 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
         return Draft(
             where, question, (TRUE, FALSE), 0 if right else 1, explanation, general, true_false=True
         )
+    parts = _split(body, "=~")
+    if len(parts) - 1 > MAX_OPTIONS:  # said before thousands of options are each formatted
+        raise _Skip("imp_option_count", count=len(parts) - 1, low=MIN_OPTIONS, high=MAX_OPTIONS)
     options: list[str] = []
     rights: list[int] = []
     feedbacks: list[str | None] = []
     partial = False
-    for mark, part in _split(body, "=~"):
+    for mark, part in parts:
         if not mark:
             if _text(part).strip():
                 raise _Skip("imp_gift_stray", text=_text(part).strip()[:40])
@@ -220,7 +224,7 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
             partial = True
         options.append(_format(answer, fmt))
         feedbacks.append(feedback or None)
-    if options and not any(mark == "~" for mark, _ in _split(body, "=~")):
+    if options and not any(mark == "~" for mark, _ in parts):
         raise _Skip("imp_not_mcq", kind="short answer")
     if partial:
         raise _Skip("imp_not_mcq", kind="partial credit")

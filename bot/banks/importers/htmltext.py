@@ -1,69 +1,141 @@
 """HTML from other tools as plain text Telegram can show: entities decoded, tags dropped,
-line breaks kept, images counted (they cannot be shown and are dropped)."""
+line breaks kept, images counted (they cannot be shown and are dropped).
+
+A hand-written scanner, not ``html.parser``: that one is quadratic on malformed markup
+(``<a‹a…`` fifty thousand times took 8-12 s of CPU) and raises AssertionError on ``<![``.
+Here every character is looked at a bounded number of times: each search for the end of a tag,
+comment or section starts where the previous one stopped, and an unterminated one ends the
+scan (its text kept as text, as a browser shows it).
+"""
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
+import re
+from html import unescape
 
 from bot.banks.importers.model import clean
 
-_BREAKS = {
-    "br",
-    "p",
-    "div",
-    "li",
-    "tr",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "ul",
-    "ol",
-    "table",
-    "blockquote",
-    "pre",
-    "hr",
+_BREAKS = frozenset(
+    {
+        "br",
+        "p",
+        "div",
+        "li",
+        "tr",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "ul",
+        "ol",
+        "table",
+        "blockquote",
+        "pre",
+        "hr",
+    }
+)
+_MEDIA = frozenset({"img", "video", "audio", "object", "embed", "iframe"})
+_HIDDEN_END = {
+    "script": re.compile("</script", re.IGNORECASE),
+    "style": re.compile("</style", re.IGNORECASE),
 }
-_SKIP = {"script", "style"}
+_NAME_END = frozenset(" \t\n\r\f/>")
 
 
-class _Text(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+class _Text:
+    """The scanner's state: the text so far and the images seen."""
+
+    def __init__(self, markup: str) -> None:
+        self.markup = markup
         self.parts: list[str] = []
         self.images = 0
-        self._hidden = 0
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _SKIP:
-            self._hidden += 1
-        elif tag in ("img", "video", "audio", "object", "embed", "iframe"):
+    def run(self) -> None:
+        markup, i, n = self.markup, 0, len(self.markup)
+        while i < n:
+            lt = markup.find("<", i)
+            if lt < 0:
+                self.parts.append(unescape(markup[i:]))
+                return
+            if lt > i:
+                self.parts.append(unescape(markup[i:lt]))
+            i = self._markup_at(lt)
+
+    def _markup_at(self, lt: int) -> int:
+        """Read what starts with the ``<`` at ``lt``; return where the text goes on."""
+        markup, n = self.markup, len(self.markup)
+        nxt = markup[lt + 1 : lt + 2]
+        if nxt.isascii() and nxt.isalpha():
+            return self._start_tag(lt)
+        if nxt == "/" and markup[lt + 2 : lt + 3].isascii() and markup[lt + 2 : lt + 3].isalpha():
+            gt = markup.find(">", lt)
+            if gt < 0:
+                return self._rest_as_text(lt)
+            name = self._name(lt + 2, gt)
+            if name in _BREAKS and name != "br":
+                self.parts.append("\n")
+            return gt + 1
+        if markup.startswith("<!--", lt):
+            end = markup.find("-->", lt + 4)
+            return n if end < 0 else end + 3
+        if markup.startswith("<![CDATA[", lt):
+            end = markup.find("]]>", lt + 9)
+            self.parts.append(markup[lt + 9 : n if end < 0 else end])
+            return n if end < 0 else end + 3
+        if nxt in ("!", "?"):  # a declaration or processing instruction: dropped
+            gt = markup.find(">", lt)
+            return self._rest_as_text(lt) if gt < 0 else gt + 1
+        self.parts.append("<")
+        return lt + 1
+
+    def _name(self, start: int, stop: int) -> str:
+        end = start
+        while end < stop and self.markup[end] not in _NAME_END:
+            end += 1
+        return self.markup[start:end].lower()
+
+    def _start_tag(self, lt: int) -> int:
+        markup, n = self.markup, len(self.markup)
+        i = lt + 1
+        while i < n and markup[i] not in _NAME_END:
+            i += 1
+        name = markup[lt + 1 : i].lower()
+        # the tag's end: the first '>' not inside a quoted attribute value
+        while i < n and markup[i] != ">":
+            if markup[i] in "\"'":
+                close = markup.find(markup[i], i + 1)
+                if close < 0:
+                    return self._rest_as_text(lt)
+                i = close
+            i += 1
+        if i >= n:
+            return self._rest_as_text(lt)
+        hidden = _HIDDEN_END.get(name)
+        if hidden is not None:
+            found = hidden.search(markup, i + 1)
+            if found is None:
+                return n
+            gt = markup.find(">", found.end())
+            return n if gt < 0 else gt + 1
+        if name in _MEDIA:
             self.images += 1
-        elif tag == "li":
+        elif name == "li":
             self.parts.append("\n• ")
-        elif tag in _BREAKS:
+        elif name in _BREAKS:
             self.parts.append("\n")
+        return i + 1
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIP:
-            self._hidden = max(0, self._hidden - 1)
-        elif tag in _BREAKS and tag != "br":
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.parts.append(data)
+    def _rest_as_text(self, lt: int) -> int:
+        """An unterminated tag: it and everything after it are text."""
+        self.parts.append(unescape(self.markup[lt:]))
+        return len(self.markup)
 
 
 def html_to_text(markup: str) -> tuple[str, int]:
     """(plain text, number of images dropped)."""
-    parser = _Text()
-    parser.feed(markup)
-    parser.close()
-    text = "".join(parser.parts).replace("\xa0", " ")
-    return clean(text), parser.images
+    scanner = _Text(markup)
+    scanner.run()
+    text = "".join(scanner.parts).replace("\xa0", " ")
+    return clean(text), scanner.images

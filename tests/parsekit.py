@@ -1,0 +1,68 @@
+"""Jobs for the parsing workers' tests (bot.banks.importers.sandbox), importable by a worker,
+and the hostile inputs of issue 23."""
+
+from __future__ import annotations
+
+import os
+import resource
+
+from bot.banks.importers import import_bytes
+
+
+def spin() -> None:
+    """A job that never ends on its own (only the CPU limit stops it)."""
+    while True:
+        pass
+
+
+def hog() -> int:
+    """A job that asks for 4 GB."""
+    return len(bytearray(4 * 1024 * 1024 * 1024))
+
+
+def where() -> tuple[int, int, int]:
+    """The worker's pid, its memory limit and its CPU limit."""
+    return (
+        os.getpid(),
+        resource.getrlimit(resource.RLIMIT_AS)[0],
+        resource.getrlimit(resource.RLIMIT_CPU)[0],
+    )
+
+
+def read(name: str, data: bytes) -> tuple[str, str | None]:
+    """An import's format and why nothing (or not everything) was imported."""
+    report = import_bytes(name, data, quiz_id="h", max_bytes=8 * 1024 * 1024)
+    if report.fatal is not None:
+        return report.format, report.fatal.key
+    return report.format, report.problems[0].key if report.problems else None
+
+
+def moodle_html(markup: bytes) -> bytes:
+    """A Moodle XML file whose one question's text is ``markup`` in CDATA."""
+    return (
+        b'<?xml version="1.0"?><quiz><question type="multichoice"><questiontext format="html">'
+        b"<text><![CDATA[" + markup + b"]]></text></questiontext>"
+        b'<answer fraction="100"><text>a</text></answer>'
+        b'<answer fraction="0"><text>b</text></answer></question></quiz>'
+    )
+
+
+#: an Aiken question first, so that a file is recognised as Aiken by its first lines
+AIKEN = b"Fine?\nA. yes\nB. no\nANSWER: A\n\n"
+
+
+def hostile(size: int) -> dict[str, bytes]:
+    """Files of about ``size`` bytes that were quadratic (or worse) before issue 23."""
+    tag = "<a‹a".encode()
+    return {
+        "braces.txt": b"x" + b"{" * size,  # \{[^}]*[=~]
+        "blank-lines.txt": b"\n" * size + b"ANSWER",  # MULTILINE ^\s*ANSWER
+        "aiken.txt": AIKEN + b"Q?\nA." + b" " * size + b"x\nANSWER: A\n",  # \s+(.*\S)\s*$
+        "answer.txt": AIKEN + b"Q?\nA. x\nB. y\nANSWER: " + b" " * size + b"x\n",  # (.*?)\s*$
+        "header.csv": b"question," + b" " * min(size, 60_000) + b"x,A,B,answer\n",  # \s*\(
+        "options.gift": b"Q {" + b"~" * size + b"}",
+        "html.gift": b"[html]" + tag * (size // len(tag)) + b"{=a ~b}",
+        "html.xml": moodle_html(tag * (size // len(tag))),
+        "comments.xml": moodle_html(b"<!--" * (size // 4)),
+        "quotes.xml": moodle_html(b"<a " + b"'" * size),
+    }

@@ -1,0 +1,138 @@
+"""End to end, issue 23 (parsing): hostile uploads while another group's quiz runs, a download
+stopped at the limit, and a worker that has to be killed.
+
+How "taps are answered" is judged: each tap is sent once the bot has fetched the hostile file,
+so it arrives while the file is being read (before issue 23, in a thread holding the GIL, for
+minutes: the taps of this test stayed unanswered past any deadline). It must be answered within
+``tg.wait_answered``'s deadline, which only a blocked event loop misses: on this machine taps
+are answered in milliseconds (docs/reliability.md has the figures), the deadline is seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+from botproc import BotProcess
+from fakebot import FakeTelegram, User
+from harness import BotHarness
+from parsekit import AIKEN, moodle_html, spin
+from quizkit import assert_quiet, button_data, populate, start_quiz
+from test_authoring import say
+from test_authoring_upload import MB, upload
+
+from bot.banks.importers.sandbox import Failed, ParsePool
+
+T = TypeVar("T")
+
+HOSTILE = {
+    "braces.txt": b"x" + b"{" * 200_000,
+    "spaces.txt": AIKEN + b"Q?\nA." + b" " * 200_000,
+    "broken-html.xml": moodle_html("<a‹a".encode() * 40_000),
+}
+
+
+async def test_hostile_uploads_leave_another_groups_taps_answered(
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    cls = populate(tg, students=len(HOSTILE))
+    mallory = tg.add_user(66, "Mallory")
+    async with BotHarness(tg, db_path):
+        q1 = await start_quiz(tg, cls)
+        await tg.wait_consumed()
+        for student, (name, data) in zip(cls.students, HOSTILE.items(), strict=True):
+            fetched, before = len(tg.files.downloads), len(tg.messages(mallory.id))
+            tg.user_sends_document(mallory, name, data)
+            await tg.wait_for(lambda: len(tg.files.downloads) > fetched, what="download")  # noqa: B023
+            query = tg.tap(cls.chat_id, student, q1.message_id, button_data(q1, "A"))
+            answer = await tg.wait_answered(query, timeout=5)
+            assert answer.text is not None and answer.text.startswith(("✅", "❌"))
+            reply = await tg.wait_for(
+                lambda: next(iter(tg.messages(mallory.id)[before:]), None),  # noqa: B023
+                what=name,
+            )
+            assert "saved" in reply.text, name  # the one good Aiken question, or nothing
+    assert_quiet(caplog)
+
+
+async def test_a_download_stops_at_the_limit(tg: FakeTelegram, db_path: Path) -> None:
+    mallory = tg.add_user(66, "Mallory")
+    async with BotHarness(tg, db_path):
+        huge = b"x" * (20 * MB)  # the most Telegram lets a bot download
+        await upload(
+            tg, mallory, "huge.gift", huge, "too big", announced_size=None, size_known=False
+        )
+        # the bot stopped reading after the first megabyte: the server never sent it all
+        await tg.wait_for(lambda: tg.files.unfinished == ["documents/file_1"])
+        assert tg.files.finished == []
+        # a file that fits is still read whole
+        await upload(tg, mallory, "ok.gift", b"Fine? {=yes ~no}\n", "saved as", size_known=False)
+        assert tg.files.finished == ["documents/file_2"]
+
+
+class FirstJobSpins(ParsePool):
+    """The first job is replaced by one that never ends: its worker is killed at the CPU
+    limit (1 s), as a file that still read too slowly would be."""
+
+    spun = False
+
+    async def run(self, fn: Callable[..., T], *args: object) -> T | Failed:
+        if not self.spun:
+            self.spun = True
+            await super().run(spin)
+            return Failed("too_long")
+        return await super().run(fn, *args)
+
+
+async def test_a_killed_worker_is_a_clear_reply_and_the_next_read_works(
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    ann: User = tg.add_user(71, "Ann")
+    imran: User = tg.add_user(72, "Imran", language_code="bn")
+    async with BotHarness(tg, db_path) as bot:
+        await bot.services.parsing.close()
+        bot.services.parsing = pool = FirstJobSpins(1, cpu_seconds=1)
+        gift = b"Fine? {=yes ~no}\n"
+        # (the job is tried twice, each time in a new worker: a generous deadline for both)
+        await say_slowly(tg, ann, lambda: tg.user_sends_document(ann, "a.gift", gift), "too long")
+        assert pool.failures == 1
+        await upload(tg, ann, "a.gift", gift, "saved as")
+        # a question typed into a draft is read by the workers too
+        pool.spun = False
+        await say(tg, imran, "/newquiz নেটওয়ার্ক", "এবার প্রশ্ন পাঠান")
+        typed = "Which?\nA. x\nB. y\nANSWER: B"
+        await say_slowly(tg, imran, lambda: tg.user_says(imran.id, imran, typed), "অনেক বেশি সময়")
+        await say(tg, imran, typed, "প্রশ্ন ১ যোগ হলো")
+    assert_quiet(caplog)
+
+
+async def say_slowly(tg: FakeTelegram, user: User, send: Callable[[], object], expect: str) -> None:
+    """``send()``, then wait up to a minute for the bot's private reply containing ``expect``."""
+    before = len(tg.messages(user.id))
+    send()
+    await tg.wait_for(
+        lambda: next((m for m in tg.messages(user.id)[before:] if expect in m.text), None),
+        timeout=60,
+        what=expect,
+    )
+
+
+async def test_the_real_process_reads_uploads_in_workers_and_stops_cleanly(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """``quizbot run`` as a process: an upload is read by a spawned worker (which imports the
+    bot's modules on its own), and SIGTERM ends the bot and its workers."""
+    ann = tg.add_user(71, "Ann")
+    bot = await BotProcess(tg, db_path).start()
+    try:
+        tg.user_sends_document(ann, "a.gift", b"Fine? {=yes ~no}\n")
+        await tg.wait_for(
+            lambda: next((m for m in tg.messages(ann.id) if "saved as" in m.text), None),
+            timeout=30,
+        )
+        assert await bot.terminate(within=20) == 0
+    finally:
+        await bot.close()
+    assert "Traceback" not in bot.stderr
