@@ -29,12 +29,12 @@ from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.handlers import authoring as authoring_chat
+from bot.handlers import guard, stats, teacher
 from bot.handlers import myquizzes as authoring_manage
 from bot.handlers import quiz as commands
 from bot.handlers import recap as recap_commands
 from bot.handlers import reload as reload_handlers
 from bot.handlers import review as review_commands
-from bot.handlers import stats, teacher
 from bot.handlers.replies import answer_query, language, permitted, reply
 from bot.handlers.routes import Button, Command, CommandCallback, Notice
 from bot.i18n import MESSAGES, t, t_plain
@@ -151,9 +151,11 @@ class Registry:
         data = callbacks.parse(query.data)
         entry = self.buttons.get(type(data)) if data is not None else None
         chat = query.message.chat if query.message is not None else None
-        if entry is None or chat is None or not _fits(entry.where, chat.type):
+        if data is None or entry is None or chat is None or not _fits(entry.where, chat.type):
             return t(await language(update, context.bot_data), "alert_invalid"), True
-        return await entry.callback(update, context, data)
+        # who taps, where: checked for every kind of button before its handler (issue 23)
+        refused = await guard.button_refusal(update, context, data)
+        return refused or await entry.callback(update, context, data)
 
     # --- texts ----------------------------------------------------------------------------------
 

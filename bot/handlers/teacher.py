@@ -18,6 +18,7 @@ from telegram.ext import Application, filters
 from bot.core.analysis import Analysis, Response, analyse
 from bot.core.bank import Quiz
 from bot.core.regrade import rescore
+from bot.handlers import guard
 from bot.handlers import homework as homework_cmd
 from bot.handlers.homework import quiz_names, start_homework
 from bot.handlers.replies import language, reply
@@ -93,7 +94,8 @@ async def analysis_command(update: Update, context: Context) -> None:
         return
     lang = await language(update, svc)
     args = [a.casefold() for a in context.args or []]
-    if len(args) > 1 or (args and args[0] not in svc.quizzes):
+    seen = await guard.may_see_quiz(svc, args[0], chat.id, user.id) if len(args) == 1 else None
+    if len(args) > 1 or (args and seen is None):
         await reply(update, context, t(lang, "quiz_unknown", names=quiz_names(svc)), important=True)
         return
     if args:
@@ -138,8 +140,8 @@ async def start_analysis(update: Update, context: Context) -> None:
     if user is None:
         return
     lang = await language(update, svc)
-    quiz = svc.quizzes.get(match[2]) if match else None
     group = Chat(-int(match[1]), Chat.SUPERGROUP) if match else None
+    quiz = await guard.may_see_quiz(svc, match[2], group.id, user.id) if match and group else None
     if quiz is None or group is None:
         await reply(update, context, t(lang, "an_nothing"))
         return
@@ -183,7 +185,8 @@ async def regrade_command(update: Update, context: Context) -> None:
         return
     lang = await language(update, svc)
     args = context.args or []
-    quiz = svc.quizzes.get(args[0].casefold()) if args else None
+    user_id = update.effective_user.id if update.effective_user else 0
+    quiz = await guard.may_see_quiz(svc, args[0].casefold(), chat.id, user_id) if args else None
     if quiz is None or len(args) not in (1, 3):
         await reply(update, context, t(lang, "regrade_usage"), important=True)
         return

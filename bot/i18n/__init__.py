@@ -526,3 +526,6 @@ MESSAGES.update(strings_cli.MESSAGES)
 from bot.i18n import strings_bank  # noqa: E402
 
 MESSAGES.update(strings_bank.MESSAGES)
+from bot.i18n import strings_security  # noqa: E402
+
+MESSAGES.update(strings_security.MESSAGES)

@@ -73,6 +73,7 @@ _RESTRICTED_RIGHTS = {
     "can_send_video_notes": False,
     "can_send_voice_notes": False,
     "can_edit_tag": False,
+    "can_react_to_messages": False,
 }
 
 
@@ -533,6 +534,8 @@ class BotApi:
             status = chat.members.get(user_id, "left")
             if chat.type == "private":
                 status = "member"
+        left_restricted = status == "restricted_left"  # restricted, then left the group
+        status = "restricted" if left_restricted else status
         member: JSON = {"status": status, "user": user}
         anonymous = user_id in chat.anonymous_admins
         if status == "creator":
@@ -540,7 +543,7 @@ class BotApi:
         elif status == "administrator":
             member.update(_ADMIN_RIGHTS, is_anonymous=anonymous)
         elif status == "restricted":
-            member.update(_RESTRICTED_RIGHTS)
+            member.update(_RESTRICTED_RIGHTS, is_member=not left_restricted)
         elif status == "kicked":
             member["until_date"] = 0
         return member

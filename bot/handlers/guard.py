@@ -1,0 +1,108 @@
+"""Who may press a button, follow a link or name a quiz, and where (issue 23).
+
+Run ids and homework ids are small sequential numbers shown in every button, so an id alone
+must never be enough: every button passes :func:`button_refusal` before its handler (the
+registry calls it), and the teacher's commands and links ask :func:`may_see_quiz`. The checks:
+
+- a private chat belongs to one user: a button pressed there by anyone else is refused;
+- an answer button in a private chat only answers that chat's own practice run (a group run's
+  tap is checked against its chat by the handler, on the hot path, without a database read);
+- a homework answer only answers the tapping student's own attempt;
+- "report a problem" only for a run the reporter answered in;
+- a start button only for a quiz listed in that chat (folder banks with a chat list) or one the
+  user may start (own, published), and, in private, not while that quiz is live or open as
+  homework in one of the user's groups (:func:`practice_refusal`).
+"""
+
+from __future__ import annotations
+
+from telegram import Chat, Update
+
+from bot.banks.authored import AUTHORED_ID
+from bot.core.bank import Quiz
+from bot.core.limits import ALERT_LIMIT
+from bot.handlers.replies import language
+from bot.handlers.routes import Notice
+from bot.i18n import t, t_plain
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
+from bot.render import callbacks
+from bot.services.container import Context, Services
+from bot.tg.membership import is_member
+
+
+async def button_refusal(
+    update: Update, context: Context, data: callbacks.CallbackData
+) -> Notice | None:
+    """The alert refusing this tap, or None when the tapping user may press it here."""
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    chat, user = query.message.chat, query.from_user
+    private = chat.type == Chat.PRIVATE
+    if private and chat.id != user.id:  # a private chat is one user's
+        return t_plain(await language(update, svc), "alert_invalid"), True
+    if isinstance(data, (callbacks.ResetData, callbacks.ReviewData, callbacks.TimezoneData)):
+        return None  # checked by their handlers (moderator of the chat; the user's own card)
+    if isinstance(data, callbacks.AnswerData) and not private:
+        return None  # a group tap: its handler checks the run's chat (hot path: no reads)
+    lang = await language(update, svc)
+    invalid = t_plain(lang, "alert_invalid"), True
+    if isinstance(data, callbacks.AnswerData):
+        run = await svc.store.get_run(data.run_id)
+        if run is not None and (run.mode != "practice" or run.chat_id != chat.id):
+            return invalid
+    elif isinstance(data, callbacks.HomeworkAnswerData):
+        attempt = svc.attempts.get(data.run_id)
+        if not private or (attempt is not None and attempt.user_id != user.id):
+            return invalid
+    elif isinstance(data, callbacks.ReportData):
+        if not await svc.store.took_part(data.run_id, user.id):
+            return invalid
+    elif isinstance(data, callbacks.StartData):
+        quiz = startable_here(svc, data.quiz_id, chat.id, user.id)
+        if quiz is None:
+            return invalid
+        if private and (key := await practice_wait(context, user.id, quiz)) is not None:
+            return t_plain(lang, key, title=quiz.title(lang))[:ALERT_LIMIT], True
+    return None
+
+
+def startable_here(svc: Services, quiz_id: str, chat_id: int, user_id: int) -> Quiz | None:
+    """The quiz a start button names, if it is listed in this chat or the user may start it."""
+    if AUTHORED_ID.match(quiz_id):
+        return svc.authored.may_start(quiz_id, user_id)
+    return next((q for q in svc.catalog.for_chat(chat_id) if q.id == quiz_id), None)
+
+
+async def practice_refusal(context: Context, user_id: int, quiz: Quiz, lang: Lang) -> Safe | None:
+    """Why this user may not practise ``quiz`` privately now, as a message, or None."""
+    key = await practice_wait(context, user_id, quiz)
+    return t(lang, key, title=quiz.title(lang)) if key is not None else None
+
+
+async def practice_wait(context: Context, user_id: int, quiz: Quiz) -> str | None:
+    """The key of the reason this user may not practise ``quiz`` privately now (it is live, or
+    open as homework, in one of their groups: its right answers would be seen), or None."""
+    svc = context.bot_data
+    chats = {r.chat_id for r in svc.groups.active() if r.quiz.id == quiz.id}
+    homework = {hw.chat_id for hw in await svc.store.open_homework() if hw.quiz_id == quiz.id}
+    for chat_id in sorted(chats | homework):
+        # in doubt (Telegram cannot say), the student waits: practice is never urgent
+        if await is_member(context.bot, chat_id, user_id) is not False:
+            return "practice_wait_live" if chat_id in chats else "practice_wait_homework"
+    return None
+
+
+async def may_see_quiz(svc: Services, quiz_id: str, chat_id: int, user_id: int) -> Quiz | None:
+    """A quiz a moderator may analyse or re-grade in this group: one listed here, their own or
+    a published one, or one this group played this season. None for any other id (another
+    author's unshared quiz, a deleted one): the caller answers as for an unknown name, so
+    nothing about it (title, size) is revealed."""
+    quiz = startable_here(svc, quiz_id, chat_id, user_id)
+    if quiz is not None:
+        return quiz
+    season = await svc.store.current_season(chat_id)
+    if quiz_id in await svc.store.quizzes_played(chat_id, season):
+        return svc.catalog.get(quiz_id)
+    return None

@@ -1,0 +1,27 @@
+"""Strings of the hostile-user defences (issue 23): refusals that say why, in both languages."""
+
+from __future__ import annotations
+
+from bot.i18n.lang import Lang
+
+MESSAGES: dict[str, dict[Lang, str]] = {
+    "recap_not_yet": {
+        "bn": "এই কুইজ এখনো চলছে। শেষ হলে আপনার সারসংক্ষেপ পাবেন।",
+        "en": "This quiz is still running. Your recap comes when it ends.",
+    },
+    "hw_member_unknown": {
+        "bn": "আপনি হোমওয়ার্কের গ্রুপে আছেন কিনা যাচাই করতে পারিনি। একটু পরে আবার চেষ্টা করুন।",
+        "en": "I could not check that you are in the homework's group. Please try again later.",
+    },
+    "practice_wait_live": {
+        "bn": "«{title}» এখন আপনার একটি গ্রুপে চলছে। কুইজ শেষ হলে এখানে অনুশীলন করতে পারবেন।",
+        "en": "“{title}” is running in one of your groups right now. "
+        "You can practise it here when it ends.",
+    },
+    "practice_wait_homework": {
+        "bn": "«{title}» আপনার একটি গ্রুপে হোমওয়ার্ক হিসেবে খোলা আছে। "
+        "শেষ সময়ের পরে এখানে অনুশীলন করতে পারবেন।",
+        "en": "“{title}” is open as homework in one of your groups. "
+        "You can practise it here after its deadline.",
+    },
+}

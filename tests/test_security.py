@@ -1,0 +1,184 @@
+"""Hostile users (issue 23): no path leaks a live answer or someone else's quiz or session.
+
+Each test reproduces one finding of the attack over the fake Bot API first, then shows it holds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fakebot import FakeTelegram
+from harness import BotHarness
+from quizkit import (
+    ZERO,
+    button_data,
+    correct_label,
+    open_question,
+    populate,
+    question_messages,
+    run_of,
+    start_quiz,
+    until,
+)
+from teacherkit import FrozenClock, harness, start_hw
+from test_authoring_manage import write_quiz
+
+INVALID = "This button is no longer valid."
+
+
+async def test_recap_link_during_a_run_reveals_nothing(tg: FakeTelegram, db_path: Path) -> None:
+    """``/start recap_<run>`` while the run is going: no right answer of the open question."""
+    cls = populate(tg, students=2)
+    student = cls.students[0]
+    async with BotHarness(tg, db_path):
+        q1 = await start_quiz(tg, cls)
+        run_id = run_of(q1)
+        label = correct_label(q1)
+        wrong = next(x for x in "ABCD" if x != label)
+        await tg.wait_answered(tg.tap(cls.chat_id, student, q1.message_id, button_data(q1, wrong)))
+        tg.user_says(cls.chat_id, cls.creator, "/next")
+        q2 = await tg.wait_for(lambda: open_question(tg, cls.chat_id, 2))
+        chat = tg.private_chat(student)
+        tg.user_says(chat, student, f"/start recap_{run_id}")
+        reply = await tg.wait_for(lambda: tg.last_message(chat.id))
+        bank = {q.text.en: q for q in ZERO.questions}
+        for question_text, question in bank.items():
+            if question_text in q2.text:
+                assert question.options[question.correct].en not in reply.text
+                assert question_text not in reply.text
+        assert "Right answer" not in reply.text
+        assert "recap" in reply.text.casefold() or "ended" in reply.text.casefold()
+
+
+async def test_forged_practice_tap_is_refused(tg: FakeTelegram, db_path: Path) -> None:
+    """A tap ``a:<victim's run>:0:0`` under one's own message neither answers nor moves the
+    victim's practice on."""
+    cls = populate(tg, students=3)
+    victim, _, attacker = cls.students
+    async with BotHarness(tg, db_path) as bot:
+        vchat, achat = tg.private_chat(victim), tg.private_chat(attacker)
+        tg.user_says(vchat, victim, "/quiz zero")
+        vq = await tg.wait_for(lambda: open_question(tg, vchat.id, 1))
+        tg.user_says(achat, attacker, "/quiz zero")
+        aq = await tg.wait_for(lambda: open_question(tg, achat.id, 1))
+        victim_run = run_of(vq)
+        assert bot.services.practice is not None
+        answer = await tg.wait_answered(
+            tg.tap(achat, attacker, aq.message_id, f"a:{victim_run}:0:0")
+        )
+        assert answer.text == INVALID
+        assert len(question_messages(tg, vchat.id)) == 1  # the victim's session did not move
+        assert open_question(tg, vchat.id, 1) is not None
+        assert await bot.services.store.answers(victim_run) == []
+
+
+async def test_homework_membership_fails_closed(tg: FakeTelegram, db_path: Path) -> None:
+    """getChatMember failing admits nobody (with a clear reply); a restricted user who left is
+    not a member; a restricted member still is."""
+    cls = populate(tg, students=5)
+    s0, _, s1, _, s2 = cls.students  # Telegram in English
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock):
+        tg.user_says(cls.chat_id, cls.creator, "/homework zero 3d")
+        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Homework: ZeRO"))
+        tg.fail("getChatMember", times=1, error_code=400, description="Bad Request: boom")
+        refused = await start_hw(tg, s0, 1)
+        assert refused.text == (
+            "I could not check that you are in the homework's group. Please try again later."
+        )
+        tg.set_member(cls.chat_id, s1, "restricted_left")
+        gone = await start_hw(tg, s1, 1)
+        assert gone.text == "This homework is for the members of its group only."
+        tg.set_member(cls.chat_id, s2, "restricted")
+        first = await start_hw(tg, s2, 1)
+        assert first.text.startswith("📚 Homework: ZeRO")
+        again = await start_hw(tg, s0, 1)  # Telegram answers again: s0 may start now
+        assert again.text.startswith("📚 Homework: ZeRO")
+
+
+async def test_analysis_and_regrade_of_another_users_quiz_are_refused(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """``/analysis u.N`` and ``/regrade u.N …`` of an unshared quiz of someone else, in a group
+    the attacker created: the same answer as for an unknown name, nothing of the quiz shown."""
+    cls = populate(tg, students=1)
+    author = tg.add_user(4444, "Author")
+    attacker = tg.add_user(4445, "Mallory")
+    tg.add_group(-1005555, "Mallory's group", creator=attacker, supergroup=True)
+    async with BotHarness(tg, db_path):
+        name = await write_quiz(tg, author, "Secret exam", count=3)
+        assert name
+        tg.start_bot(attacker)
+        tg.user_says(-1005555, attacker, "/analysis u.1")
+        said = await tg.wait_for(lambda: tg.last_message(-1005555) or tg.last_message(attacker.id))
+        assert all("Secret exam" not in m.text for m in tg.messages(attacker.id))
+        assert "no quiz by that name" in said.text
+        tg.user_says(-1005555, attacker, "/regrade u.1 9 A")
+        await tg.wait_for(lambda: len(tg.messages(-1005555)) == 2)
+        regrade = tg.messages(-1005555)[-1]
+        assert "questions 1 to" not in regrade.text and "Usage" in regrade.text
+        # the author's own group may analyse it (own quiz), and it names it
+        tg.add_group(-1006666, "Author's group", creator=author, supergroup=True)
+        tg.user_says(-1006666, author, "/regrade u.1 9 A")
+        own = await tg.wait_for(lambda: tg.last_message(-1006666))
+        assert "questions 1 to 3" in own.text
+    del cls
+
+
+async def test_report_button_needs_participation(tg: FakeTelegram, db_path: Path) -> None:
+    """``p:<run>:<q>`` of a run the tapper never answered in: refused, no quiz title shown."""
+    cls = populate(tg, students=3)
+    player, _, stranger = cls.students
+    async with BotHarness(tg, db_path):
+        q1 = await start_quiz(tg, cls)
+        run_id = run_of(q1)
+        await tg.wait_answered(tg.tap(cls.chat_id, player, q1.message_id, button_data(q1, "A")))
+        tg.user_says(cls.chat_id, cls.creator, "/stop")
+        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "results"))
+        chat = tg.private_chat(stranger)
+        tg.user_says(chat, stranger, "/start")
+        greeting = await tg.wait_for(lambda: tg.last_message(chat.id))
+        answer = await tg.wait_answered(
+            tg.tap(chat, stranger, greeting.message_id, f"p:{run_id}:0")
+        )
+        assert answer.text == INVALID
+        assert all("what is wrong" not in m.text for m in tg.messages(chat.id))
+        pchat = tg.private_chat(player)
+        tg.user_says(pchat, player, "/start")
+        hello = await tg.wait_for(
+            lambda: tg.find_message(pchat.id, "") and tg.last_message(pchat.id)
+        )
+        await tg.wait_answered(tg.tap(pchat, player, hello.message_id, f"p:{run_id}:0"))
+        await tg.wait_for(lambda: tg.find_message(pchat.id, "what is wrong"))
+
+
+async def test_practice_waits_while_the_quiz_is_live_in_ones_group(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """Private practice of the quiz running in the student's group waits, and says so (both
+    languages); a stranger to that group may practise it."""
+    cls = populate(tg, students=2)
+    en, bn = cls.students
+    stranger = tg.add_user(4446, "Stranger")
+    async with BotHarness(tg, db_path) as bot:
+        await start_quiz(tg, cls)
+        for student, text in (
+            (en, "is running in one of your groups"),
+            (bn, "এখন আপনার একটি গ্রুপে চলছে"),
+        ):
+            chat = tg.private_chat(student)
+            tg.user_says(chat, student, "/quiz zero")
+            said = await tg.wait_for(lambda c=chat: tg.last_message(c.id))  # type: ignore[misc]
+            assert text in said.text
+            assert question_messages(tg, chat.id) == []
+        # the /quiz list's start button waits too
+        chat = tg.private_chat(en)
+        answer = await tg.wait_answered(tg.tap(chat, en, said.message_id, "s:zero"))
+        assert answer.text is not None and "is running in one of your groups" in answer.text
+        schat = tg.private_chat(stranger)
+        tg.user_says(schat, stranger, "/quiz zero")
+        await tg.wait_for(lambda: open_question(tg, schat.id, 1))
+        tg.user_says(cls.chat_id, cls.creator, "/stop")
+        await until(lambda: not bot.services.groups.active())
+        tg.user_says(chat, en, "/quiz zero")
+        await tg.wait_for(lambda: open_question(tg, chat.id, 1))
