@@ -21,6 +21,7 @@ from quizkit import (
     until,
 )
 from teacherkit import FrozenClock, harness, start_hw
+from test_authoring import draft_count, say
 from test_authoring_manage import write_quiz
 
 INVALID = "This button is no longer valid."
@@ -182,3 +183,25 @@ async def test_practice_waits_while_the_quiz_is_live_in_ones_group(
         await until(lambda: not bot.services.groups.active())
         tg.user_says(chat, en, "/quiz zero")
         await tg.wait_for(lambda: open_question(tg, chat.id, 1))
+
+
+async def test_questions_sent_together_all_join_the_draft(tg: FakeTelegram, db_path: Path) -> None:
+    """Five quiz polls in one getUpdates batch give five questions; five Aiken texts too."""
+    cls = populate(tg, students=1)
+    teacher = cls.creator
+    async with BotHarness(tg, db_path) as bot:
+        await say(tg, teacher, "/newquiz Burst", "Now send")
+        for n in range(5):  # queued at once: the bot's next getUpdates takes all five
+            tg.user_sends_poll(teacher, f"Poll question {n}?", ["right", "wrong"], correct=[0])
+        await tg.wait_for(
+            lambda: sum("added" in m.text for m in tg.messages(teacher.id)) >= 5, what="5 acks"
+        )
+        assert await draft_count(bot.services.store, teacher) == 5
+        for n in range(5):
+            tg.user_says(teacher.id, teacher, f"Aiken question {n}?\nA. right\nB. wrong\nANSWER: A")
+        await tg.wait_for(
+            lambda: sum("added" in m.text for m in tg.messages(teacher.id)) >= 10, what="10 acks"
+        )
+        assert await draft_count(bot.services.store, teacher) == 10
+        saved = await say(tg, teacher, "/done", "saved as")
+        assert "10" in saved.text or "১০" in saved.text

@@ -163,6 +163,22 @@ async def _add(
     new: list[DraftQuestion],
     lang: Lang,
 ) -> None:
+    """Append checked questions to the draft, one writer per draft: questions that arrive
+    together (polls in one batch) each read the draft the previous one wrote."""
+    async with svc.draft_locks.hold(current.user_id):
+        fresh = await svc.store.draft(current.user_id)
+        if fresh is not None and fresh.title is not None:
+            await _append(update, context, svc, fresh, new, lang)
+
+
+async def _append(
+    update: Update,
+    context: Context,
+    svc: Services,
+    current: Draft,
+    new: list[DraftQuestion],
+    lang: Lang,
+) -> None:
     """Append checked questions to the draft and confirm each (the last with Undo)."""
     questions = drafts.from_json(current.questions)
     if len(questions) + len(new) > drafts.MAX_DRAFT_QUESTIONS:
