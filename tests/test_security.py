@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from botproc import BotProcess
 from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import (
@@ -205,3 +206,57 @@ async def test_questions_sent_together_all_join_the_draft(tg: FakeTelegram, db_p
         assert await draft_count(bot.services.store, teacher) == 10
         saved = await say(tg, teacher, "/done", "saved as")
         assert "10" in saved.text or "১০" in saved.text
+
+
+AIKEN = b"Which layer holds the handlers?\nA. bot/handlers\nB. bot/core\nANSWER: A\n"
+
+
+async def test_a_redelivered_update_is_handled_once(tg: FakeTelegram, db_path: Path) -> None:
+    """Telegram hands out again an upload and a /homework after a restart: one quiz, one
+    homework."""
+    cls = populate(tg, students=1)
+    teacher = cls.creator
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock) as bot:
+        upload = tg.user_sends_document(teacher, "layers.txt", AIKEN)
+        upload_id = tg.next_update_id - 1
+        await tg.wait_for(lambda: tg.find_message(teacher.id, "saved as"))
+        command = tg.user_says(cls.chat_id, cls.creator, "/homework zero 3d")
+        command_id = tg.next_update_id - 1
+        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Homework: ZeRO"))
+        assert len(bot.services.authored.of_author(teacher.id)) == 1
+    async with harness(tg, db_path, clock) as bot:
+        before = len(tg.messages(teacher.id)), len(tg.messages(cls.chat_id))
+        tg.raw_update({"update_id": upload_id, "message": upload})
+        tg.raw_update({"update_id": command_id, "message": command})
+        await tg.wait_for(tg.all_updates_consumed)
+        tg.user_says(teacher.id, teacher, "/myquizzes")  # a later update, handled after them
+        await tg.wait_for(lambda: len(tg.messages(teacher.id)) > before[0])
+        assert len(bot.services.authored.of_author(teacher.id)) == 1
+        assert len(await bot.services.store.open_homework(cls.chat_id)) == 1
+        assert len(tg.messages(cls.chat_id)) == before[1]
+
+
+async def test_an_upload_in_flight_at_kill_9_is_answered_after_the_restart(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """The bot dies (SIGKILL) while downloading an upload: after the restart its sender is told
+    to send it again, once; the next upload goes through."""
+    teacher = tg.add_user(4242, "Teacher", language_code="en")
+    bot = await BotProcess(tg, db_path).start()
+    try:
+        tg.fail("getFile", delay=60)  # the download hangs: the upload is in flight
+        tg.user_sends_document(teacher, "layers.txt", AIKEN)
+        await tg.wait_for(lambda: tg.calls_to("getFile"), timeout=20)
+        await bot.kill()
+        tg.faults.clear()
+        bot = await BotProcess(tg, db_path).start()
+        told = await tg.wait_for(
+            lambda: tg.find_message(teacher.id, "Please send it again"), timeout=20
+        )
+        assert "restarted while working on the file" in told.text
+        tg.user_sends_document(teacher, "layers.txt", AIKEN)
+        await tg.wait_for(lambda: tg.find_message(teacher.id, "saved as"), timeout=20)
+        assert sum("send it again" in m.text for m in tg.messages(teacher.id)) == 1
+    finally:
+        await bot.close()

@@ -33,10 +33,10 @@ from bot.core.engine import PlanMismatch
 from bot.core.limits import bank_limits
 from bot.core.settings import Settings, file_url
 from bot.handlers import authoring as authoring_chat
+from bot.handlers import guard, teacher, upload
 from bot.handlers import quiz as commands
 from bot.handlers import recap as recap_commands
 from bot.handlers import reload as reload_handlers
-from bot.handlers import teacher, upload
 from bot.handlers.registry import REGISTRY, Registry
 from bot.services.authoring import Authoring
 from bot.services.container import CONTEXT_TYPES, Context, Services
@@ -153,8 +153,10 @@ def register_handlers(
     )
     # before any feature sees an update (groups run in order, one handler each):
     # names and titles kept current; then who writes privately (recaps may go to them directly)
+    app.add_handler(TypeHandler(Update, guard.once), group=-3)  # a redelivered message: dropped
     app.add_handler(TypeHandler(Update, commands.remember), group=-2)
     app.add_handler(TypeHandler(Update, recap_commands.observe), group=-1)
+    app.add_handler(TypeHandler(Update, guard.handled), group=99)  # after every feature's
     app.add_error_handler(commands.error_handler)
 
 
@@ -182,6 +184,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
         reload_handlers.watch_sighup(app)
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="resume")
+    app.job_queue.run_once(guard.tell_unfinished, 0, name="unfinished")
 
 
 async def _resume(context: Context) -> None:

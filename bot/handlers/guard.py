@@ -2,7 +2,8 @@
 
 Run ids and homework ids are small sequential numbers shown in every button, so an id alone
 must never be enough: every button passes :func:`button_refusal` before its handler (the
-registry calls it), and the teacher's commands and links ask :func:`may_see_quiz`. The checks:
+registry calls it), and the teacher's commands and links ask :func:`may_see_quiz`. Message
+updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`). The checks:
 
 - a private chat belongs to one user: a button pressed there by anyone else is refused;
 - an answer button in a private chat only answers that chat's own practice run (a group run's
@@ -16,7 +17,10 @@ registry calls it), and the teacher's commands and links ask :func:`may_see_quiz
 
 from __future__ import annotations
 
+import logging
+
 from telegram import Chat, Update
+from telegram.ext import ApplicationHandlerStop
 
 from bot.banks.authored import AUTHORED_ID
 from bot.core.bank import Quiz
@@ -28,7 +32,10 @@ from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.services.container import Context, Services
+from bot.tg import outbox
 from bot.tg.membership import is_member
+
+log = logging.getLogger(__name__)
 
 
 async def button_refusal(
@@ -106,3 +113,45 @@ async def may_see_quiz(svc: Services, quiz_id: str, chat_id: int, user_id: int) 
     if quiz_id in await svc.store.quizzes_played(chat_id, season):
         return svc.catalog.get(quiz_id)
     return None
+
+
+# --- updates handled once ----------------------------------------------------------------------
+
+REDELIVERY_WINDOW = 2 * 86_400.0  # seconds: Telegram keeps an unconfirmed update for 24 hours
+
+
+async def once(update: object, context: Context) -> None:
+    """Runs first for every update: a message seen before (Telegram redelivers after a webhook
+    timeout or a crash) goes no further; a new one is recorded as being handled."""
+    if not isinstance(update, Update) or update.message is None:
+        return  # taps: an answer is stored once by its key; chat events are idempotent
+    svc = context.bot_data
+    chat = update.effective_chat
+    first = await svc.store.first_delivery(
+        update.update_id,
+        chat.id if chat is not None else None,
+        "document" if update.message.document is not None else "message",
+        svc.clock(),
+        REDELIVERY_WINDOW,
+    )
+    if not first:
+        log.info("update %s delivered again: dropped", update.update_id)
+        raise ApplicationHandlerStop
+
+
+async def handled(update: object, context: Context) -> None:
+    """Runs last for every update: a message recorded by :func:`once` is done."""
+    if isinstance(update, Update) and update.message is not None:
+        await context.bot_data.store.delivery_done(update.update_id)
+
+
+async def tell_unfinished(context: Context) -> None:
+    """After a restart: whoever sent, in private, a message the bot was still handling when it
+    died (an upload being imported) is asked to send it again; nothing is left unanswered."""
+    svc = context.bot_data
+    for item in await svc.store.unfinished_deliveries():
+        if item.chat_id is None or item.chat_id <= 0:
+            continue  # a group: its command's effect is visible there, or it is simply redone
+        lang = await svc.recaps.language_of(item.chat_id, svc.settings.language)
+        key = "resend_upload" if item.kind == "document" else "resend_message"
+        await outbox.send(context.bot, item.chat_id, t(lang, key))

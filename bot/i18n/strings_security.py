@@ -24,4 +24,14 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "“{title}” is open as homework in one of your groups. "
         "You can practise it here after its deadline.",
     },
+    "resend_upload": {
+        "bn": "আপনার পাঠানো ফাইলটি নিয়ে কাজ করার সময় আমি আবার চালু হয়েছি, তাই সেটি শেষ হয়নি। "
+        "অনুগ্রহ করে ফাইলটি আবার পাঠান।",
+        "en": "I restarted while working on the file you sent, so it was not finished. "
+        "Please send it again.",
+    },
+    "resend_message": {
+        "bn": "আপনার শেষ বার্তাটি নিয়ে কাজ করার সময় আমি আবার চালু হয়েছি। অনুগ্রহ করে আবার পাঠান।",
+        "en": "I restarted while working on your last message. Please send it again.",
+    },
 }

@@ -352,6 +352,30 @@ AUTHORED_STATEMENTS: tuple[str, ...] = (
     "CREATE INDEX runs_quiz ON runs (quiz_id)",
 )
 
+#: issue 23: updates already handled (a redelivered one is dropped; one left unfinished by a
+#: crash is answered after the restart), and each user's uploads, for the daily limits
+GUARD_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE deliveries (
+        update_id INTEGER PRIMARY KEY,
+        chat_id INTEGER,
+        kind TEXT NOT NULL,
+        seen_at REAL NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0
+    )
+    """,
+    "CREATE INDEX deliveries_seen ON deliveries (seen_at)",
+    "CREATE INDEX deliveries_open ON deliveries (done) WHERE done = 0",
+    """
+    CREATE TABLE uploads (
+        user_id INTEGER NOT NULL,
+        at REAL NOT NULL,
+        bytes INTEGER NOT NULL
+    )
+    """,
+    "CREATE INDEX uploads_user ON uploads (user_id, at)",
+)
+
 
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
@@ -368,6 +392,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(V4_STATEMENTS),  # 3 -> 4
     _statements(V5_STATEMENTS),  # 4 -> 5: homework, reports, re-grading
     _statements(AUTHORED_STATEMENTS),  # 5 -> 6: quizzes written in chat
+    _statements(GUARD_STATEMENTS),  # 6 -> 7: updates handled once, daily upload limits
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
