@@ -260,3 +260,27 @@ async def test_an_upload_in_flight_at_kill_9_is_answered_after_the_restart(
         assert sum("send it again" in m.text for m in tg.messages(teacher.id)) == 1
     finally:
         await bot.close()
+
+
+async def test_uploads_per_user_per_day_are_limited(tg: FakeTelegram, db_path: Path) -> None:
+    """Past QUIZBOT_UPLOADS_PER_DAY a user's files get a clear reply and are not downloaded;
+    a day later they go through again; others are not affected."""
+    teacher = tg.add_user(4242, "Teacher", language_code="en")
+    other = tg.add_user(4243, "Other", language_code="en")
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock, QUIZBOT_UPLOADS_PER_DAY="2") as bot:
+        for n in range(2):
+            tg.user_sends_document(teacher, f"layers{n}.txt", AIKEN)
+            await tg.wait_for(lambda n=n: len(tg.messages(teacher.id)) == n + 1)  # type: ignore[misc]
+        downloads = len(tg.calls_to("getFile"))
+        tg.user_sends_document(teacher, "layers2.txt", AIKEN)
+        said = await tg.wait_for(lambda: tg.find_message(teacher.id, "enough files for today"))
+        assert "up to 2 files, 5 MB in all, in 24 hours" in said.text
+        assert len(tg.calls_to("getFile")) == downloads
+        assert len(bot.services.authored.of_author(teacher.id)) == 2
+        tg.user_sends_document(other, "layers.txt", AIKEN)
+        await tg.wait_for(lambda: tg.find_message(other.id, "saved as"))
+        clock.advance(86_401)
+        tg.user_sends_document(teacher, "layers3.txt", AIKEN)
+        await tg.wait_for(lambda: len(tg.messages(teacher.id)) == 4)
+        assert len(bot.services.authored.of_author(teacher.id)) == 3

@@ -155,3 +155,18 @@ async def tell_unfinished(context: Context) -> None:
         lang = await svc.recaps.language_of(item.chat_id, svc.settings.language)
         key = "resend_upload" if item.kind == "document" else "resend_message"
         await outbox.send(context.bot, item.chat_id, t(lang, key))
+
+
+# --- bounded uploads -----------------------------------------------------------------------------
+
+
+async def upload_refusal(svc: Services, user_id: int, size: int, lang: Lang) -> Safe | None:
+    """Why this user may not upload a file of ``size`` bytes now (their daily number of
+    uploads or bytes is used up), or None. The bot's administrators are not limited."""
+    if user_id in svc.settings.admin_ids:
+        return None
+    count, used = await svc.store.uploaded_today(user_id, svc.clock())
+    most, budget = svc.settings.uploads_per_day, svc.settings.upload_bytes_per_day
+    if count >= most or used + size > budget:
+        return t(lang, "upload_daily_limit", count=most, mb=budget // (1024 * 1024))
+    return None

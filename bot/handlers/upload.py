@@ -14,6 +14,7 @@ from pathlib import PurePath
 from telegram import Update
 from telegram.error import TelegramError
 
+from bot.handlers import guard
 from bot.handlers.replies import private_here, reply
 from bot.i18n import t
 from bot.render.authoring import import_text
@@ -43,6 +44,10 @@ async def document_sent(update: Update, context: Context) -> None:
     if len(svc.authored.of_author(user.id)) >= MAX_QUIZZES_PER_AUTHOR:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
+    refused = await guard.upload_refusal(svc, user.id, document.file_size or 0, lang)
+    if refused is not None:
+        await reply(update, context, refused)
+        return
     try:
         file = await document.get_file()
         if file.file_size is not None and file.file_size > MAX_UPLOAD_BYTES:
@@ -56,6 +61,7 @@ async def document_sent(update: Update, context: Context) -> None:
     if len(data) > MAX_UPLOAD_BYTES:
         await reply(update, context, limit_text)
         return
+    await svc.store.record_upload(user.id, len(data), svc.clock())  # the daily limits
     filename = PurePath(document.file_name or "upload").name
     # parsing and validating a file of hundreds of questions takes seconds: off the event loop
     report = await asyncio.to_thread(text_import.import_file, filename, data, MAX_UPLOAD_BYTES)

@@ -34,4 +34,10 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "আপনার শেষ বার্তাটি নিয়ে কাজ করার সময় আমি আবার চালু হয়েছি। অনুগ্রহ করে আবার পাঠান।",
         "en": "I restarted while working on your last message. Please send it again.",
     },
+    "upload_daily_limit": {
+        "bn": "আজকের জন্য যথেষ্ট ফাইল পেয়েছি: প্রতি ২৪ ঘণ্টায় একজন সর্বোচ্চ {count}টি ফাইল, "
+        "মোট {mb} MB পাঠাতে পারেন। অনুগ্রহ করে পরে আবার পাঠান।",
+        "en": "That is enough files for today: each person may send up to {count} files, "
+        "{mb} MB in all, in 24 hours. Please send it again later.",
+    },
 }
