@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from botproc import BotProcess
-from fakebot import FakeTelegram
+from fakebot import FakeTelegram, StoredMessage
 from harness import BotHarness
 from quizkit import (
     ZERO,
@@ -334,13 +334,12 @@ async def test_an_emoji_heavy_question_with_a_long_note_is_revealed(
         await tg.wait_answered(
             tg.tap(chat, student, question.message_id, button_data(question, "A"))
         )
-        revealed = await tg.wait_for(
-            lambda: (
-                (m := tg.stored_message(chat.id, question.message_id)) is not None
-                and "📖" in m.text
-                and m
-            )
-        )
+
+        def shown() -> StoredMessage | None:
+            found = tg.stored_message(chat.id, question.message_id)
+            return found if found is not None and "📖" in found.text else None
+
+        revealed = await tg.wait_for(shown)
         assert "🧠" * 1500 in revealed.text
         assert "📖 📖" in revealed.text and "…" in revealed.text  # the note, cut to fit
         assert all(c.status == 200 for c in tg.calls_to("editMessageText")), [

@@ -153,10 +153,10 @@ def register_handlers(
     )
     # before any feature sees an update (groups run in order, one handler each):
     # names and titles kept current; then who writes privately (recaps may go to them directly)
-    app.add_handler(TypeHandler(Update, guard.once), group=-3)  # a redelivered message: dropped
+    app.add_handler(TypeHandler(Update, guard.once), group=-10)  # a redelivered message: dropped
     app.add_handler(TypeHandler(Update, commands.remember), group=-2)
     app.add_handler(TypeHandler(Update, recap_commands.observe), group=-1)
-    app.add_handler(TypeHandler(Update, guard.handled), group=99)  # after every feature's
+    app.add_handler(TypeHandler(Update, guard.handled), group=100)  # after every feature's
     app.add_error_handler(commands.error_handler)
 
 
