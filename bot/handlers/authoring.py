@@ -220,7 +220,14 @@ async def _append(
 
 
 async def undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
-    """The Undo button: drop question N if it is still the draft's last."""
+    """The Undo button: drop question N if it is still the draft's last (one writer per draft,
+    as for appending)."""
+    user_id, _, _ = pressed(update)
+    async with context.bot_data.draft_locks.hold(user_id):
+        return await _undo(update, context, data)
+
+
+async def _undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
     svc = context.bot_data
     user_id, chat_id, message_id = pressed(update)
     lang = await language(update, svc)
