@@ -151,6 +151,6 @@ async def test_the_validators_problems_come_in_the_uploaders_language(
         reply = await upload(tg, bn, "long.gift", gift, "সংরক্ষিত")
         assert (
             "• long.gift:3: প্রশ্নটি বাদ গেছে: explanation: ২৩৯ অক্ষর; সঠিক/ভুল ও পয়েন্টের "
-            "লেখাসহ (৫৬) অ্যালার্টটি হবে ২৯৫ অক্ষরের, Telegram সর্বোচ্চ ২০০ অক্ষর নেয়" in reply.text
+            "লেখাসহ (৫৭) অ্যালার্টটি হবে ২৯৬ অক্ষরের, Telegram সর্বোচ্চ ২০০ অক্ষর নেয়" in reply.text
         )
         assert len(await bot.services.store.authored_by(bn.id)) == 1

@@ -163,7 +163,7 @@ def test_refused_drafts_are_named_at_their_place_after_one_validation(
     assert [p.text("en") for p in report.problems] == [
         "sheet.csv row 3: question skipped: options[2]: duplicate of option 1",
         "sheet.csv row 5: question skipped: explanation: 239 characters; with the verdict and "
-        "points (56) the alert would be 295, Telegram allows 200",
+        "points (57) the alert would be 296, Telegram allows 200",
     ]
     assert report.quiz is not None
     assert [(q.number, q.id, q.text.en) for q in report.quiz.questions] == [

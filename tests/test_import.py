@@ -304,7 +304,7 @@ def test_texts_over_the_limits_are_reported_not_cut() -> None:
     assert [p.text("en") for p in problems] == [
         "limits.gift:3: option 2 is 301 characters, at most 300; skipped rather than cut.",
         "limits.gift:5: question skipped: explanation: 239 characters; with the verdict "
-        "and points (56) the alert would be 295, Telegram allows 200",
+        "and points (57) the alert would be 296, Telegram allows 200",
     ]
     assert report.yaml_text is not None and long_option not in report.yaml_text
     titled = import_bytes("t.gift", b"Q? {=a ~b}", quiz_id="t", title="T" * 250)

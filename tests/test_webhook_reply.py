@@ -86,3 +86,30 @@ async def test_a_late_alert_is_sent_by_its_own_request() -> None:
         assert garbage.status == 400 and queue.empty()
     finally:
         await client.close()
+
+
+async def test_a_bad_secret_is_403_whatever_its_bytes() -> None:
+    """Non-UTF-8 bytes in the secret header (or any wrong secret): 403, before anything else;
+    sent on a raw socket, since HTTP clients re-encode header values."""
+    client, _, queue = await client_for(reply_wait=1)
+    try:
+        body = tap("q9")
+        for raw in (b"\xff\xfe\x80", b"caf\xe9", b"wrong", SECRET.encode() + b"\x80"):
+            reader, writer = await asyncio.open_connection("127.0.0.1", client.port)
+            writer.write(
+                b"POST /hook HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                + SECRET_HEADER.encode()
+                + b": "
+                + raw
+                + b"\r\nContent-Type: application/json\r\n"
+                + f"Content-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            await writer.drain()
+            status = (await reader.readline()).split()[1]
+            writer.close()
+            await writer.wait_closed()
+            assert status == b"403", (raw, status)
+        assert queue.empty()
+    finally:
+        await client.close()

@@ -35,7 +35,7 @@ from bot.core.engine import PlanMismatch
 from bot.core.limits import bank_limits
 from bot.core.problems import Problem
 from bot.core.settings import Settings, file_url
-from bot.handlers import authoring, quiz, recap, reload, upload
+from bot.handlers import authoring, guard, quiz, recap, reload, upload
 from bot.handlers.registry import REGISTRY, Registry
 from bot.handlers.taps import tap_key
 from bot.services.authoring import Authoring
@@ -155,8 +155,10 @@ def register_handlers(
     )
     # before any feature sees an update (groups run in order, one handler each):
     # names and titles kept current; then who writes privately (recaps may go to them directly)
+    app.add_handler(TypeHandler(Update, guard.once), group=-10)  # a redelivered message: dropped
     app.add_handler(TypeHandler(Update, quiz.remember), group=-2)
     app.add_handler(TypeHandler(Update, recap.observe), group=-1)
+    app.add_handler(TypeHandler(Update, guard.handled), group=100)  # after every feature's
     app.add_error_handler(quiz.error_handler)
 
 
@@ -184,6 +186,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
         reload.watch_sighup(app)
     assert app.job_queue is not None
     app.job_queue.run_once(_resume, 0, name="resume")
+    app.job_queue.run_once(guard.tell_unfinished, 0, name="unfinished")
 
 
 async def _resume(context: Context) -> None:

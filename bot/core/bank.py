@@ -203,3 +203,10 @@ class Limits:
     alert: int = 200
     alert_prefix: Mapping[Lang, int] | None = None  # longest verdict+points prefix per language
     question_overhead: Mapping[Lang, int] | None = None  # header and labels around the texts
+    #: the closed question's frame: header, counts, right-answer and stats lines, marks, verdict
+    reveal_overhead: Mapping[Lang, int] | None = None
+
+
+def utf16_len(text: str) -> int:
+    """A text's length as Telegram counts it: UTF-16 code units (an emoji is often 2)."""
+    return len(text.encode("utf-16-le")) // 2

@@ -6,7 +6,7 @@ longest verdict line of an alert and the frame around a question message, in eac
 
 from __future__ import annotations
 
-from bot.core.bank import Limits
+from bot.core.bank import Limits, utf16_len
 from bot.core.engine import MAX_POINTS, STREAK_CAP
 from bot.i18n import t
 from bot.i18n.lang import LANGS
@@ -20,21 +20,34 @@ def bank_limits() -> Limits:
     most = MAX_POINTS + STREAK_CAP
     prefix = {
         lang: max(
-            len(
+            utf16_len(
                 t(lang, "alert_right", points=most)
                 + t(lang, "alert_streak", streak=999, bonus=STREAK_CAP)
             ),
-            len(t(lang, "alert_wrong")),
-            len(t(lang, "alert_wrong_practice", label="J")),
+            utf16_len(t(lang, "alert_wrong")),
+            utf16_len(t(lang, "alert_wrong_practice", label="J")),
         )
         + 2
         for lang in LANGS
     }
     overhead = {
-        lang: len(t(lang, "question_head", n=200, total=200))
-        + len(t(lang, "question_timer", seconds=600, answered=99999))
+        lang: utf16_len(t(lang, "question_head", n=200, total=200))
+        + utf16_len(t(lang, "question_timer", seconds=600, answered=99999))
         + 6
         + 10 * len("J) \n")
+        for lang in LANGS
+    }
+    # a closed question (group reveal or practice, whichever is longer): its head, options
+    # with counts and marks, the right-answer and stats lines, explanation and note marks, the
+    # practice verdict, and the blank lines between them
+    reveal = {
+        lang: utf16_len(t(lang, "reveal_head", n=200, total=200))
+        + 10 * utf16_len("<b>J) </b> — 99999 ✅\n")
+        + utf16_len(t(lang, "reveal_answer", label="J"))
+        + utf16_len(t(lang, "reveal_stats", answered=99999, right=99999))
+        + utf16_len("💡 📖 <b></b>")
+        + prefix[lang]
+        + 16
         for lang in LANGS
     }
     return Limits(
@@ -42,4 +55,5 @@ def bank_limits() -> Limits:
         alert=ALERT_LIMIT,
         alert_prefix=prefix,
         question_overhead=overhead,
+        reveal_overhead=reveal,
     )

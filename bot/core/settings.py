@@ -54,6 +54,9 @@ class Settings:
     group_window: float = 60.0
     count_interval: float = 5.0  # at most one "N answered" refresh per this many seconds
     homework_sweep: float = 30.0  # how often open homework is checked for passed deadlines
+    # what one user may upload in 24 hours (issue 23): files of questions, and their bytes
+    uploads_per_day: int = 20
+    upload_bytes_per_day: int = 5 * 1024 * 1024
 
 
 def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
@@ -131,6 +134,8 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
         admin_ids=frozenset(admin_ids),
         language=language,
         question_seconds=_int(env, "QUIZBOT_QUESTION_SECONDS", 30, MIN_SECONDS, MAX_SECONDS),
+        uploads_per_day=_int(env, "QUIZBOT_UPLOADS_PER_DAY", 20, 0, 10_000),
+        upload_bytes_per_day=_int(env, "QUIZBOT_UPLOAD_MB_PER_DAY", 5, 0, 1_000) * 1024 * 1024,
         log_level=level,
         webhook_url=webhook,
         webhook_secret=webhook_secret,

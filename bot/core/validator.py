@@ -27,6 +27,7 @@ from bot.core.bank import (
     Question,
     Quiz,
     Text,
+    utf16_len,
 )
 from bot.core.problems import Problem, SourceMap, Where
 from bot.i18n.lang import LANGS
@@ -203,31 +204,39 @@ class _Checker:
         message_done = alert_done = False
         for lang in LANGS:
             suffix = f".{lang}" if bilingual else ""
-            if limits.question_overhead is not None and not message_done:
-                size = (
-                    limits.question_overhead[lang]
-                    + len(q.text(lang))
-                    + sum(len(o(lang)) for o in q.options)
+            texts = utf16_len(q.text(lang)) + sum(utf16_len(o(lang)) for o in q.options)
+            extras = sum(utf16_len(x(lang)) for x in (q.explanation, q.note) if x is not None)
+            posted = limits.question_overhead[lang] + texts if limits.question_overhead else 0
+            # the reveal: the options with their counts, the explanation and the note as well
+            shown = limits.reveal_overhead[lang] + texts + extras if limits.reveal_overhead else 0
+            if posted > limits.question_message and not message_done:
+                self.fail(
+                    where.at(f"question{suffix}"),
+                    "question",
+                    "bank_message_long",
+                    size=posted,
+                    limit=limits.question_message,
                 )
-                if size > limits.question_message:
-                    self.fail(
-                        where.at(f"question{suffix}"),
-                        "question",
-                        "bank_message_long",
-                        size=size,
-                        limit=limits.question_message,
-                    )
-                    message_done = not bilingual
+                message_done = not bilingual
+            elif shown > limits.question_message and not message_done:
+                self.fail(
+                    where.at(f"question{suffix}"),
+                    "question",
+                    "bank_reveal_long",
+                    size=shown,
+                    limit=limits.question_message,
+                )
+                message_done = not bilingual
             if q.explanation is None or alert_done:
                 continue
             prefix = limits.alert_prefix[lang] if limits.alert_prefix is not None else 0
-            size = prefix + len(q.explanation(lang))
+            size = prefix + utf16_len(q.explanation(lang))
             if size > limits.alert:
                 self.fail(
                     where.at(f"explanation{suffix}"),
                     "explanation",
                     "bank_alert_long",
-                    length=len(q.explanation(lang)),
+                    length=utf16_len(q.explanation(lang)),
                     prefix=prefix,
                     size=size,
                     limit=limits.alert,
@@ -256,7 +265,7 @@ def _order(problem: Problem) -> tuple[int, ...]:
         if base == "settings":
             return (1, _TOP.index(base), _SETTINGS.index(rest) if rest in _SETTINGS else 0)
         return (1, _TOP.index(base) if base in _TOP else 0, lang)
-    if problem.key in ("bank_message_long", "bank_alert_long"):
+    if problem.key in ("bank_message_long", "bank_reveal_long", "bank_alert_long"):
         return (2, q, len(_FIELDS), lang, problem.key == "bank_alert_long")
     if problem.key == "bank_duplicate_id":
         return (2, q, len(_FIELDS) + 1)

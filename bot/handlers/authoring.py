@@ -163,6 +163,22 @@ async def _add(
     new: list[DraftQuestion],
     lang: Lang,
 ) -> None:
+    """Append checked questions to the draft, one writer per draft: questions that arrive
+    together (polls in one batch) each read the draft the previous one wrote."""
+    async with svc.draft_locks.hold(current.user_id):
+        fresh = await svc.store.draft(current.user_id)
+        if fresh is not None and fresh.title is not None:
+            await _append(update, context, svc, fresh, new, lang)
+
+
+async def _append(
+    update: Update,
+    context: Context,
+    svc: Services,
+    current: Draft,
+    new: list[DraftQuestion],
+    lang: Lang,
+) -> None:
     """Append checked questions to the draft and confirm each (the last with Undo)."""
     questions = drafts.from_json(current.questions)
     if len(questions) + len(new) > drafts.MAX_DRAFT_QUESTIONS:
@@ -204,7 +220,14 @@ async def _add(
 
 
 async def undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
-    """The Undo button: drop question N if it is still the draft's last."""
+    """The Undo button: drop question N if it is still the draft's last (one writer per draft,
+    as for appending)."""
+    user_id, _, _ = pressed(update)
+    async with context.bot_data.draft_locks.hold(user_id):
+        return await _undo(update, context, data)
+
+
+async def _undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
     svc = context.bot_data
     user_id, chat_id, message_id = pressed(update)
     lang = await language(update, svc)

@@ -9,6 +9,7 @@ from telegram import Chat, Update
 from telegram.ext import filters
 from telegram.helpers import create_deep_linked_url
 
+from bot.handlers import guard
 from bot.handlers.replies import language, pressed, private_here, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
@@ -138,6 +139,10 @@ async def start_shared(update: Update, context: Context) -> None:
     quiz = svc.authored.quiz(row.quiz_id) if row is not None else None
     if quiz is None:
         await reply(update, context, t(lang, "share_gone"))
+        return
+    wait = await guard.practice_refusal(context, chat.id, quiz, lang)
+    if wait is not None:
+        await reply(update, context, wait)
         return
     await svc.practice.start(chat.id, quiz, lang, svc.rng)
 

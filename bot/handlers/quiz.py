@@ -13,6 +13,7 @@ from telegram.constants import ChatMemberStatus
 from bot import render
 from bot.banks.authored import AUTHORED_ID
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
+from bot.handlers import guard
 from bot.handlers.replies import is_moderator, language, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
 from bot.handlers.taps import tap_of
@@ -76,6 +77,10 @@ async def quiz(update: Update, context: Context) -> None:
     chosen = visible[request.name]
     seconds = request.seconds or chosen.seconds or svc.settings.question_seconds
     if private:
+        wait = await guard.practice_refusal(context, update.effective_user.id, chosen, lang)
+        if wait is not None:
+            await reply(update, context, wait)
+            return
         await svc.practice.start(chat.id, chosen, lang, svc.rng)
         return
     started = await svc.groups.start(

@@ -30,6 +30,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 
 from bot.handlers import (
     authoring,
+    guard,
     homework,
     myquizzes,
     quiz,
@@ -157,9 +158,11 @@ class Registry:
         data = callbacks.parse(query.data)
         entry = self.buttons.get(type(data)) if data is not None else None
         chat = query.message.chat if query.message is not None else None
-        if entry is None or chat is None or not _fits(entry.where, chat.type):
+        if data is None or entry is None or chat is None or not _fits(entry.where, chat.type):
             return t(await language(update, context.bot_data), "alert_invalid"), True
-        return await entry.callback(update, context, data)
+        # who taps, where: checked for every kind of button before its handler (issue 23)
+        refused = await guard.button_refusal(update, context, data)
+        return refused or await entry.callback(update, context, data)
 
     # --- texts ----------------------------------------------------------------------------------
 

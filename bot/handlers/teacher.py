@@ -17,6 +17,7 @@ from telegram.ext import filters
 from bot import render
 from bot.core.bank import Quiz
 from bot.core.regrade import rescore
+from bot.handlers import guard
 from bot.handlers.replies import language, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import ascii_digits, t, t_plain
@@ -60,13 +61,10 @@ async def analysis_command(update: Update, context: Context) -> None:
         return
     lang = await language(update, svc)
     args = [a.casefold() for a in context.args or []]
-    if len(args) > 1 or (args and args[0] not in svc.quizzes):
-        await reply(
-            update,
-            context,
-            t(lang, "quiz_unknown", names=render.quiz_names(sorted(svc.quizzes))),
-            important=True,
-        )
+    seen = await guard.may_see_quiz(svc, args[0], chat.id, user.id) if len(args) == 1 else None
+    if len(args) > 1 or (args and seen is None):
+        names = render.quiz_names(sorted(svc.quizzes))
+        await reply(update, context, t(lang, "quiz_unknown", names=names), important=True)
         return
     if args:
         quiz_id = args[0]
@@ -110,8 +108,8 @@ async def start_analysis(update: Update, context: Context) -> None:
     if user is None:
         return
     lang = await language(update, svc)
-    quiz = svc.quizzes.get(match[2]) if match else None
     group = Chat(-int(match[1]), Chat.SUPERGROUP) if match else None
+    quiz = await guard.may_see_quiz(svc, match[2], group.id, user.id) if match and group else None
     if quiz is None or group is None:
         await reply(update, context, t(lang, "an_nothing"))
         return
@@ -138,7 +136,8 @@ async def regrade_command(update: Update, context: Context) -> None:
         return
     lang = await language(update, svc)
     args = context.args or []
-    quiz = svc.quizzes.get(args[0].casefold()) if args else None
+    user_id = update.effective_user.id if update.effective_user else 0
+    quiz = await guard.may_see_quiz(svc, args[0].casefold(), chat.id, user_id) if args else None
     if quiz is None or len(args) not in (1, 3):
         await reply(update, context, t(lang, "regrade_usage"), important=True)
         return

@@ -17,6 +17,7 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from bot.banks.importers.sandbox import Failed
+from bot.handlers import guard
 from bot.handlers.replies import private_here, reply
 from bot.i18n import t
 from bot.render.authoring import import_text
@@ -46,6 +47,10 @@ async def document_sent(update: Update, context: Context) -> None:
     if len(svc.authored.of_author(user.id)) >= MAX_QUIZZES_PER_AUTHOR:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
+    refused = await guard.upload_refusal(svc, user.id, document.file_size or 0, lang)
+    if refused is not None:
+        await reply(update, context, refused)
+        return
     try:
         file = await document.get_file()
         if file.file_size is not None and file.file_size > MAX_UPLOAD_BYTES:
@@ -59,6 +64,7 @@ async def document_sent(update: Update, context: Context) -> None:
     if data is None:  # more than the limit came: the download was stopped there
         await reply(update, context, limit_text)
         return
+    await svc.store.record_upload(user.id, len(data), svc.clock())  # the daily limits
     filename = PurePath(document.file_name or "upload").name
     # parsing and validating: in a worker process, under CPU and memory limits
     report = await svc.parsing.run(text_import.read_upload, filename, data, MAX_UPLOAD_BYTES)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.core.bank import Question, Quiz
+from bot.core.bank import Question, Quiz, utf16_len
 from bot.core.engine import Reveal, Score, Verdict
+from bot.core.limits import MESSAGE_LIMIT
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
 from bot.i18n import num, t, t_plain
 from bot.i18n.lang import Lang
@@ -89,8 +90,27 @@ def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True
         *explained(q, lang),
     ]
     if q.note is not None:
-        parts.append(html("📖 {}", q.note(lang)))
+        # what a bank checked in code points may still be over Telegram's UTF-16 limit (a
+        # quiz stored before the check): the note gives way, cut to what fits
+        room = MESSAGE_LIMIT - utf16_len(join("\n\n", parts)) - VERDICT_ROOM
+        parts.append(html("📖 {}", trim_utf16(q.note(lang), room)))
     return join("\n\n", parts)
+
+
+VERDICT_ROOM = 300  # UTF-16 units kept for the blank lines, marks and a practice verdict
+
+
+def trim_utf16(text: str, units: int) -> str:
+    """``text`` cut to at most ``units`` UTF-16 code units, ending in "…" when cut."""
+    if utf16_len(text) <= units:
+        return text
+    out, used = [], 1
+    for ch in text:
+        used += 2 if ord(ch) > 0xFFFF else 1
+        if used > units:
+            break
+        out.append(ch)
+    return "".join(out) + "…"
 
 
 def results_message(

@@ -21,8 +21,6 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram.constants import ChatMemberStatus
-from telegram.error import TelegramError
 from telegram.ext import Application
 
 from bot import render
@@ -38,6 +36,7 @@ from bot.services.driver import Notice, RunDriver, Tap
 from bot.services.progress import restore_engine
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
 from bot.tg import outbox
+from bot.tg.membership import is_member
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +99,10 @@ class Attempts(AppBound):
         if hw is None or quiz is None:
             await outbox.send(self._bot, user_id, t(lang, "hw_missing"))
             return
-        if not await self._member(hw.chat_id, user_id):  # the link may travel beyond the group
-            await outbox.send(self._bot, user_id, t(lang, "hw_not_member"))
+        member = await is_member(self._bot, hw.chat_id, user_id)  # the link may travel
+        if not member:  # fails closed: when Telegram cannot say, nobody is admitted
+            key = "hw_not_member" if member is False else "hw_member_unknown"
+            await outbox.send(self._bot, user_id, t(lang, key))
             return
         try:
             stored = await self._store.start_attempt(
@@ -146,15 +147,6 @@ class Attempts(AppBound):
         )
         async with attempt.lock:
             await self._post(attempt)
-
-    async def _member(self, chat_id: int, user_id: int) -> bool:
-        """Whether the user belongs to the group (True when Telegram cannot tell us)."""
-        try:
-            member = await self._bot.get_chat_member(chat_id, user_id)
-        except TelegramError as exc:
-            log.warning("cannot check membership of %s in chat %s: %s", user_id, chat_id, exc)
-            return True
-        return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
     async def _post(self, a: Attempt) -> None:
         engine = a.engine

@@ -32,6 +32,7 @@ from bot.services.homework import Homeworks
 from bot.services.practice import PracticeSessions
 from bot.services.recap import Recaps
 from bot.services.review import Reviews
+from bot.services.serial import KeyedLocks
 from bot.storage import Store
 from bot.tg.answering import Answers
 from bot.tg.arrivals import Arrivals
@@ -73,6 +74,8 @@ class Services:
     sighup: bool = False
     # state shared by handlers
     chat_languages: dict[int, Lang] = field(default_factory=dict)
+    #: one writer per draft (user id): questions sent together all join it (issue 23)
+    draft_locks: KeyedLocks = field(default_factory=KeyedLocks)
     #: (chat, user) -> when that user last got an optional reply in that group
     cooldowns: dict[tuple[int, int], float] = field(default_factory=dict)
     #: in webhook mode: taps answered in the reply to their webhook request

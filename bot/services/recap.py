@@ -237,6 +237,9 @@ class Recaps(AppBound):
         quiz = self._catalog.matching(run.quiz_id, run.plan.question_ids) if run else None
         texts: list[Safe] = []
         markup = None
+        if run is not None and run.status == "running":  # the open question stays secret
+            await outbox.send(self._bot, chat_id, t(lang, "recap_not_yet"))
+            return
         if run is not None and quiz is not None and run.mode == "group":
             answers = await self._answers(run_id)
             if user_id in answers:

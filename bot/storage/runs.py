@@ -230,6 +230,13 @@ class RunsMixin(StoreCore):
         """
         return await self._enqueue(_AnswerJob(answer, self._new_future()))
 
+    async def took_part(self, run_id: int, user_id: int) -> bool:
+        """Whether the user answered at least once in that run (the report flow's check)."""
+        row = await self._fetchone(
+            "SELECT 1 FROM answers WHERE run_id = ? AND user_id = ? LIMIT 1", (run_id, user_id)
+        )
+        return row is not None
+
     async def answers(self, run_id: int) -> list[Answer]:
         """Every answer of a run, by question, then in the order they came."""
         rows = await self._fetchall(

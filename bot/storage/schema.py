@@ -352,6 +352,30 @@ AUTHORED_STATEMENTS: tuple[str, ...] = (
     "CREATE INDEX runs_quiz ON runs (quiz_id)",
 )
 
+#: issue 23: updates already handled (a redelivered one is dropped; one left unfinished by a
+#: crash is answered after the restart), and each user's uploads, for the daily limits
+GUARD_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE deliveries (
+        update_id INTEGER PRIMARY KEY,
+        chat_id INTEGER,
+        kind TEXT NOT NULL,
+        seen_at REAL NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0
+    )
+    """,
+    "CREATE INDEX deliveries_seen ON deliveries (seen_at)",
+    "CREATE INDEX deliveries_open ON deliveries (done) WHERE done = 0",
+    """
+    CREATE TABLE uploads (
+        user_id INTEGER NOT NULL,
+        at REAL NOT NULL,
+        bytes INTEGER NOT NULL
+    )
+    """,
+    "CREATE INDEX uploads_user ON uploads (user_id, at)",
+)
+
 
 # Spaced review scheduled by FSRS (bot.core.spacing) instead of Leitner boxes: each card keeps
 # its memory state. A card scheduled by the boxes keeps its due date; its stability is the
@@ -389,6 +413,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(V5_STATEMENTS),  # 4 -> 5: homework, reports, re-grading
     _statements(AUTHORED_STATEMENTS),  # 5 -> 6: quizzes written in chat
     _statements(FSRS_STATEMENTS),  # 6 -> 7: spaced review by FSRS
+    _statements(GUARD_STATEMENTS),  # 7 -> 8: updates handled once, daily upload limits
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -22,6 +22,7 @@ from bot.i18n.lang import Lang
 from .analysis import AnalysisMixin
 from .authored import AuthoredMixin
 from .core import Clock, _UserJob, pragmas
+from .deliveries import DeliveriesMixin
 from .homework import HomeworkMixin
 from .models import LANGUAGES
 from .review import ReviewMixin
@@ -84,7 +85,15 @@ def _backup_file(source: Path, dest: Path, busy_timeout_ms: int) -> None:
         raise
 
 
-class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, AuthoredMixin):
+class Store(
+    RunsMixin,
+    HomeworkMixin,
+    StatsMixin,
+    ReviewMixin,
+    AnalysisMixin,
+    AuthoredMixin,
+    DeliveriesMixin,
+):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
     _busy_timeout_ms = 5000

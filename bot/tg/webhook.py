@@ -67,10 +67,12 @@ def _handler(
     if not isinstance(bot, QuizBot):
         raise TypeError("the webhook serves quizbot's own bot (bot.tg.updates.QuizBot)")
     decode = bot.decode
+    expected = secret.encode()
 
     async def handle(request: web.Request) -> web.StreamResponse:
-        given = request.headers.get(SECRET_HEADER, "")
-        if not hmac.compare_digest(given.encode(), secret.encode()):
+        # the header as the bytes that came (aiohttp keeps undecodable ones as surrogates)
+        given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogateescape")
+        if not hmac.compare_digest(given, expected):
             return web.Response(status=403)
         try:
             update = decode(orjson.loads(await request.read()))

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .html_check import EntityParseError, parse_html
+from .html_check import EntityParseError, parse_html, utf16_len
 from .models import (
     JSON,
     ApiError,
@@ -73,6 +73,7 @@ _RESTRICTED_RIGHTS = {
     "can_send_video_notes": False,
     "can_send_voice_notes": False,
     "can_edit_tag": False,
+    "can_react_to_messages": False,
 }
 
 
@@ -188,7 +189,7 @@ class BotApi:
             visible = text
         else:
             raise bad_request(f"unsupported parse_mode {parse_mode}")
-        if len(visible) > limit:
+        if utf16_len(visible) > limit:  # Telegram counts UTF-16 code units
             raise bad_request(too_long)
         return visible, html, entities
 
@@ -503,7 +504,7 @@ class BotApi:
         if query is None or query.answer is not None:
             raise bad_request(_QUERY_INVALID)
         text = params.get("text")
-        if text is not None and len(str(text)) > MAX_ALERT:
+        if text is not None and utf16_len(str(text)) > MAX_ALERT:
             raise bad_request("MESSAGE_TOO_LONG")
         answer = CallbackAnswer(
             query_id=qid,
@@ -533,6 +534,8 @@ class BotApi:
             status = chat.members.get(user_id, "left")
             if chat.type == "private":
                 status = "member"
+        left_restricted = status == "restricted_left"  # restricted, then left the group
+        status = "restricted" if left_restricted else status
         member: JSON = {"status": status, "user": user}
         anonymous = user_id in chat.anonymous_admins
         if status == "creator":
@@ -540,7 +543,7 @@ class BotApi:
         elif status == "administrator":
             member.update(_ADMIN_RIGHTS, is_anonymous=anonymous)
         elif status == "restricted":
-            member.update(_RESTRICTED_RIGHTS)
+            member.update(_RESTRICTED_RIGHTS, is_member=not left_restricted)
         elif status == "kicked":
             member["until_date"] = 0
         return member

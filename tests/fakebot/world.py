@@ -192,7 +192,8 @@ class World:
         self.chat(chat).bot_status = "administrator" if admin else "member"
 
     def set_member(self, chat: ChatRef, user: UserRef, status: str) -> None:
-        """status: creator | administrator | member | restricted | left | kicked."""
+        """status: creator | administrator | member | restricted | left | kicked, or
+        restricted_left (restricted, then left: ``is_member`` false)."""
         self.chat(chat).members[self.user(user).id] = status
 
     def add_topic(self, chat: ChatRef, thread_id: int, name: str) -> Topic:

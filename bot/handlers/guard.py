@@ -1,0 +1,172 @@
+"""Who may press a button, follow a link or name a quiz, and where (issue 23).
+
+Run ids and homework ids are small sequential numbers shown in every button, so an id alone
+must never be enough: every button passes :func:`button_refusal` before its handler (the
+registry calls it), and the teacher's commands and links ask :func:`may_see_quiz`. Message
+updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`). The checks:
+
+- a private chat belongs to one user: a button pressed there by anyone else is refused;
+- an answer button in a private chat only answers that chat's own practice run (a group run's
+  tap is checked against its chat by the handler, on the hot path, without a database read);
+- a homework answer only answers the tapping student's own attempt;
+- "report a problem" only for a run the reporter answered in;
+- a start button only for a quiz listed in that chat (folder banks with a chat list) or one the
+  user may start (own, published), and, in private, not while that quiz is live or open as
+  homework in one of the user's groups (:func:`practice_refusal`).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Chat, Update
+from telegram.ext import ApplicationHandlerStop
+
+from bot.banks.authored import AUTHORED_ID
+from bot.core.bank import Quiz
+from bot.core.limits import ALERT_LIMIT
+from bot.handlers.replies import language
+from bot.handlers.routes import Notice
+from bot.i18n import t, t_plain
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
+from bot.render import callbacks
+from bot.services.container import Context, Services
+from bot.tg import outbox
+from bot.tg.membership import is_member
+
+log = logging.getLogger(__name__)
+
+
+async def button_refusal(
+    update: Update, context: Context, data: callbacks.CallbackData
+) -> Notice | None:
+    """The alert refusing this tap, or None when the tapping user may press it here."""
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    chat, user = query.message.chat, query.from_user
+    private = chat.type == Chat.PRIVATE
+    if private and chat.id != user.id:  # a private chat is one user's
+        return t_plain(await language(update, svc), "alert_invalid"), True
+    if isinstance(data, (callbacks.ResetData, callbacks.ReviewData, callbacks.TimezoneData)):
+        return None  # checked by their handlers (moderator of the chat; the user's own card)
+    if isinstance(data, callbacks.AnswerData) and not private:
+        return None  # a group tap: its handler checks the run's chat (hot path: no reads)
+    lang = await language(update, svc)
+    invalid = t_plain(lang, "alert_invalid"), True
+    if isinstance(data, callbacks.AnswerData):
+        run = await svc.store.get_run(data.run_id)
+        if run is not None and (run.mode != "practice" or run.chat_id != chat.id):
+            return invalid
+    elif isinstance(data, callbacks.HomeworkAnswerData):
+        attempt = svc.attempts.get(data.run_id)
+        if not private or (attempt is not None and attempt.user_id != user.id):
+            return invalid
+    elif isinstance(data, callbacks.ReportData):
+        if not await svc.store.took_part(data.run_id, user.id):
+            return invalid
+    elif isinstance(data, callbacks.StartData):
+        quiz = startable_here(svc, data.quiz_id, chat.id, user.id)
+        if quiz is None:
+            return invalid
+        if private and (key := await practice_wait(context, user.id, quiz)) is not None:
+            return t_plain(lang, key, title=quiz.title(lang))[:ALERT_LIMIT], True
+    return None
+
+
+def startable_here(svc: Services, quiz_id: str, chat_id: int, user_id: int) -> Quiz | None:
+    """The quiz a start button names, if it is listed in this chat or the user may start it."""
+    if AUTHORED_ID.match(quiz_id):
+        return svc.authored.may_start(quiz_id, user_id)
+    return next((q for q in svc.catalog.for_chat(chat_id) if q.id == quiz_id), None)
+
+
+async def practice_refusal(context: Context, user_id: int, quiz: Quiz, lang: Lang) -> Safe | None:
+    """Why this user may not practise ``quiz`` privately now, as a message, or None."""
+    key = await practice_wait(context, user_id, quiz)
+    return t(lang, key, title=quiz.title(lang)) if key is not None else None
+
+
+async def practice_wait(context: Context, user_id: int, quiz: Quiz) -> str | None:
+    """The key of the reason this user may not practise ``quiz`` privately now (it is live, or
+    open as homework, in one of their groups: its right answers would be seen), or None."""
+    svc = context.bot_data
+    chats = {r.chat_id for r in svc.groups.active() if r.quiz.id == quiz.id}
+    homework = {hw.chat_id for hw in await svc.store.open_homework() if hw.quiz_id == quiz.id}
+    for chat_id in sorted(chats | homework):
+        # in doubt (Telegram cannot say), the student waits: practice is never urgent
+        if await is_member(context.bot, chat_id, user_id) is not False:
+            return "practice_wait_live" if chat_id in chats else "practice_wait_homework"
+    return None
+
+
+async def may_see_quiz(svc: Services, quiz_id: str, chat_id: int, user_id: int) -> Quiz | None:
+    """A quiz a moderator may analyse or re-grade in this group: one listed here, their own or
+    a published one, or one this group played this season. None for any other id (another
+    author's unshared quiz, a deleted one): the caller answers as for an unknown name, so
+    nothing about it (title, size) is revealed."""
+    quiz = startable_here(svc, quiz_id, chat_id, user_id)
+    if quiz is not None:
+        return quiz
+    season = await svc.store.current_season(chat_id)
+    if quiz_id in await svc.store.quizzes_played(chat_id, season):
+        return svc.catalog.get(quiz_id)
+    return None
+
+
+# --- updates handled once ----------------------------------------------------------------------
+
+REDELIVERY_WINDOW = 2 * 86_400.0  # seconds: Telegram keeps an unconfirmed update for 24 hours
+
+
+async def once(update: object, context: Context) -> None:
+    """Runs first for every update: a message seen before (Telegram redelivers after a webhook
+    timeout or a crash) goes no further; a new one is recorded as being handled."""
+    if not isinstance(update, Update) or update.message is None:
+        return  # taps: an answer is stored once by its key; chat events are idempotent
+    svc = context.bot_data
+    chat = update.effective_chat
+    first = await svc.store.first_delivery(
+        update.update_id,
+        chat.id if chat is not None else None,
+        "document" if update.message.document is not None else "message",
+        svc.clock(),
+        REDELIVERY_WINDOW,
+    )
+    if not first:
+        log.info("update %s delivered again: dropped", update.update_id)
+        raise ApplicationHandlerStop
+
+
+async def handled(update: object, context: Context) -> None:
+    """Runs last for every update: a message recorded by :func:`once` is done."""
+    if isinstance(update, Update) and update.message is not None:
+        await context.bot_data.store.delivery_done(update.update_id)
+
+
+async def tell_unfinished(context: Context) -> None:
+    """After a restart: whoever sent, in private, a message the bot was still handling when it
+    died (an upload being imported) is asked to send it again; nothing is left unanswered."""
+    svc = context.bot_data
+    for item in await svc.store.unfinished_deliveries():
+        if item.chat_id is None or item.chat_id <= 0:
+            continue  # a group: its command's effect is visible there, or it is simply redone
+        lang = await svc.recaps.language_of(item.chat_id, svc.settings.language)
+        key = "resend_upload" if item.kind == "document" else "resend_message"
+        await outbox.send(context.bot, item.chat_id, t(lang, key))
+
+
+# --- bounded uploads -----------------------------------------------------------------------------
+
+
+async def upload_refusal(svc: Services, user_id: int, size: int, lang: Lang) -> Safe | None:
+    """Why this user may not upload a file of ``size`` bytes now (their daily number of
+    uploads or bytes is used up), or None. The bot's administrators are not limited."""
+    if user_id in svc.settings.admin_ids:
+        return None
+    count, used = await svc.store.uploaded_today(user_id, svc.clock())
+    most, budget = svc.settings.uploads_per_day, svc.settings.upload_bytes_per_day
+    if count >= most or used + size > budget:
+        return t(lang, "upload_daily_limit", count=most, mb=budget // (1024 * 1024))
+    return None
