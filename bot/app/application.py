@@ -49,7 +49,7 @@ from bot.tg import webhook
 from bot.tg.answering import Answers
 from bot.tg.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals
 from bot.tg.moderators import Moderators
-from bot.tg.pacing import GroupPacer
+from bot.tg.pacing import PAID_BROADCAST_PER_SECOND, GroupPacer
 from bot.tg.transport import AiohttpRequest
 from bot.tg.updates import QuizBot
 
@@ -80,7 +80,11 @@ def build_application(
     registry: Registry = REGISTRY,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
-    pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
+    pacer = GroupPacer(
+        group_limit=settings.group_limit,
+        group_window=settings.group_window,
+        paid_per_second=PAID_BROADCAST_PER_SECOND if settings.paid_broadcast else 0,
+    )
     # aiohttp, not PTB's default httpx: half the CPU per request (bench/README.md); 64
     # connections, as a class's alerts go out together after each group commit
     transports = (

@@ -177,6 +177,7 @@ class GroupQuizzes(AppBound):
                 run.chat_id,
                 render.announcement(run.quiz, run.lang, run.engine.seconds),
                 thread_id=run.thread_id,
+                urgent=True,
             )
             if not await self._follow(run, sent):
                 return
@@ -257,6 +258,7 @@ class GroupQuizzes(AppBound):
             self._question_text(run, 0),
             thread_id=run.thread_id,
             markup=self._keyboard(run),
+            urgent=True,
         )
         if sent.status == "moved":
             await self._moved(run, sent.new_chat_id)
@@ -266,6 +268,7 @@ class GroupQuizzes(AppBound):
                 self._question_text(run, 0),
                 thread_id=run.thread_id,
                 markup=self._keyboard(run),
+                urgent=True,
             )
         if sent.status == "stopped":  # stored as "posting": posted after the restart
             return
@@ -351,12 +354,14 @@ class GroupQuizzes(AppBound):
         text = render.reveal_message(reveal, run.lang, total=run.engine.count)
         result = outbox.Outcome("missing")
         if run.message_id is not None:
-            result = await outbox.edit(self._bot, run.chat_id, run.message_id, text)
+            result = await outbox.edit(self._bot, run.chat_id, run.message_id, text, urgent=True)
         if result.status == "moved":  # the group became a supergroup: its old message is out
             await self._moved(run, result.new_chat_id)  # of reach, the reveal goes there anew
             result = outbox.Outcome("missing")
         if result.status == "missing":  # deleted by a moderator, or never posted
-            result = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id)
+            result = await outbox.send(
+                self._bot, run.chat_id, text, thread_id=run.thread_id, urgent=True
+            )
         return await self._follow(run, result)
 
     async def stop(self, run_id: int) -> bool:
