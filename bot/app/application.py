@@ -167,6 +167,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     svc: Services = app.bot_data
     svc.store = await Store.open(svc.settings.db_path)
     await svc.authored.load(svc.store)
+    svc.authored.start_converting()  # rows saved before the JSON form, in batches
     svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
     svc.groups = GroupQuizzes(
@@ -210,6 +211,7 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
     """Close the database (pending answers are written first)."""
     svc: Services = app.bot_data
     if svc.opened():
+        await svc.authored.stop_converting()
         await svc.store.close()
     log.info("database closed")
 

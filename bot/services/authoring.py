@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from bot.banks.authored import AuthoredCatalog
 from bot.core.bank import Quiz
+from bot.core.quiz_json import to_json
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, candidate_names, slug
 from bot.storage import AuthoredQuiz, NameTaken, NewAuthored, Store
 
@@ -57,6 +58,7 @@ class Authoring:
                         question_count=len(quiz.questions),
                         origin=origin,
                         created_at=self._clock(),
+                        bank_json=to_json(quiz),
                     ),
                     limit=MAX_QUIZZES_PER_AUTHOR,
                 )
@@ -71,6 +73,6 @@ class Authoring:
     async def refresh(self, quiz_no: int) -> AuthoredQuiz | None:
         """Re-read one stored quiz after a change (deleted, published, shared)."""
         row = await self._store.authored(quiz_no)
-        if row is not None:  # only its metadata changed: the parsed questions stay
-            self._catalog.put(row, self._catalog.quiz(row.quiz_id))
+        if row is not None:  # only its metadata changed: cached questions stay
+            self._catalog.put(row)
         return row

@@ -353,6 +353,22 @@ AUTHORED_STATEMENTS: tuple[str, ...] = (
 )
 
 
+# Stored quizzes loaded on demand: the validated model as JSON beside the bank text (filled at
+# save, and for older rows in batches after start-up: bot/banks/authored.py), and what listing
+# needs of every live quiz in one covering index, so start-up never reads a bank text.
+AUTHORED_BODIES_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE authored_bodies (
+        quiz_no INTEGER PRIMARY KEY REFERENCES authored_quizzes (quiz_no),
+        bank_json TEXT NOT NULL
+    )
+    """,
+    "CREATE INDEX authored_live_meta ON authored_quizzes (quiz_no, author_id, name, title,"
+    " language, question_count, origin, share_token, published, created_at, deleted_at)"
+    " WHERE deleted_at IS NULL",
+)
+
+
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
         for sql in statements:
@@ -368,6 +384,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(V4_STATEMENTS),  # 3 -> 4
     _statements(V5_STATEMENTS),  # 4 -> 5: homework, reports, re-grading
     _statements(AUTHORED_STATEMENTS),  # 5 -> 6: quizzes written in chat
+    _statements(AUTHORED_BODIES_STATEMENTS),  # 6 -> 7: stored quizzes as JSON, listing index
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
