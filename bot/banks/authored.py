@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 AUTHORED_ID = re.compile(r"^u\.[1-9][0-9]{0,15}$")
 _PLACEHOLDER_ID = "stored"  # parse_quiz wants a folder-style id; the real one is set after
 CACHE_SIZE = 256  # parsed stored quizzes kept in memory (a running quiz keeps its own)
-CONVERT_BATCH = 20  # old rows converted to JSON per step after start-up
+CONVERT_BATCH = 50  # old rows read and written per step when converting after start-up
+CONVERT_PAUSE = 0.01  # seconds the loop is free between two conversions
 
 
 def lookup_key(text: str) -> str:
@@ -226,9 +227,10 @@ class AuthoredCatalog:
             except Exception:
                 log.exception("converting stored quizzes failed")
 
-    async def convert_old(self, pause: float = 0.0) -> int:
-        """Store the model JSON of every row saved before it existed, a batch at a time: each
-        batch parsed in a thread, written, then the loop is free again. Returns how many."""
+    async def convert_old(self, pause: float = CONVERT_PAUSE) -> int:
+        """Store the model JSON of every row saved before it existed: one quiz parsed at a time
+        (a few ms), the loop free for ``pause`` between two, written a batch at a time. Returns
+        how many were converted."""
         store, done, after = self._store, 0, 0
         assert store is not None
         while not self._stop_converting:
@@ -237,23 +239,26 @@ class AuthoredCatalog:
                 if done:
                     log.info("%d stored quiz(zes) converted to the fast form", done)
                 return done
-            bodies = await asyncio.to_thread(self._convert, batch)
+            bodies = []
+            for quiz_no, bank_yaml in batch:
+                if self._stop_converting:
+                    break
+                converted = self._convert(quiz_no, bank_yaml)
+                if converted is not None:
+                    bodies.append((quiz_no, converted))
+                await asyncio.sleep(pause)
             await store.save_authored_json(bodies)
             done += len(bodies)
             after = batch[-1][0]
-            await asyncio.sleep(pause)
         return done
 
-    def _convert(self, batch: list[tuple[int, str]]) -> list[tuple[int, str]]:
-        out = []
-        for quiz_no, bank_yaml in batch:
-            try:
-                quiz = parse(bank_yaml, f"stored quiz u.{quiz_no}", self._limits, f"u.{quiz_no}")
-            except BankError as exc:
-                log.error("stored quiz u.%s cannot be converted: %s", quiz_no, exc)
-                continue
-            out.append((quiz_no, to_json(quiz)))
-        return out
+    def _convert(self, quiz_no: int, bank_yaml: str) -> str | None:
+        try:
+            quiz = parse(bank_yaml, f"stored quiz u.{quiz_no}", self._limits, f"u.{quiz_no}")
+        except BankError as exc:
+            log.error("stored quiz u.%s cannot be converted: %s", quiz_no, exc)
+            return None
+        return to_json(quiz)
 
 
 def parse(bank_yaml: str, file: str, limits: Limits, quiz_id: str) -> Quiz:
