@@ -87,9 +87,11 @@ class Server:
         return f"http://127.0.0.1:{self.api_port}/bot"
 
     @classmethod
-    async def start(cls, window: float = 60.0, rtt: float = 0.0) -> Server:
+    async def start(cls, window: float = 60.0, rtt: float = 0.0, overall: int = 0) -> Server:
+        """``overall``: enforce Telegram's overall limit (sends+edits a second; 0: off)."""
         proc = await _spawn(
-            ["-m", "bench.server_proc", str(window), str(rtt)], stdout=asyncio.subprocess.PIPE
+            ["-m", "bench.server_proc", str(window), str(rtt), str(overall)],
+            stdout=asyncio.subprocess.PIPE,
         )
         assert proc.stdout is not None
         line = await asyncio.wait_for(proc.stdout.readline(), 30)

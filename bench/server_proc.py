@@ -50,6 +50,8 @@ class BenchTelegram(FakeTelegram):
         self.finished: set[int] = set()  # chats whose quiz posted its results
         self.rng = random.Random(1)
         self.rtt = 0.0  # simulated network round trip of every call but getUpdates
+        self.asked: dict[int, float] = {}  # chat -> when a timed command was queued
+        self.reply_latency: list[float] = []  # seconds from a timed command to the bot's reply
 
     # ------------------------------------------------------------------ hooks
     async def _webhook_loop(self) -> None:
@@ -118,6 +120,10 @@ class BenchTelegram(FakeTelegram):
         outcome = await super()._execute(method, params, files)
         if self.rtt and method != "getUpdates":
             await asyncio.sleep(self.rtt / 2)  # the response travelling back
+        if method == "sendMessage" and not isinstance(outcome, ApiError):
+            asked = self.asked.pop(int(outcome["chat"]["id"]), None)
+            if asked is not None:
+                self.reply_latency.append(self.now() - asked)
         if (
             self.autopilot is not None
             and method == "sendMessage"
@@ -179,6 +185,37 @@ class BenchTelegram(FakeTelegram):
         for chat_id, user_id, text in body["messages"]:
             self.user_says(int(chat_id), int(user_id), str(text))
         return {"ok": True}
+
+    def timed_say(self, body: JSON) -> JSON:
+        """One command whose reply is timed: from queued to the bot's sendMessage there."""
+        chat_id, user_id, text = body["message"]
+        self.asked[int(chat_id)] = self.now()
+        self.user_says(int(chat_id), int(user_id), str(text))
+        return {"ok": True}
+
+    def latencies(self, body: JSON) -> JSON:
+        out, self.reply_latency = self.reply_latency, []
+        return {"latencies": out}
+
+    def overall_report(self, body: JSON) -> JSON:
+        """Many groups under the overall limit: 429s, open time per question, finish times."""
+        chats = [int(c) for c in body["chats"]]
+        open_times, finish, per_minute = [], {}, []
+        for chat_id in chats:
+            for m in self.messages(chat_id):
+                if m.text.startswith(RESULTS_PREFIX):
+                    finish[chat_id] = m.sent_at
+                elif "Question" in m.text and m.edits:
+                    open_times.append(m.edits[-1].at - m.sent_at)
+            per_minute.append(self.max_in_window(chat_id, 60.0))
+        return {
+            "sends_edits": len(self.overall_times),
+            "refused": self.overall_refused,
+            "max_per_second": self.max_overall_in_second(),
+            "open_times": open_times,
+            "finish": {str(k): v for k, v in finish.items()},
+            "max_per_group_minute": max(per_minute or [0]),
+        }
 
     def open_question(self, body: JSON) -> JSON:
         """The newest bot message in each chat that still has answer buttons."""
@@ -309,7 +346,8 @@ class BenchTelegram(FakeTelegram):
 
 async def serve() -> None:
     window = float(sys.argv[1]) if len(sys.argv) > 1 else 60.0
-    tg = BenchTelegram(window=window)
+    overall = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    tg = BenchTelegram(window=window, overall_limit=overall or None)
     tg.rtt = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
     await tg.start()
     done = asyncio.Event()
@@ -324,6 +362,9 @@ async def serve() -> None:
         "replay": tg.replay,
         "progress": tg.progress,
         "report": tg.report,
+        "timed_say": tg.timed_say,
+        "latencies": tg.latencies,
+        "overall_report": tg.overall_report,
     }
 
     async def control(request: web.Request) -> web.Response:

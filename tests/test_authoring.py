@@ -83,7 +83,7 @@ async def test_quiz_polls_become_a_quiz_its_author_runs_in_a_group(
         assert await store.draft(teacher.id) is None
         [row] = await store.authored_by(teacher.id)
         assert (row.name, row.question_count, row.origin) == ("adam-memory", 2, "polls")
-        assert "Adam keeps two moments" in row.bank_yaml
+        assert "Adam keeps two moments" in (await store.authored_text(row.quiz_no) or "")
 
         # a student (not a moderator) can never start it; another moderator does not see it
         tg.user_says(cls.chat_id, cls.outsider, "/quiz adam-memory")

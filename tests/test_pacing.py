@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from clockkit import ManualClock
 
+from bot.tg.overall import NORMAL, QUIZ, OverallBudget
 from bot.tg.pacing import GroupPacer, Skipped, SlidingWindow, counts_against_group
 
 
@@ -86,3 +87,72 @@ async def test_an_optional_send_keeps_the_reserve_for_the_quiz() -> None:
     clock.advance(60.0)
     await asyncio.wait_for(send("count later", True), 1)  # a minute on, the window is empty
     assert sent[-1] == "count later"
+
+
+async def test_the_overall_budget_counts_a_request_until_a_window_after_it_completed() -> None:
+    clock = ManualClock(0.0)
+    budget = OverallBudget(3, clock, window=1.0, margin=0.1)
+    for chat in (1, 2, 3):
+        await budget.take(NORMAL, chat)
+    assert (budget.free(), budget.in_flight) == (0, 3)
+    clock.advance(5.0)  # still in flight: Telegram may not have it yet, so it still counts
+    assert budget.free() == 0
+    budget.give_back()
+    clock.advance(1.05)
+    assert budget.free() == 0  # completed 1.05 s ago: within the window and its margin
+    clock.advance(0.1)
+    assert budget.free() == 1
+
+
+async def test_the_overall_budget_serves_the_quiz_first_then_chats_in_turn() -> None:
+    clock = ManualClock(0.0)
+    budget = OverallBudget(1, clock, window=1.0, margin=0.0)
+    await budget.take(NORMAL, "busy")
+    order: list[str] = []
+
+    async def wait(priority: int, chat: str) -> None:
+        await budget.take(priority, chat)
+        order.append(chat)
+        budget.give_back(sent=False)
+
+    tasks = [asyncio.create_task(wait(NORMAL, "busy")) for _ in range(3)]
+    await asyncio.sleep(0)
+    tasks += [asyncio.create_task(wait(NORMAL, "quiet"))]
+    tasks += [asyncio.create_task(wait(QUIZ, "question"))]
+    await asyncio.sleep(0)
+    budget.give_back(sent=False)
+    await asyncio.gather(*tasks)
+    # the question first; the quiet chat before the busy chat's second and third requests
+    assert order == ["question", "busy", "quiet", "busy", "busy"]
+
+
+async def test_a_429_pauses_and_slows_every_chat_and_optional_requests_are_skipped() -> None:
+    clock = ManualClock(0.0)
+    budget = OverallBudget(30, clock, reserve=3)
+    assert budget.try_take()
+    budget.give_back()
+    budget.refused(2.0)
+    assert budget.free() == 0 and not budget.try_take()  # paused for everyone
+    clock.advance(2.5)
+    assert budget.current_limit() == 20  # a third lower for a while
+    assert budget.free() == 20  # the one before the 429 has left the window
+    clock.advance(budget.penalty_seconds)
+    assert budget.current_limit() == 30
+    for chat in range(27):
+        await budget.take(NORMAL, chat)
+    assert budget.free() == 3 and not budget.try_take()  # the reserve is not for optional ones
+
+
+async def test_a_send_over_the_free_limit_is_paid_for_only_when_paid_broadcasts_are_on() -> None:
+    clock = ManualClock(0.0)
+    pacer = GroupPacer(overall_per_second=1, paid_per_second=1000, clock=clock)
+    bodies: list[dict[str, Any]] = []
+
+    async def call(endpoint: str, data: dict[str, Any]) -> dict[str, Any]:
+        bodies.append(dict(data))
+        return {"ok": True}
+
+    for n in range(2):
+        data: dict[str, Any] = {"chat_id": 42, "text": f"m{n}"}
+        await pacer.process_request(call, ("sendMessage", data), {}, "sendMessage", data, None)
+    assert [b.get("allow_paid_broadcast") for b in bodies] == [None, True]

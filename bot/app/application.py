@@ -50,7 +50,7 @@ from bot.tg.answering import Answers
 from bot.tg.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals
 from bot.tg.jobs import QuizJobQueue
 from bot.tg.moderators import Moderators
-from bot.tg.pacing import GroupPacer
+from bot.tg.pacing import PAID_BROADCAST_PER_SECOND, GroupPacer
 from bot.tg.transport import AiohttpRequest
 from bot.tg.updates import QuizBot
 
@@ -81,7 +81,11 @@ def build_application(
     registry: Registry = REGISTRY,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot, ready for ``run_polling``/``run_webhook`` or to be driven by tests."""
-    pacer = GroupPacer(group_limit=settings.group_limit, group_window=settings.group_window)
+    pacer = GroupPacer(
+        group_limit=settings.group_limit,
+        group_window=settings.group_window,
+        paid_per_second=PAID_BROADCAST_PER_SECOND if settings.paid_broadcast else 0,
+    )
     # aiohttp, not PTB's default httpx: half the CPU per request (bench/README.md); 64
     # connections, as a class's alerts go out together after each group commit
     transports = (
@@ -167,6 +171,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     svc: Services = app.bot_data
     svc.store = await Store.open(svc.settings.db_path)
     await svc.authored.load(svc.store)
+    svc.authored.start_converting()  # rows saved before the JSON form, in batches
     svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
     svc.groups = GroupQuizzes(
@@ -212,6 +217,7 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
     svc: Services = app.bot_data
     await svc.parsing.close()
     if svc.opened():
+        await svc.authored.stop_converting()
         await svc.store.close()
     log.info("database closed")
 

@@ -10,14 +10,25 @@ Names and ids (documented in the README, "Write a quiz in Telegram"):
   the name and the stored quiz is listed (and can be started) by its internal id.
 - Who sees a stored quiz: its author (in private, and in groups they moderate), everyone when it
   is published (every group), and whoever opens its share link (private practice only).
+
+Loaded on demand (issue 24): at start-up only what listing and lookups need is read (id, name,
+title, author, flags, share token: :class:`~bot.storage.AuthoredQuiz`, from a covering index),
+for live quizzes only, into dictionaries by id, name, title, author and token, so ``/quiz``,
+``/myquizzes``, ``/share`` and deep links never scan. A quiz's questions are read and decoded
+(the validated model as JSON, ``Quiz.to_json``) the first time something asks for the
+quiz, and kept in a bounded LRU cache; deleted quizzes are read only when their history is
+shown. A running quiz holds its own Quiz object, so an eviction never touches it. Rows saved
+before the JSON existed are converted in batches after start-up (:meth:`convert_old`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import re
-from collections.abc import Collection
+from collections import OrderedDict
+from collections.abc import Collection, Iterator
 
 from bot.banks.catalog import Catalog
 from bot.banks.yaml_reader import parse_quiz
@@ -29,37 +40,133 @@ log = logging.getLogger(__name__)
 
 AUTHORED_ID = re.compile(r"^u\.[1-9][0-9]{0,15}$")
 _PLACEHOLDER_ID = "stored"  # parse_quiz wants a folder-style id; the real one is set after
+CACHE_SIZE = 256  # parsed stored quizzes kept in memory (a running quiz keeps its own)
+CONVERT_BATCH = 50  # old rows read and written per step when converting after start-up
+CONVERT_PAUSE = 0.01  # seconds the loop is free between two conversions
+
+
+def lookup_key(text: str) -> str:
+    """Names and titles compared without case and runs of spaces."""
+    return " ".join(text.casefold().split())
 
 
 class AuthoredCatalog:
-    """Every stored quiz (deleted ones kept for the history of their runs), parsed once.
+    """The live stored quizzes' metadata, indexed; their questions on demand (see above).
 
-    Each is also added to the bot's :class:`~bot.banks.catalog.Catalog` under its internal id,
-    listed in no chat: practice, recaps, reviews and restarts find a run's quiz there like any
-    other; who may start or list it is decided here.
+    The bot's :class:`~bot.banks.catalog.Catalog` asks it for any ``u.N`` id it does not hold
+    (practice, recaps, reviews, restarts find a run's quiz there like any other); who may start
+    or list a stored quiz is decided here.
     """
 
-    def __init__(self, catalog: Catalog, limits: Limits) -> None:
-        self._catalog, self._limits = catalog, limits
-        self._rows: dict[str, AuthoredQuiz] = {}
+    def __init__(self, catalog: Catalog, limits: Limits, cache_size: int = CACHE_SIZE) -> None:
+        self._catalog, self._limits, self._cache_size = catalog, limits, cache_size
+        self._store: Store | None = None
+        self._rows: dict[str, AuthoredQuiz] = {}  # live ones, by internal id
+        self._by_name: dict[str, str] = {}
+        self._by_key: dict[str, str] = {}  # lookup_key(name) -> id
+        self._by_title: dict[str, set[str]] = {}  # lookup_key(title) -> ids
+        self._by_token: dict[str, str] = {}
+        self._by_author: dict[int, dict[str, None]] = {}  # in saving order
+        self._published: dict[str, None] = {}
+        self._cache: OrderedDict[str, Quiz] = OrderedDict()
+        self.loads = 0  # quizzes read and decoded (tests, benchmarks)
+        self._converting: asyncio.Task[int] | None = None
+        self._stop_converting = False
+        catalog.attach_stored(self.quiz)
 
     async def load(self, store: Store) -> None:
-        for row in await store.authored_quizzes():
-            self.put(row)
+        """Read every live quiz's metadata (never a bank text)."""
+        self._store = store
+        for row in await store.authored_quizzes(include_deleted=False):
+            self._index(row)
+
+    # --- metadata ----------------------------------------------------------------------------
+
+    def _index(self, row: AuthoredQuiz) -> None:
+        self._unindex(row.quiz_id)
+        if row.deleted_at is not None:
+            self._cache.pop(row.quiz_id, None)
+            return
+        quiz_id = row.quiz_id
+        self._rows[quiz_id] = row
+        self._by_name[row.name] = quiz_id
+        self._by_key[lookup_key(row.name)] = quiz_id
+        self._by_title.setdefault(lookup_key(row.title), set()).add(quiz_id)
+        if row.share_token:
+            self._by_token[row.share_token] = quiz_id
+        self._by_author.setdefault(row.author_id, {})[quiz_id] = None
+        if row.published:
+            self._published[quiz_id] = None
+
+    def _unindex(self, quiz_id: str) -> None:
+        old = self._rows.pop(quiz_id, None)
+        if old is None:
+            return
+        self._by_name.pop(old.name, None)
+        self._by_key.pop(lookup_key(old.name), None)
+        titled = self._by_title.get(lookup_key(old.title))
+        if titled is not None:
+            titled.discard(quiz_id)
+            if not titled:
+                del self._by_title[lookup_key(old.title)]
+        if old.share_token:
+            self._by_token.pop(old.share_token, None)
+        mine = self._by_author.get(old.author_id)
+        if mine is not None:
+            mine.pop(quiz_id, None)
+            if not mine:
+                del self._by_author[old.author_id]
+        self._published.pop(quiz_id, None)
 
     def put(self, row: AuthoredQuiz, quiz: Quiz | None = None) -> Quiz | None:
-        """Add or refresh one stored quiz; ``quiz``: its text already parsed (a new save, or a
-        change of metadata only). None (logged) if its text no longer validates."""
-        if quiz is None:
-            try:
-                quiz = parse(row.bank_yaml, _source(row.quiz_id), self._limits, row.quiz_id)
-            except BankError as exc:
-                log.error("stored quiz %s (%s) is not served: %s", row.quiz_id, row.name, exc)
-                return None
-        quiz = dataclasses.replace(quiz, id=row.quiz_id, source=_source(row.quiz_id))
-        self._rows[row.quiz_id] = row
-        self._catalog.add(quiz, chats=(), origin="authored")
+        """Add or refresh one stored quiz's metadata (a deleted one leaves memory);
+        ``quiz``: its questions, just saved, cached. Returns the quiz under its id, if given."""
+        self._index(row)
+        if quiz is None or row.deleted_at is not None:
+            return None
+        quiz = dataclasses.replace(quiz, id=row.quiz_id)
+        self._remember(quiz)
         return quiz
+
+    def row(self, quiz_id: str) -> AuthoredQuiz | None:
+        """A live stored quiz's metadata."""
+        return self._rows.get(quiz_id)
+
+    def ids(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def live(self) -> list[AuthoredQuiz]:
+        return list(self._rows.values())
+
+    def by_name(self, name: str) -> AuthoredQuiz | None:
+        """The live quiz called ``name`` (case and spaces aside), or with internal id ``name``."""
+        quiz_id = self._by_name.get(name) or self._by_key.get(lookup_key(name)) or name
+        return self._rows.get(quiz_id)
+
+    def by_title(self, title: str) -> list[AuthoredQuiz]:
+        """The live quizzes titled ``title`` (case and spaces aside), oldest first."""
+        ids = self._by_title.get(lookup_key(title), set())
+        return sorted((self._rows[i] for i in ids), key=lambda r: r.quiz_no)
+
+    def by_token(self, token: str) -> AuthoredQuiz | None:
+        quiz_id = self._by_token.get(token)
+        return None if quiz_id is None else self._rows.get(quiz_id)
+
+    def of_author(self, author_id: int) -> list[AuthoredQuiz]:
+        return [self._rows[i] for i in self._by_author.get(author_id, {})]
+
+    def published(self) -> list[AuthoredQuiz]:
+        return [self._rows[i] for i in self._published]
+
+    def names(self) -> set[str]:
+        return set(self._by_name)
+
+    def startable_rows(self, user_id: int, *, own: bool) -> list[AuthoredQuiz]:
+        """The live quizzes this user may start: published ones, and with ``own`` their own."""
+        rows = {r.quiz_no: r for r in self.published()}
+        if own:
+            rows.update((r.quiz_no, r) for r in self.of_author(user_id))
+        return [rows[k] for k in sorted(rows)]
 
     def startable(self, user_id: int, folder: Collection[str], *, own: bool) -> dict[str, Quiz]:
         """Stored quizzes a user may start (or practise) here, by every name they answer to.
@@ -68,47 +175,107 @@ class AuthoredCatalog:
         ``folder``) stays the folder bank's: such a stored quiz answers only to its internal id.
         """
         out: dict[str, Quiz] = {}
-        for row in self.live():
+        for row in self.startable_rows(user_id, own=own):  # indexed: no scan
             quiz = self.quiz(row.quiz_id)
-            if quiz is None or not (row.published or (own and row.author_id == user_id)):
+            if quiz is None:
                 continue
             if row.name not in folder:
                 out[row.name] = quiz
             out[row.quiz_id] = quiz
         return out
 
-    def quiz(self, quiz_id: str) -> Quiz | None:
-        """The stored quiz ``quiz_id`` (deleted ones too)."""
-        return self._catalog.get(quiz_id) if quiz_id in self._rows else None
-
-    def row(self, quiz_id: str) -> AuthoredQuiz | None:
-        return self._rows.get(quiz_id)
-
-    def live(self) -> list[AuthoredQuiz]:
-        return [r for r in self._rows.values() if r.deleted_at is None]
-
-    def by_name(self, name: str) -> AuthoredQuiz | None:
-        """The live quiz called ``name``, or with internal id ``name``."""
-        found = self._rows.get(name)
-        if found is not None:
-            return found if found.deleted_at is None else None
-        return next((r for r in self.live() if r.name == name), None)
-
-    def by_token(self, token: str) -> AuthoredQuiz | None:
-        return next((r for r in self.live() if r.share_token == token), None)
-
-    def of_author(self, author_id: int) -> list[AuthoredQuiz]:
-        return [r for r in self.live() if r.author_id == author_id]
-
-    def names(self) -> set[str]:
-        return {r.name for r in self.live()}
-
     def may_start(self, quiz_id: str, user_id: int) -> Quiz | None:
         """The stored quiz ``quiz_id`` if this user may start it (their own, or published)."""
         row = self._rows.get(quiz_id)
-        if row is None or row.deleted_at is not None:
+        if row is None:
             return None
         return self.quiz(quiz_id) if row.author_id == user_id or row.published else None
+
+    # --- questions, on demand -----------------------------------------------------------------
+
+    def quiz(self, quiz_id: str) -> Quiz | None:
+        """The stored quiz ``quiz_id`` with its questions (deleted ones too: their history)."""
+        found = self._cache.get(quiz_id)
+        if found is not None:
+            self._cache.move_to_end(quiz_id)
+            return found
+        if self._store is None or not AUTHORED_ID.match(quiz_id):
+            return None
+        body = self._store.authored_body_now(int(quiz_id[2:]))
+        if body is None:
+            return None
+        try:
+            quiz = self._decode(quiz_id, *body)
+        except (BankError, ValueError) as exc:
+            log.error("stored quiz %s is not served: %s", quiz_id, exc)
+            return None
+        self.loads += 1
+        self._remember(quiz)
+        return quiz
+
+    def _decode(self, quiz_id: str, bank_json: str | None, bank_yaml: str) -> Quiz:
+        if bank_json is not None:
+            return Quiz.from_json(bank_json, quiz_id, _source(quiz_id))
+        return parse(bank_yaml, _source(quiz_id), self._limits, quiz_id)
+
+    def _remember(self, quiz: Quiz) -> None:
+        self._cache[quiz.id] = quiz
+        self._cache.move_to_end(quiz.id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def cached(self) -> int:
+        return len(self._cache)
+
+    def start_converting(self) -> None:
+        """Convert old rows (:meth:`convert_old`) in a task of its own, after start-up."""
+        self._stop_converting = False
+        self._converting = asyncio.get_running_loop().create_task(
+            self.convert_old(), name="quizbot-convert-stored"
+        )
+
+    async def stop_converting(self) -> None:
+        """Let the conversion finish its batch and stop (before the store closes)."""
+        task, self._converting = self._converting, None
+        self._stop_converting = True
+        if task is not None:
+            try:
+                await task
+            except Exception:
+                log.exception("converting stored quizzes failed")
+
+    async def convert_old(self, pause: float = CONVERT_PAUSE) -> int:
+        """Store the model JSON of every row saved before it existed: one quiz parsed at a time
+        (a few ms), the loop free for ``pause`` between two, written a batch at a time. Returns
+        how many were converted."""
+        store, done, after = self._store, 0, 0
+        assert store is not None
+        while not self._stop_converting:
+            batch = await store.authored_unconverted(after, CONVERT_BATCH)
+            if not batch:
+                if done:
+                    log.info("%d stored quiz(zes) converted to the fast form", done)
+                return done
+            bodies = []
+            for quiz_no, bank_yaml in batch:
+                if self._stop_converting:
+                    break
+                converted = self._convert(quiz_no, bank_yaml)
+                if converted is not None:
+                    bodies.append((quiz_no, converted))
+                await asyncio.sleep(pause)
+            await store.save_authored_json(bodies)
+            done += len(bodies)
+            after = batch[-1][0]
+        return done
+
+    def _convert(self, quiz_no: int, bank_yaml: str) -> str | None:
+        try:
+            quiz = parse(bank_yaml, f"stored quiz u.{quiz_no}", self._limits, f"u.{quiz_no}")
+        except BankError as exc:
+            log.error("stored quiz u.%s cannot be converted: %s", quiz_no, exc)
+            return None
+        return quiz.to_json()
 
 
 def _source(quiz_id: str) -> str:

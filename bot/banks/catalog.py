@@ -6,13 +6,15 @@ Quiz object it started with; ``matching`` finds the version a run used after a r
 it, for recaps and reviews of that run.
 
 Two kinds of entries: the folder's banks (replaced together by ``replace_folder``) and quizzes
-added one by one (``add``/``remove``, e.g. stored in the database), each visible in every chat
-or only in some. Ids are unique across both; a folder bank wins over an added quiz.
+added one by one (``add``/``remove``), each visible in every chat or only in some. Ids are
+unique across both; a folder bank wins over an added quiz. Quizzes stored in the database are
+not held here: ``attach_stored`` gives the lookup that loads them on demand (their ids ``u.N``
+never clash with a folder bank's), listed in no chat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar, overload
 
@@ -39,6 +41,12 @@ class Catalog(Mapping[str, Quiz]):
         self._folder: dict[str, Quiz] = dict(folder or {})
         self._added: dict[str, Entry] = {}
         self._history: dict[str, list[Quiz]] = {}
+        self._stored: Callable[[str], Quiz | None] = lambda quiz_id: None
+
+    def attach_stored(self, lookup: Callable[[str], Quiz | None]) -> None:
+        """Serve stored quizzes: ``lookup(id)`` gives any stored quiz, loaded on demand. They
+        are found by id only: iterating the catalog gives the folder's and added quizzes."""
+        self._stored = lookup
 
     # --- lookups -------------------------------------------------------------------------------
 
@@ -53,7 +61,7 @@ class Catalog(Mapping[str, Quiz]):
         found = self._folder.get(quiz_id)
         if found is None:
             entry = self._added.get(quiz_id)
-            found = entry.quiz if entry is not None else None
+            found = entry.quiz if entry is not None else self._stored(quiz_id)
         return found if found is not None else default
 
     def __getitem__(self, quiz_id: str) -> Quiz:
@@ -67,6 +75,9 @@ class Catalog(Mapping[str, Quiz]):
 
     def __len__(self) -> int:
         return len(self._folder.keys() | self._added.keys())
+
+    def __contains__(self, quiz_id: object) -> bool:
+        return isinstance(quiz_id, str) and self.get(quiz_id) is not None
 
     def for_chat(self, chat_id: int) -> list[Quiz]:
         """The quizzes listed in chat ``chat_id`` (``/quiz``), by id."""

@@ -12,7 +12,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.banks.authored import parse
+from bot.banks.authored import AUTHORED_ID, parse
 from bot.banks.yaml_reader import load_folder
 from bot.banks.yaml_writer import write_yaml
 from bot.core.limits import bank_limits
@@ -22,22 +22,28 @@ from bot.i18n.lang import Lang
 from bot.storage import AuthoredQuiz, Store
 
 
-async def _stored(db: Path, name: str) -> AuthoredQuiz | None:
+async def _stored(db: Path, name: str) -> tuple[AuthoredQuiz, str] | None:
+    """The stored quiz with internal id ``name`` (deleted ones too) or live name ``name``, and
+    its bank text."""
     store = await Store.open(db)
     try:
-        rows = await store.authored_quizzes()
+        row = None
+        if AUTHORED_ID.match(name):
+            row = await store.authored(int(name[2:]))
+        row = row or await store.authored_named(name)
+        text = None if row is None else await store.authored_text(row.quiz_no)
     finally:
         await store.close()
-    by_id = next((r for r in rows if r.quiz_id == name), None)
-    return by_id or next((r for r in rows if r.name == name and r.deleted_at is None), None)
+    return None if row is None or text is None else (row, text)
 
 
-def _written(row: AuthoredQuiz) -> str:
-    """A stored quiz's bank text, written from its model."""
+def _written(row: AuthoredQuiz, bank_yaml: str) -> str:
+    """A stored quiz's bank text, written from its model (as stored, should it no longer
+    validate)."""
     try:
-        return write_yaml(parse(row.bank_yaml, row.quiz_id, bank_limits(), row.quiz_id))
+        return write_yaml(parse(bank_yaml, row.quiz_id, bank_limits(), row.quiz_id))
     except BankError:
-        return row.bank_yaml
+        return bank_yaml
 
 
 def export_quiz(folder: Path, db: Path, name: str, out: Path | None, lang: Lang) -> int:
@@ -48,9 +54,9 @@ def export_quiz(folder: Path, db: Path, name: str, out: Path | None, lang: Lang)
     if name in quizzes:
         text = Path(quizzes[name].source).read_text(encoding="utf-8")
     elif db.exists():
-        row = asyncio.run(_stored(db, name))
-        if row is not None:
-            text, file_name = _written(row), row.name
+        found = asyncio.run(_stored(db, name))
+        if found is not None:
+            text, file_name = _written(*found), found[0].name
     if text is None:
         missing = t_plain(lang, "cli_export_missing", quiz=name, folder=str(folder), db=str(db))
         print(f"quizbot: {missing}", file=sys.stderr)

@@ -57,6 +57,8 @@ class Settings:
     # what one user may upload in 24 hours (issue 23): files of questions, and their bytes
     uploads_per_day: int = 20
     upload_bytes_per_day: int = 5 * 1024 * 1024
+    # sends beyond Telegram's free 30 a second go with allow_paid_broadcast (0.1 Stars each)
+    paid_broadcast: bool = False
 
 
 def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
@@ -81,6 +83,15 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     if value <= 0:
         raise SettingsError(f"{name} must be positive, got {raw!r}")
     return value
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "0", "off", "false", "no"):
+        return False
+    if raw in ("1", "on", "true", "yes"):
+        return True
+    raise SettingsError(f"{name} must be 0 or 1, got {raw!r}")
 
 
 def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Settings:
@@ -143,6 +154,7 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
         listen_port=port,
         group_window=_float(env, "QUIZBOT_GROUP_WINDOW", 60.0),
         count_interval=_float(env, "QUIZBOT_COUNT_INTERVAL", 5.0),
+        paid_broadcast=_flag(env, "QUIZBOT_PAID_BROADCAST"),
     )
 
 

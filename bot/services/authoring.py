@@ -57,6 +57,7 @@ class Authoring:
                         question_count=len(quiz.questions),
                         origin=origin,
                         created_at=self._clock(),
+                        bank_json=quiz.to_json(),
                     ),
                     limit=MAX_QUIZZES_PER_AUTHOR,
                 )
@@ -71,6 +72,6 @@ class Authoring:
     async def refresh(self, quiz_no: int) -> AuthoredQuiz | None:
         """Re-read one stored quiz after a change (deleted, published, shared)."""
         row = await self._store.authored(quiz_no)
-        if row is not None:  # only its metadata changed: the parsed questions stay
-            self._catalog.put(row, self._catalog.quiz(row.quiz_id))
+        if row is not None:  # only its metadata changed: cached questions stay
+            self._catalog.put(row)
         return row

@@ -145,19 +145,25 @@ class RunDriver:
         thread_id: int = 0,
         moved: Callable[[int | None], Awaitable[int]] | None = None,
         arm: Callable[[float], None] | None = None,
+        urgent: bool = False,
     ) -> bool:
         """Post the current question (its text and keyboard): progress saved as "posting",
         sent (again, to the new id ``moved`` returns, if the group became a supergroup), the
         outcome to ``carry_on`` (False: the run stops here; without it, go on whatever
         happened), then opened, saved with its message, and ``arm`` called with its time.
+        ``urgent``: first in line when the bot's overall budget is short (a group's question).
         True if the question is open."""
         engine = run.engine
         text, markup = question
         await save_progress(self._store, run.run_id, engine, None)
-        sent = await outbox.send(self._bot, chat_id, text, thread_id=thread_id, markup=markup)
+        sent = await outbox.send(
+            self._bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent
+        )
         if sent.status == "moved" and moved is not None:
             chat_id = await moved(sent.new_chat_id)
-            sent = await outbox.send(self._bot, chat_id, text, thread_id=thread_id, markup=markup)
+            sent = await outbox.send(
+                self._bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent
+            )
         if carry_on is not None and not await carry_on(sent):
             return False
         engine.open(self._clock())

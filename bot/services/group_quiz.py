@@ -171,6 +171,7 @@ class GroupQuizzes(AppBound):
                 run.chat_id,
                 render.announcement(run.quiz, run.lang, run.engine.seconds),
                 thread_id=run.thread_id,
+                urgent=True,
             )
             if not await self._follow(run, sent):
                 return
@@ -271,6 +272,7 @@ class GroupQuizzes(AppBound):
             thread_id=run.thread_id,
             moved=moved,
             arm=lambda seconds: self._schedule_close(run, seconds),
+            urgent=True,
         )
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
@@ -331,12 +333,14 @@ class GroupQuizzes(AppBound):
         text = render.reveal_message(reveal, run.lang, total=run.engine.count)
         result = outbox.Outcome("missing")
         if run.message_id is not None:
-            result = await outbox.edit(self._bot, run.chat_id, run.message_id, text)
+            result = await outbox.edit(self._bot, run.chat_id, run.message_id, text, urgent=True)
         if result.status == "moved":  # the group became a supergroup: its old message is out
             await self._moved(run, result.new_chat_id)  # of reach, the reveal goes there anew
             result = outbox.Outcome("missing")
         if result.status == "missing":  # deleted by a moderator, or never posted
-            result = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id)
+            result = await outbox.send(
+                self._bot, run.chat_id, text, thread_id=run.thread_id, urgent=True
+            )
         return await self._follow(run, result)
 
     async def stop(self, run_id: int) -> bool:

@@ -1,8 +1,12 @@
-"""Quizzes written in Telegram and their unfinished drafts (tables of schema step 5).
+"""Quizzes written in Telegram and their unfinished drafts (tables of schema steps 5 and 7).
 
-A stored quiz is its validated bank YAML text plus who wrote it, its name and how it is shared.
-Deleting one only sets ``deleted_at``: its runs, answers and review cards keep pointing at its
-internal id ``u.<quiz_no>``, which is never given to another quiz.
+A stored quiz is its validated bank YAML text plus who wrote it, its name and how it is shared;
+since step 7 also the validated model as JSON (``authored_bodies``, ``Quiz.to_json``), which
+loads without parsing YAML again. Deleting one only sets ``deleted_at``: its runs, answers and
+review cards keep pointing at its internal id ``u.<quiz_no>``, never given to another quiz.
+
+What listing and lookups need (:class:`AuthoredQuiz`, no questions) is read through indexes;
+a quiz's questions are read one quiz at a time, when it is played (:meth:`authored_body_now`).
 """
 
 from __future__ import annotations
@@ -20,14 +24,13 @@ AUTHORED_PREFIX = "u."
 
 @dataclass(frozen=True, slots=True)
 class AuthoredQuiz:
-    """One row of ``authored_quizzes``."""
+    """One row of ``authored_quizzes``, its bank text left out (:meth:`authored_text`)."""
 
     quiz_no: int
     author_id: int
     name: str
     title: str
     language: str
-    bank_yaml: str
     question_count: int
     origin: str  # "polls" or the import format ("gift", "yaml", ...)
     share_token: str | None
@@ -51,6 +54,7 @@ class NewAuthored:
     question_count: int
     origin: str
     created_at: float
+    bank_json: str | None = None  # the validated model (``Quiz.to_json``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +73,9 @@ class NameTaken(Exception):
     """Another live quiz already has this name."""
 
 
+# every column but the bank text; for live rows all in the index authored_live_meta
 _COLUMNS = (
-    "quiz_no, author_id, name, title, language, bank_yaml, question_count, origin, "
+    "quiz_no, author_id, name, title, language, question_count, origin, "
     "share_token, published, created_at, deleted_at"
 )
 
@@ -85,10 +90,9 @@ def _authored(row: sqlite3.Row | tuple[Any, ...]) -> AuthoredQuiz:
         row[5],
         row[6],
         row[7],
-        row[8],
-        bool(row[9]),
+        bool(row[8]),
+        row[9],
         row[10],
-        row[11],
     )
 
 
@@ -96,12 +100,66 @@ class AuthoredMixin(StoreCore):
     # -- stored quizzes ----------------------------------------------------------------------
 
     async def authored_quizzes(self, *, include_deleted: bool = True) -> list[AuthoredQuiz]:
-        """Every stored quiz (deleted ones too, unless asked not to), oldest first."""
-        where = "" if include_deleted else " WHERE deleted_at IS NULL"
-        rows = await self._fetchall(
-            f"SELECT {_COLUMNS} FROM authored_quizzes{where} ORDER BY quiz_no"
+        """Every stored quiz (deleted ones too, unless asked not to), oldest first. The live
+        ones alone are read from the index ``authored_live_meta`` (no bank text is touched)."""
+        if include_deleted:
+            sql = f"SELECT {_COLUMNS} FROM authored_quizzes ORDER BY quiz_no"
+        else:
+            sql = (
+                f"SELECT {_COLUMNS} FROM authored_quizzes INDEXED BY authored_live_meta"
+                " WHERE deleted_at IS NULL ORDER BY quiz_no"
+            )
+        return [_authored(r) for r in await self._fetchall(sql)]
+
+    async def authored_named(self, name: str) -> AuthoredQuiz | None:
+        """The live quiz called ``name`` (the unique index authored_live_name)."""
+        row = await self._fetchone(
+            f"SELECT {_COLUMNS} FROM authored_quizzes WHERE name = ? AND deleted_at IS NULL",
+            (name,),
         )
-        return [_authored(r) for r in rows]
+        return None if row is None else _authored(row)
+
+    async def authored_text(self, quiz_no: int) -> str | None:
+        """A stored quiz's bank text, as validated when it was saved (for export)."""
+        row = await self._fetchone(
+            "SELECT bank_yaml FROM authored_quizzes WHERE quiz_no = ?", (quiz_no,)
+        )
+        return None if row is None else str(row[0])
+
+    def authored_body_now(self, quiz_no: int) -> tuple[str | None, str] | None:
+        """(model JSON or None if not converted yet, bank text if it is not) of one stored quiz,
+        read at once: two primary-key lookups on a read-only connection of the event loop's
+        thread, for a lookup that cannot wait (a catalog miss). None if there is no such quiz."""
+        conn = self._now_reader()
+        found = conn.execute(
+            "SELECT bank_json FROM authored_bodies WHERE quiz_no = ?", (quiz_no,)
+        ).fetchone()
+        if found is not None:
+            return str(found[0]), ""
+        row = conn.execute(
+            "SELECT bank_yaml FROM authored_quizzes WHERE quiz_no = ?", (quiz_no,)
+        ).fetchone()
+        return None if row is None else (None, str(row[0]))
+
+    async def authored_unconverted(self, after: int, limit: int) -> list[tuple[int, str]]:
+        """Up to ``limit`` stored quizzes past ``after`` with no model JSON yet: (no, text)."""
+        rows = await self._fetchall(
+            "SELECT q.quiz_no, q.bank_yaml FROM authored_quizzes q"
+            " LEFT JOIN authored_bodies b ON b.quiz_no = q.quiz_no"
+            " WHERE q.quiz_no > ? AND b.quiz_no IS NULL ORDER BY q.quiz_no LIMIT ?",
+            (after, limit),
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    async def save_authored_json(self, bodies: list[tuple[int, str]]) -> None:
+        """Store the model JSON of stored quizzes (converted from their bank text)."""
+        if bodies:
+            await self._write(
+                lambda conn: conn.executemany(
+                    "INSERT OR IGNORE INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)",
+                    bodies,
+                )
+            )
 
     async def authored_by(self, author_id: int) -> list[AuthoredQuiz]:
         """The live quizzes of one author, oldest first."""
@@ -152,6 +210,11 @@ class AuthoredMixin(StoreCore):
             except sqlite3.IntegrityError:
                 raise NameTaken(new.name) from None
             assert inserted is not None
+            if new.bank_json is not None:
+                await conn.execute(
+                    "INSERT INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)",
+                    (inserted[0], new.bank_json),
+                )
             return int(inserted[0])
 
         quiz_no = await self._write(tx)

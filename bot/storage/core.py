@@ -127,6 +127,7 @@ class StoreCore:
         self._cconn: sqlite3.Connection | None = None  # the group commits', in that thread
         self._closing = False  # close() began: no new group-commit jobs
         self._closed = False  # connections are closed
+        self._now_conn: sqlite3.Connection | None = None  # point reads on the loop's thread
         self._users: dict[int, tuple[str, str | None, Lang | None]] = {}
         self._chats: dict[int, tuple[str | None, str]] = {}
         #: committed write transactions (all kinds) since open; tests and metrics read these
@@ -137,6 +138,23 @@ class StoreCore:
         self.busy_retries = 0
 
     # -- reads -----------------------------------------------------------------------------
+
+    def _now_reader(self) -> sqlite3.Connection:
+        """A read-only plain connection for primary-key reads that cannot wait for a thread
+        (opened on first use, on the event loop's thread; a WAL reader never waits for writers,
+        and a short busy timeout bounds the rare checkpoint wait)."""
+        if self._closed:
+            raise sqlite3.ProgrammingError("store is closed")
+        if self._now_conn is None:
+            conn = _connect(self.path, 250)
+            conn.execute("PRAGMA query_only = ON")
+            self._now_conn = conn
+        return self._now_conn
+
+    def _close_now_reader(self) -> None:
+        conn, self._now_conn = self._now_conn, None
+        if conn is not None:
+            conn.close()
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         return list(await self._rconn.execute_fetchall(sql, params))

@@ -397,6 +397,22 @@ FSRS_STATEMENTS: tuple[str, ...] = (
 )
 
 
+# Stored quizzes loaded on demand: the validated model as JSON beside the bank text (filled at
+# save, and for older rows in batches after start-up: bot/banks/authored.py), and what listing
+# needs of every live quiz in one covering index, so start-up never reads a bank text.
+AUTHORED_BODIES_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE authored_bodies (
+        quiz_no INTEGER PRIMARY KEY REFERENCES authored_quizzes (quiz_no),
+        bank_json TEXT NOT NULL
+    )
+    """,
+    "CREATE INDEX authored_live_meta ON authored_quizzes (quiz_no, author_id, name, title,"
+    " language, question_count, origin, share_token, published, created_at, deleted_at)"
+    " WHERE deleted_at IS NULL",
+)
+
+
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
         for sql in statements:
@@ -414,6 +430,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(AUTHORED_STATEMENTS),  # 5 -> 6: quizzes written in chat
     _statements(FSRS_STATEMENTS),  # 6 -> 7: spaced review by FSRS
     _statements(GUARD_STATEMENTS),  # 7 -> 8: updates handled once, daily upload limits
+    _statements(AUTHORED_BODIES_STATEMENTS),  # 8 -> 9: stored quizzes as JSON, listing index
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -147,6 +147,7 @@ class Store(
         async with self._lock:  # let a transaction still in flight finish
             self._closed = True
         await self._close_committer()
+        self._close_now_reader()
         with contextlib.suppress(sqlite3.Error, ValueError):
             await self._wconn.execute("PRAGMA optimize")
         await self._rconn.close()

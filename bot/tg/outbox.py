@@ -20,7 +20,7 @@ from telegram.ext import ExtBot
 
 from bot.i18n.markup import Safe
 from bot.tg import pacing
-from bot.tg.pacing import OPTIONAL, Skipped, Stopped
+from bot.tg.pacing import OPTIONAL, URGENT, Skipped, Stopped
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +80,10 @@ async def send(
     optional: bool = False,
     reply_to: int | None = None,
     max_wait: float = 0.0,
+    urgent: bool = False,
 ) -> Outcome:
-    """Send an HTML message (``Safe``, see ``bot.i18n.markup``) into a chat (and topic)."""
+    """Send an HTML message (``Safe``, see ``bot.i18n.markup``) into a chat (and topic);
+    ``urgent``: a question or its reveal, first in line when the bot's budget is short."""
     try:
         message = await bot.send_message(
             chat_id,
@@ -91,7 +93,7 @@ async def send(
             reply_parameters=(
                 ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
             ),
-            rate_limit_args=pacing.optional(max_wait) if optional else None,
+            rate_limit_args=_limit_args(optional, urgent, max_wait),
         )
     except (TelegramError, Skipped, Stopped) as exc:
         outcome = _outcome(exc)
@@ -108,6 +110,7 @@ async def edit(
     *,
     markup: InlineKeyboardMarkup | None = None,
     optional: bool = False,
+    urgent: bool = False,
 ) -> Outcome:
     """Replace a message's text (and keyboard: None removes it)."""
     try:
@@ -116,13 +119,19 @@ async def edit(
             chat_id=chat_id,
             message_id=message_id,
             reply_markup=markup,
-            rate_limit_args=OPTIONAL if optional else None,
+            rate_limit_args=OPTIONAL if optional else URGENT if urgent else None,
         )
     except (TelegramError, Skipped, Stopped) as exc:
         outcome = _outcome(exc)
         _log(outcome, "edit", chat_id, exc)
         return outcome
     return Outcome("ok", message_id)
+
+
+def _limit_args(optional: bool, urgent: bool, max_wait: float) -> dict[str, object] | None:
+    if optional:
+        return pacing.optional(max_wait)
+    return URGENT if urgent else None
 
 
 def _outcome(exc: Exception) -> Outcome:

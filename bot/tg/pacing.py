@@ -11,6 +11,12 @@ beyond the group limit, so this limiter keeps an exact sliding window per group 
 - A request marked ``OPTIONAL`` (the "N answered" refresh, replies to students' commands in a
   group) never waits: it goes only if the window keeps ``reserve`` slots free for the quiz
   itself, and raises :class:`Skipped` otherwise.
+- Every send and edit, in any chat, also takes a slot of the bot's overall budget
+  (bot/tg/overall.py): at most 30 in any sliding second as Telegram receives them, by priority
+  (``QUIZ``: a question's post and its reveal; then everything else; optional requests are
+  skipped, not delayed, when it is short), chat by chat in turn. A 429 slows the whole bot.
+  With paid broadcasts on (``paid_per_second``), a send that finds no free slot goes at once
+  with ``allow_paid_broadcast`` (0.1 Telegram Stars each) instead of waiting.
 - Answers to callback queries and lookups (getChatAdministrators ...) are not throttled.
 - ``RetryAfter`` (429) is waited out and retried; so are network errors that happened before the
   request could reach Telegram (bot/tg/transport.py raises those as ``NEVER_SENT``). Errors after
@@ -32,6 +38,7 @@ from telegram.constants import FloodLimit
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 from telegram.ext import BaseRateLimiter
 
+from bot.tg.overall import NORMAL, QUIZ, Closed, OverallBudget
 from bot.tg.transport import NEVER_SENT
 
 T = TypeVar("T")
@@ -39,6 +46,9 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 OPTIONAL = {"optional": True}  # send only if the budget has room now
+PAID_BROADCAST_PER_SECOND = 1000  # Telegram's limit for allow_paid_broadcast sends
+# a question's post and its reveal: first when the overall budget is short
+URGENT: dict[str, object] = {"priority": QUIZ}
 
 
 def optional(max_wait: float) -> dict[str, object]:
@@ -96,6 +106,11 @@ class SlidingWindow:
         return not self._times or self._times[-1] <= self._clock() - self.window
 
 
+def counts_overall(endpoint: str) -> bool:
+    """Sends and edits, in any chat, spend the bot's overall budget (chat actions do not)."""
+    return endpoint.startswith(("send", "edit", "copy", "forward")) and endpoint != "sendChatAction"
+
+
 def counts_against_group(endpoint: str, chat_id: object) -> bool:
     """Sends and edits into a group or supergroup (negative ids) spend its budget."""
     if not isinstance(chat_id, int) or chat_id >= 0:
@@ -113,6 +128,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         group_window: float = 60.0,
         reserve: int = 5,
         overall_per_second: int = FloodLimit.MESSAGES_PER_SECOND,
+        paid_per_second: int = 0,
         max_retries: int = 5,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -120,13 +136,18 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         self.max_retries = max_retries
         self._clock = clock
         self._groups: dict[int, SlidingWindow] = {}
-        self._overall = SlidingWindow(overall_per_second, 1.0, clock)
+        self.overall = OverallBudget(overall_per_second, clock)
+        # paid broadcasts: what Telegram allows beyond the free limit, with allow_paid_broadcast
+        self.paid = OverallBudget(paid_per_second, clock) if paid_per_second > 0 else None
         self._stopping = asyncio.Event()
 
     def stop(self) -> None:
         """The bot is stopping: requests waiting for their turn (or to retry) give up with
         :class:`Stopped` instead, so shutdown is not held up by a group's budget."""
         self._stopping.set()
+        self.overall.close()
+        if self.paid is not None:
+            self.paid.close()
 
     async def _sleep(self, seconds: float) -> None:
         """Sleep, unless the bot is (or starts) stopping: then raise Stopped."""
@@ -166,11 +187,12 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         with contextlib.suppress(TypeError, ValueError):
             chat_id = int(chat_id)
         optional = bool(rate_limit_args and rate_limit_args.get("optional"))
+        priority = int(rate_limit_args.get("priority", NORMAL)) if rate_limit_args else NORMAL
+        slot = _Slot(self, endpoint, chat_id, priority, optional, data)
         if not counts_against_group(endpoint, chat_id):
-            untimed = chat_id is None or endpoint == "answerCallbackQuery"
-            overall = None if untimed else self._overall
+            counted = counts_overall(endpoint) and chat_id is not None
             result: bool | dict[str, Any] | list[dict[str, Any]] = await self._attempts(
-                callback, args, kwargs, endpoint, overall
+                callback, args, kwargs, endpoint, slot if counted else None
             )
             return result
         assert isinstance(chat_id, int)
@@ -187,7 +209,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                 log.debug("pacing %s in chat %s for %.1fs", endpoint, chat_id, delay)
                 await self._sleep(delay)
             try:
-                result = await self._attempts(callback, args, kwargs, endpoint, self._overall)
+                result = await self._attempts(callback, args, kwargs, endpoint, slot)
                 return result
             finally:
                 window.record()
@@ -213,15 +235,11 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         args: Any,
         kwargs: dict[str, Any],
         endpoint: str,
-        overall: SlidingWindow | None,
+        slot: _Slot | None,
     ) -> Any:
         for attempt in range(self.max_retries + 1):
-            if overall is not None:
-                async with overall.lock:
-                    delay = overall.wait_time()
-                    if delay > 0:
-                        await self._sleep(delay)
-                    overall.record()
+            budget = await slot.take() if slot is not None else None
+            sent = True
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -235,15 +253,60 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
                     endpoint,
                     attempt + 1,
                 )
+                if budget is not None:
+                    budget.refused(seconds)
                 await self._sleep(seconds + 0.05)
             except BadRequest:
                 raise
             except (TimedOut, NetworkError) as exc:
+                sent = not isinstance(exc, NEVER_SENT)
                 if attempt == self.max_retries or not _retry_is_safe(endpoint, exc):
                     raise
                 log.warning("network error on %s, retrying: %s", endpoint, type(exc).__name__)
                 await self._sleep(min(0.2 * 2**attempt, 2.0))
+            finally:
+                if budget is not None:
+                    budget.give_back(sent=sent)
         raise AssertionError("unreachable")
+
+
+class _Slot:
+    """How one request takes its slot of the overall budget at each attempt."""
+
+    __slots__ = ("_pacer", "chat_id", "data", "endpoint", "optional", "priority")
+
+    def __init__(
+        self,
+        pacer: GroupPacer,
+        endpoint: str,
+        chat_id: object,
+        priority: int,
+        optional: bool,
+        data: dict[str, Any],
+    ) -> None:
+        self._pacer, self.endpoint, self.chat_id = pacer, endpoint, chat_id
+        self.priority, self.optional, self.data = priority, optional, data
+
+    async def take(self) -> OverallBudget:
+        """The budget this attempt holds a slot of (Skipped, Stopped)."""
+        pacer = self._pacer
+        if pacer._stopping.is_set():
+            raise Stopped
+        if self.optional:
+            if not pacer.overall.try_take():
+                raise Skipped(self.endpoint)
+            return pacer.overall
+        try:
+            if pacer.paid is not None and self.endpoint.startswith("send"):
+                if pacer.overall.free() <= 0 and pacer.paid.free() > 0:
+                    await pacer.paid.take(self.priority, self.chat_id)
+                    self.data["allow_paid_broadcast"] = True
+                    return pacer.paid
+                self.data.pop("allow_paid_broadcast", None)
+            await pacer.overall.take(self.priority, self.chat_id)
+        except Closed:
+            raise Stopped from None
+        return pacer.overall
 
 
 def _retry_is_safe(endpoint: str, exc: Exception) -> bool:

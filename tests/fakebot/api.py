@@ -257,6 +257,10 @@ class BotApi:
         return target
 
     def _check_rate(self, chat: Chat) -> None:
+        overall = self.w.check_overall()
+        if overall is not None:
+            wait = max(1, math.ceil(overall))
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
         if not (self.w.enforce_limit and chat.is_group):
             return
         now = self.w.now()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import copy
 import itertools
 import re
@@ -45,6 +46,7 @@ class World:
         window: float = 60.0,
         group_limit: int = 20,
         enforce_limit: bool = False,
+        overall_limit: int | None = None,
         bot_id: int = BOT_ID,
         bot_username: str = BOT_USERNAME,
         bot_name: str = "Quiz Bot",
@@ -52,6 +54,11 @@ class World:
         self.window = window
         self.group_limit = group_limit
         self.enforce_limit = enforce_limit
+        #: Telegram's overall limit, when set: at most this many sends+edits (every chat) in any
+        #: sliding second as they arrive, else 429 (counted in ``overall_refused``)
+        self.overall_limit = overall_limit
+        self.overall_times: list[float] = []
+        self.overall_refused = 0
         self.bot = User(bot_id, bot_name, username=bot_username, is_bot=True)
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
@@ -516,7 +523,30 @@ class World:
         return self._stored.get((chat_id, message_id))
 
     def _record_traffic(self, chat_id: int) -> None:
-        self.traffic.setdefault(chat_id, []).append(self.now())
+        now = self.now()
+        self.traffic.setdefault(chat_id, []).append(now)
+        self.overall_times.append(now)
+
+    def check_overall(self) -> float | None:
+        """With ``overall_limit`` set: seconds to wait if one more send or edit now would be
+        over it (the request is refused and counted), else None."""
+        if self.overall_limit is None:
+            return None
+        now, times = self.now(), self.overall_times
+        recent = bisect.bisect_right(times, now - 1.0)
+        if len(times) - recent < self.overall_limit:
+            return None
+        self.overall_refused += 1
+        return times[len(times) - self.overall_limit] + 1.0 - now
+
+    def max_overall_in_second(self) -> int:
+        """Most sends+edits (every chat) the server received in any sliding second."""
+        times, best, lo = self.overall_times, 0, 0
+        for hi, t in enumerate(times):
+            while t - times[lo] >= 1.0:
+                lo += 1
+            best = max(best, hi - lo + 1)
+        return best
 
     # ------------------------------------------------------------------ queries
     def messages(
