@@ -197,8 +197,8 @@ class BotApi:
 
     @staticmethod
     def _markup(markup: Any) -> JSON | None:
-        if markup is None or markup == "":
-            return None
+        if markup is None or markup == "" or markup == {}:
+            return None  # {}: PTB's empty InlineKeyboardMarkup, no keyboard for Telegram
         if not isinstance(markup, dict):
             raise bad_request("can't parse reply keyboard markup JSON object")
         rows = markup.get("inline_keyboard")

@@ -273,16 +273,25 @@ def _cells(row: Node) -> list[Node]:
 
 
 def _plain(node: Node | str) -> str:
+    """Visible text: inline runs joined as they are, blocks on lines of their own."""
     if isinstance(node, str):
         return node
     if node.tag == "br":
         return "\n"
     if node.tag == "tr":
         return "\t".join(_plain(c) for c in _cells(node))
-    parts = [_plain(c) for c in node.children]
-    if node.tag in _BLOCK or node.tag is None:
-        return "\n".join(p for p in (_strip(x) for x in parts) if p)
-    return "".join(parts)
+    if node.tag is not None and node.tag not in _BLOCK:
+        return "".join(_plain(c) for c in node.children)
+    lines: list[str] = []
+    run: list[str] = []
+    for child in node.children:
+        if isinstance(child, Node) and child.tag in _BLOCK:
+            lines += ["".join(run), _plain(child)]
+            run = []
+        else:
+            run.append(_plain(child))
+    lines.append("".join(run))
+    return "\n".join(p for p in (_strip(x) for x in lines) if p)
 
 
 def _strip(text: str) -> str:

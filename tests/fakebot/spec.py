@@ -70,23 +70,32 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, str) and re.fullmatch(r"-?\d+", value) is not None
 
 
-def _fits(value: Any, kind: str, files: set[str]) -> bool:
-    """Does ``value`` have spec type ``kind`` ("Integer", "Array of X", "InputFile", a type)?"""
+def _problem(value: Any, kind: str, files: set[str], *, top: bool = False) -> str | None:
+    """Why ``value`` is not of spec type ``kind`` ("Integer", "Array of X", a type...), or None.
+
+    ``top``: a method parameter, which may come as a form field (numbers arrive decoded)."""
     if kind.startswith("Array of "):
+        if not isinstance(value, list):
+            return f"must be of type {kind}"
         inner = kind[len("Array of ") :]
-        return isinstance(value, list) and all(_fits(v, inner, files) for v in value)
+        return next((p for p in (_problem(v, inner, files) for v in value) if p), None)
     if kind == "Integer":
-        return _is_int(value)
-    if kind == "Float":
-        return _is_int(value) or isinstance(value, float)
-    if kind == "Boolean":
-        return isinstance(value, bool) or value in ("true", "false", "True", "False", 0, 1)
-    if kind == "String":
-        # a form field that looks like a number arrives decoded; the Bot API takes it as text
-        return isinstance(value, str | int | float) and not isinstance(value, bool)
-    if kind == "InputFile":
-        return isinstance(value, str) and value.startswith("attach://")
-    return isinstance(value, dict) and _object_problem(value, kind, files) is None
+        ok = _is_int(value) if top else isinstance(value, int) and not isinstance(value, bool)
+    elif kind == "Float":
+        ok = _is_int(value) or isinstance(value, float)
+    elif kind == "Boolean":
+        ok = isinstance(value, bool) or (top and value in ("true", "false", "True", "False"))
+    elif kind == "String":
+        ok = isinstance(value, str) or (
+            top and isinstance(value, int | float) and value is not True
+        )
+    elif kind == "InputFile":
+        ok = isinstance(value, str) and value.startswith("attach://")
+    elif isinstance(value, dict):
+        return _object_problem(value, kind, files)
+    else:
+        ok = False
+    return None if ok else f"must be of type {kind}"
 
 
 def _object_problem(value: JSON, kind: str, files: set[str]) -> str | None:
@@ -123,14 +132,15 @@ def _fields_problem(value: JSON, fields: list[JSON], where: str, files: set[str]
         if name not in known:
             return f'can\'t parse {where}: unknown field "{name}"'
     for name, field in known.items():
-        present = name in value and value[name] is not None
-        if not present:
+        if name not in value or value[name] is None:
             if field["required"]:
                 return f'can\'t parse {where}: field "{name}" is required'
             continue
-        if not any(_fits(value[name], t, files) for t in field["types"]):
+        problems = [_problem(value[name], t, files) for t in field["types"]]
+        if all(problems):
+            nested = next((p for p in problems if p and p.startswith("can't")), None)
             types = " or ".join(field["types"])
-            return f'can\'t parse {where}: field "{name}" must be of type {types}'
+            return nested or f'can\'t parse {where}: field "{name}" must be of type {types}'
     return None
 
 
@@ -164,12 +174,11 @@ def check_call(method: str, params: JSON, files: set[str]) -> None:
                 raise bad_request(_MISSING.get(name, f"{name} is empty"))
             continue
         types: list[str] = field["types"]
+        if name == "reply_markup" and value == {}:
+            continue  # Telegram reads {} (PTB's empty InlineKeyboardMarkup) as no keyboard
         if "InputFile" in types and isinstance(value, str):
             continue  # a file_id, a URL or attach://<name>
-        if not any(_fits(value, t, files) for t in types):
-            for kind in types:
-                if isinstance(value, dict) and kind in SPEC["types"]:
-                    problem = _object_problem(value, kind, files)
-                    if problem is not None:
-                        raise bad_request(problem)
-            raise bad_request(f'field "{name}" must be of type {" or ".join(types)}')
+        problems = [_problem(value, t, files, top=True) for t in types]
+        if all(problems):
+            nested = next((p for p in problems if p and p.startswith("can't")), None)
+            raise bad_request(nested or f'field "{name}" must be of type {" or ".join(types)}')
