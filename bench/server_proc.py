@@ -209,9 +209,9 @@ class BenchTelegram(FakeTelegram):
                     open_times.append(m.edits[-1].at - m.sent_at)
             per_minute.append(self.max_in_window(chat_id, 60.0))
         return {
-            "sends_edits": len(self.overall_times),
-            "refused": self.overall_refused,
-            "max_per_second": self.max_overall_in_second(),
+            "sends_edits": len(self.overall.arrivals),
+            "refused": self.overall.refused,
+            "max_per_second": self.overall.max_in_window(),
             "open_times": open_times,
             "finish": {str(k): v for k, v in finish.items()},
             "max_per_group_minute": max(per_minute or [0]),

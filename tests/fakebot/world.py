@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import bisect
 import copy
 import itertools
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from .limits import OverallLimit, max_in_window
 from .models import (
     ANONYMOUS_ADMIN_ID,
     ANY,
@@ -22,6 +22,7 @@ from .models import (
     Chat,
     QueuedUpdate,
     StoredMessage,
+    StoredPhoto,
     Topic,
     User,
     buttons_of,
@@ -46,19 +47,22 @@ class World:
         window: float = 60.0,
         group_limit: int = 20,
         enforce_limit: bool = False,
-        overall_limit: int | None = None,
         bot_id: int = BOT_ID,
         bot_username: str = BOT_USERNAME,
         bot_name: str = "Quiz Bot",
+        overall_limit: int | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        self._clock = clock if clock is not None else time.monotonic
+        #: Telegram's ~30/s across all chats; off unless ``overall_limit`` is given
+        self.overall = OverallLimit(overall_limit)
+        #: (chat id, message id) -> the bot's current reactions (ReactionType dicts)
+        self.reactions: dict[tuple[int, int], list[JSON]] = {}
+        #: file_id -> photo the bot sent (every PhotoSize's file_id), for reuse by file_id
+        self.photos: dict[str, StoredPhoto] = {}
         self.window = window
         self.group_limit = group_limit
         self.enforce_limit = enforce_limit
-        #: Telegram's overall limit, when set: at most this many sends+edits (every chat) in any
-        #: sliding second as they arrive, else 429 (counted in ``overall_refused``)
-        self.overall_limit = overall_limit
-        self.overall_times: list[float] = []
-        self.overall_refused = 0
         self.bot = User(bot_id, bot_name, username=bot_username, is_bot=True)
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
@@ -87,9 +91,13 @@ class World:
     def _update_queued(self) -> None:
         """Called after an update was queued; the server wakes pollers / webhook sender."""
 
-    @staticmethod
-    def now() -> float:
-        return time.monotonic()
+    def now(self) -> float:
+        """The fake's clock (monotonic seconds unless a ``clock`` was injected)."""
+        return self._clock()
+
+    def limit_overall(self, limit: int | None = 30, window: float = 1.0) -> None:
+        """Enforce (or with None stop enforcing) the overall sends+edits limit from now on."""
+        self.overall.limit, self.overall.window = limit, window
 
     # ------------------------------------------------------------- lookups
     def chat(self, ref: ChatRef) -> Chat:
@@ -525,28 +533,6 @@ class World:
     def _record_traffic(self, chat_id: int) -> None:
         now = self.now()
         self.traffic.setdefault(chat_id, []).append(now)
-        self.overall_times.append(now)
-
-    def check_overall(self) -> float | None:
-        """With ``overall_limit`` set: seconds to wait if one more send or edit now would be
-        over it (the request is refused and counted), else None."""
-        if self.overall_limit is None:
-            return None
-        now, times = self.now(), self.overall_times
-        recent = bisect.bisect_right(times, now - 1.0)
-        if len(times) - recent < self.overall_limit:
-            return None
-        self.overall_refused += 1
-        return times[len(times) - self.overall_limit] + 1.0 - now
-
-    def max_overall_in_second(self) -> int:
-        """Most sends+edits (every chat) the server received in any sliding second."""
-        times, best, lo = self.overall_times, 0, 0
-        for hi, t in enumerate(times):
-            while t - times[lo] >= 1.0:
-                lo += 1
-            best = max(best, hi - lo + 1)
-        return best
 
     # ------------------------------------------------------------------ queries
     def messages(
@@ -609,15 +595,17 @@ class World:
 
     def max_in_window(self, chat: ChatRef, window: float | None = None) -> int:
         """Most successful sends+edits in any sliding window of ``window`` seconds."""
-        width = self.window if window is None else window
-        times = sorted(self.group_traffic(chat))
-        best = 0
-        lo = 0
-        for hi, t in enumerate(times):
-            while t - times[lo] >= width:
-                lo += 1
-            best = max(best, hi - lo + 1)
-        return best
+        return max_in_window(self.group_traffic(chat), self.window if window is None else window)
+
+    def reaction_on(self, chat: ChatRef, message: MessageRef) -> list[str]:
+        """The bot's reaction on a message, as emoji (custom emoji as their id)."""
+        chat_id = chat.id if isinstance(chat, Chat) else chat
+        found = self.reactions.get((chat_id, self._message_ref_id(message)), [])
+        return [str(r.get("emoji") or r.get("custom_emoji_id")) for r in found]
+
+    def rich_messages(self, chat: ChatRef) -> list[StoredMessage]:
+        """The bot's rich messages in ``chat`` (not deleted), in send order."""
+        return [m for m in self.messages(chat, include_deleted=False) if m.rich is not None]
 
     def commands(
         self,
