@@ -381,6 +381,24 @@ def _statements(statements: Sequence[str]) -> Step:
     return step
 
 
+# More question kinds (issue 22): an answer keeps what was given (the options chosen as their
+# letters in the bank's order, "AC", or the text typed) and the credit it earned (0..1; NULL:
+# 1 if correct, else 0, as every answer before). A group student's options ticked but not yet
+# submitted on a several-answers question are kept too, so a restart does not lose them.
+KINDS_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE answers ADD COLUMN given TEXT",
+    "ALTER TABLE answers ADD COLUMN credit REAL",
+    """
+    CREATE TABLE selections (
+        run_id INTEGER NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        q_index INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        picked TEXT NOT NULL,
+        PRIMARY KEY (run_id, q_index, user_id)
+    ) WITHOUT ROWID
+    """,
+)
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -389,6 +407,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(V5_STATEMENTS),  # 4 -> 5: homework, reports, re-grading
     _statements(AUTHORED_STATEMENTS),  # 5 -> 6: quizzes written in chat
     _statements(FSRS_STATEMENTS),  # 6 -> 7: spaced review by FSRS
+    _statements(KINDS_STATEMENTS),  # 7 -> 8: answers given and their credit; selections
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
