@@ -108,13 +108,14 @@ class Score:
     best_streak: int = 0  # the longest run of consecutive right answers
 
 
-def make_plan(quiz: Quiz, rng: random.Random) -> Plan:
+def make_plan(quiz: Quiz, rng: random.Random, *, typed: bool = True) -> Plan:
     """The run's questions and option orders, drawn with ``rng``.
 
     Every question in the bank's order; with ``pick: N`` a fresh draw of N of them, still in
-    the bank's order. Each question's options are shuffled if the quiz allows it.
+    the bank's order. Each question's options are shuffled if the quiz allows it. Without
+    ``typed`` (a group run) the questions answered by typing are left out.
     """
-    questions = quiz.questions
+    questions = quiz.questions if typed else tuple(q for q in quiz.questions if not q.typed)
     if quiz.pick is not None and quiz.pick < len(questions):
         chosen = sorted(rng.sample(range(len(questions)), quiz.pick))
         questions = tuple(questions[i] for i in chosen)
@@ -257,7 +258,7 @@ class QuizEngine:
             return Verdict("invalid")
         if not 0 <= shown < len(self._questions[q_index].options):
             return Verdict("invalid")
-        status = self._check(user_id, q_index, now)
+        status = self.check(user_id, q_index, now)
         if status is not None:
             return status
         question = self._questions[q_index]
@@ -272,7 +273,7 @@ class QuizEngine:
     ) -> Verdict:
         """A Submit of the options at the ``shown`` positions (several right answers); only a
         student's first Submit counts."""
-        status = self._check(user_id, q_index, now)
+        status = self.check(user_id, q_index, now)
         if status is not None:
             return status
         perm = self.plan.permutations[q_index]
@@ -286,7 +287,7 @@ class QuizEngine:
 
     def answer_typed(self, user_id: int, q_index: int, text: str, now: float) -> Verdict:
         """A typed answer (numeric, short); only a student's first one counts."""
-        status = self._check(user_id, q_index, now)
+        status = self.check(user_id, q_index, now)
         if status is not None:
             return status
         question = self._questions[q_index]
@@ -297,7 +298,7 @@ class QuizEngine:
             user_id, q_index, now, fraction, None, option=-1, typed=text.strip(), matched=matched
         )
 
-    def _check(self, user_id: int, q_index: int, now: float) -> Verdict | None:
+    def check(self, user_id: int, q_index: int, now: float) -> Verdict | None:
         """The verdict of an answer that cannot count (None: it may)."""
         if not 0 <= q_index < self.count:
             return Verdict("invalid")
