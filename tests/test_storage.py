@@ -121,7 +121,7 @@ async def test_new_file_is_private_wal_and_current(db_path: Path) -> None:
     assert stat.S_IMODE(os.stat(db_path).st_mode) == 0o600
     conn = raw(db_path)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 9
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 10
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert {"chats", "seasons", "users", "runs", "answers"} <= names(conn, "table")
         assert {"answers_user", "runs_chat_season", "runs_one_running_group"} <= names(
@@ -222,7 +222,7 @@ async def test_create_schema_for_bulk_loading(db_path: Path) -> None:
         (plan_to_json(PLAN),),
     )
     conn.executemany(
-        "INSERT INTO answers VALUES (1, ?, 'q', ?, 0, 1, 5, 1.0)",
+        "INSERT INTO answers VALUES (1, ?, 'q', ?, 0, 1, 5, 1.0, NULL, NULL)",
         [(q, u) for q in range(3) for u in range(100)],
     )
     conn.commit()

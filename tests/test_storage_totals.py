@@ -193,10 +193,10 @@ def test_trigger_counts_only_rows_really_inserted(tmp_path: Path) -> None:
             "INSERT INTO runs (run_id, chat_id, mode, quiz_id, language, seconds, season, plan,"
             " question_count, started_at) VALUES (1, -1, 'group', 'x', 'en', 10, 1, '{}', 4, 0)"
         )
-        insert = "INSERT INTO answers VALUES (1, ?, 'q', 5, 0, 1, ?, ?)"
+        insert = "INSERT INTO answers VALUES (1, ?, 'q', 5, 0, 1, ?, ?, NULL, NULL)"
         conn.execute(insert + " ON CONFLICT DO NOTHING", (0, 10, 1.0))
         # the same key again: in one statement, in a later one, and with OR IGNORE
-        conn.execute(insert + ", (1, ?, 'q', 5, 0, 1, ?, ?) ON CONFLICT DO NOTHING",
+        conn.execute(insert + ", (1, ?, 'q', 5, 0, 1, ?, ?, NULL, NULL) ON CONFLICT DO NOTHING",
                      (1, 20, 2.0, 1, 99, 9.0))  # fmt: skip
         conn.execute(insert + " ON CONFLICT DO NOTHING", (0, 99, 9.0))
         conn.execute(insert.replace("INSERT", "INSERT OR IGNORE"), (1, 99, 9.0))

@@ -213,6 +213,24 @@ class NodeReader:
             self.fail(node, where, "bank_not_whole", low=low, high=high)
             return None
 
+    def number(self, node: yaml.Node, where: Where) -> float | None:
+        """A number as written, whole or not (``3``, ``-0.5``, ``1e-3``)."""
+        if not self.check_node(node, where):
+            return None
+        raw = str(node.value).strip().replace("_", "") if isinstance(node, yaml.ScalarNode) else ""
+        if isinstance(node, yaml.ScalarNode) and node.tag in (
+            "tag:yaml.org,2002:int",
+            "tag:yaml.org,2002:float",
+        ):
+            try:
+                value = float(raw)
+            except ValueError:
+                value = float("nan")
+            if value == value and abs(value) != float("inf"):
+                return value
+        self.fail(node, where, "bank_not_number")
+        return None
+
     def boolean(self, node: yaml.Node, where: Where) -> bool | None:
         if not self.check_node(node, where):
             return None

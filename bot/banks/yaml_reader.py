@@ -29,6 +29,9 @@ from bot.core.bank import (
     MIN_OPTIONS,
     MIN_SECONDS,
     QUESTION_ID,
+    TRUE_FALSE,
+    Accepted,
+    Kind,
     Limits,
     Option,
     Question,
@@ -40,8 +43,30 @@ from bot.core.validator import validate
 from bot.i18n.lang import LANGS, Lang, as_lang
 
 _TOP_KEYS = {"title", "language", "settings", "questions"}
-_SETTINGS_KEYS = {"seconds", "shuffle", "pick"}
-_QUESTION_KEYS = {"id", "question", "options", "correct", "explanation", "note", "tag"}
+_SETTINGS_KEYS = {"seconds", "shuffle", "pick", "all_or_nothing"}
+_QUESTION_KEYS = {
+    "id",
+    "type",
+    "question",
+    "options",
+    "correct",
+    "fractions",
+    "answers",
+    "units",
+    "case_sensitive",
+    "wrong_feedback",
+    "explanation",
+    "note",
+    "tag",
+}
+_KINDS: dict[str, Kind] = {
+    "single": "single",
+    "multiple": "multiple",
+    "truefalse": "truefalse",
+    "numeric": "numeric",
+    "short": "short",
+}
+_ANSWER_KEYS = {"answer", "tolerance", "min", "max", "fraction", "feedback"}
 _BLANK = Text("", "")  # stands in for a text the reader could not read (marked unread)
 
 
@@ -95,6 +120,7 @@ def _read_quiz(reader: NodeReader, root: yaml.Node, quiz_id: str, file: str) -> 
     language = _language(reader, top.get("language"))
     seconds = pick = None
     shuffle = True
+    all_or_nothing = False
     if "settings" in top:
         settings = reader.mapping(top["settings"], Where("settings"), _SETTINGS_KEYS)
         if settings:
@@ -106,6 +132,9 @@ def _read_quiz(reader: NodeReader, root: yaml.Node, quiz_id: str, file: str) -> 
                 shuffle = bool(reader.boolean(settings["shuffle"], Where("settings.shuffle")))
             if "pick" in settings:
                 pick = reader.integer(settings["pick"], Where("settings.pick"), 1, MAX_QUESTIONS)
+            if "all_or_nothing" in settings:
+                where = Where("settings.all_or_nothing")
+                all_or_nothing = bool(reader.boolean(settings["all_or_nothing"], where))
     questions: tuple[Question, ...] = ()
     if "questions" in top:
         questions = _read_questions(reader, top["questions"])
@@ -121,6 +150,7 @@ def _read_quiz(reader: NodeReader, root: yaml.Node, quiz_id: str, file: str) -> 
         source=file,
         bilingual=reader.bilingual,
         pick=pick,
+        all_or_nothing=all_or_nothing,
     )
 
 
@@ -174,9 +204,13 @@ def _read_question(reader: NodeReader, node: yaml.Node, number: int) -> Question
                 and QUESTION_ID.match(str(value_node.value))
             ):
                 where = Where(question=number, qid=str(value_node.value))
-    fields = reader.mapping(
-        node, where, _QUESTION_KEYS, required=("id", "question", "options", "correct")
-    )
+    kind = _read_kind(reader, node, where)
+    required = {
+        "single": ("id", "question", "options", "correct"),
+        "multiple": ("id", "question", "options", "correct"),
+        "truefalse": ("id", "question", "correct"),
+    }.get(kind, ("id", "question", "answers"))
+    fields = reader.mapping(node, where, _QUESTION_KEYS, required=required)
     if fields is None:
         reader.lost(where)
         return Question("", number, _BLANK, (), 0, None)
@@ -184,16 +218,44 @@ def _read_question(reader: NodeReader, node: yaml.Node, number: int) -> Question
     if qid is None:
         reader.lost(where.at("id"))
     text = _text(reader, fields.get("question"), where.at("question"))
-    options = _read_options(reader, fields.get("options"), where)
-    correct = None
-    if "correct" in fields:  # its problems count only once the options are known good
-        held = len(reader.problems)
-        count = len(options or ())
-        value = reader.integer(fields["correct"], where.at("correct"), 1, count)
-        correct = None if value is None else value - 1
-        reader.hold(where.at("correct"), held)
+    options: tuple[Option, ...] | None = ()
+    correct: int | None = 0
+    rights: tuple[int, ...] = ()
+    if kind in ("single", "multiple"):
+        options = _read_options(reader, fields.get("options"), where)
+        rights = _read_correct(reader, fields.get("correct"), where, len(options or ()))
+        correct = rights[0] if rights else None
+        if kind == "single" and len(rights) > 1:
+            kind = "multiple"  # several listed: "select all that apply"
+        if kind == "single":
+            rights = ()
+    elif kind == "truefalse":
+        options = TRUE_FALSE
+        correct = _read_truth(reader, fields.get("correct"), where)
+    else:
+        for key in ("options", "correct"):
+            if key in fields:
+                reader.fail(fields[key], where.at(key), "bank_key_for_kind", name=key, kind=kind)
     if correct is None:
         reader.lost(where.at("correct"))
+    fractions: tuple[float, ...] = ()
+    if "fractions" in fields:
+        fractions = _read_numbers(reader, fields["fractions"], where.at("fractions"))
+    accepted: tuple[Accepted, ...] = ()
+    if "answers" in fields and kind in ("numeric", "short"):
+        accepted = _read_accepted(reader, fields["answers"], where, kind)
+    units: tuple[str, ...] = ()
+    if "units" in fields:
+        units = _read_strings(reader, fields["units"], where.at("units"))
+    case_sensitive = False
+    if "case_sensitive" in fields:
+        at = where.at("case_sensitive")
+        case_sensitive = bool(reader.boolean(fields["case_sensitive"], at))
+    wrong = None
+    if "wrong_feedback" in fields:
+        wrong = reader.text(fields["wrong_feedback"], where.at("wrong_feedback"))
+        if wrong is None:
+            reader.lost(where.at("wrong_feedback"))
     explanation = None
     if "explanation" in fields:
         explanation = reader.text(fields["explanation"], where.at("explanation"))
@@ -210,7 +272,158 @@ def _read_question(reader: NodeReader, node: yaml.Node, number: int) -> Question
         explanation=explanation,
         note=note,
         tag=tag,
+        kind=kind,
+        rights=rights,
+        fractions=fractions,
+        accepted=accepted,
+        units=units,
+        case_sensitive=case_sensitive,
+        wrong_feedback=wrong,
     )
+
+
+def _read_kind(reader: NodeReader, node: yaml.Node, where: Where) -> Kind:
+    """The question's ``type`` (``single`` if none is given; a bad one is reported and the
+    question marked unread)."""
+    if not isinstance(node, yaml.MappingNode):
+        return "single"
+    for key_node, value_node in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value == "type":
+            value = reader.string(value_node, where.at("type"))
+            kind = _KINDS.get(value or "")
+            if kind is None:
+                if value is not None:
+                    kinds = ", ".join(_KINDS)
+                    reader.fail(
+                        value_node,
+                        where.at("type"),
+                        "bank_bad_type",
+                        value=repr(value),
+                        kinds=kinds,
+                    )
+                reader.lost(where.at("type"))
+                return "single"
+            return kind
+    return "single"
+
+
+def _read_correct(
+    reader: NodeReader, node: yaml.Node | None, where: Where, count: int
+) -> tuple[int, ...]:
+    """``correct``: one option's number, or a list of them (0-based here); its problems count
+    only once the options are known good."""
+    at = where.at("correct")
+    if node is None:
+        return ()
+    held = len(reader.problems)
+    values: list[int | None]
+    if isinstance(node, yaml.SequenceNode) and reader.check_node(node, at):
+        if not node.value:
+            reader.fail(node, at, "bank_empty_list")
+            values = [None]
+        else:
+            values = [reader.integer(item, at, 1, count) for item in node.value]
+    else:
+        values = [reader.integer(node, at, 1, count)]
+    reader.hold(at, held)
+    if any(v is None for v in values):
+        return ()
+    return tuple(v - 1 for v in values if v is not None)
+
+
+def _read_truth(reader: NodeReader, node: yaml.Node | None, where: Where) -> int | None:
+    """A true/false question's ``correct``: ``true`` or ``false`` (the option's index)."""
+    if node is None:
+        return None
+    value = reader.boolean(node, where.at("correct"))
+    return None if value is None else (0 if value else 1)
+
+
+def _read_numbers(reader: NodeReader, node: yaml.Node, at: Where) -> tuple[float, ...]:
+    if not reader.check_node(node, at) or not isinstance(node, yaml.SequenceNode):
+        if isinstance(node, yaml.Node) and not isinstance(node, yaml.SequenceNode):
+            reader.fail(node, at, "bank_not_list")
+        reader.lost(at)
+        return ()
+    numbers = [reader.number(item, at) for item in node.value]
+    if any(n is None for n in numbers):
+        reader.lost(at)
+        return ()
+    return tuple(n for n in numbers if n is not None)
+
+
+def _read_strings(reader: NodeReader, node: yaml.Node, at: Where) -> tuple[str, ...]:
+    if not reader.check_node(node, at) or not isinstance(node, yaml.SequenceNode):
+        if not isinstance(node, yaml.SequenceNode):
+            reader.fail(node, at, "bank_not_list")
+        return ()
+    out = [reader.string(item, at) for item in node.value]
+    return tuple(s for s in out if s is not None)
+
+
+def _read_accepted(
+    reader: NodeReader, node: yaml.Node, where: Where, kind: Kind
+) -> tuple[Accepted, ...]:
+    """A typed question's ``answers``: each a text or number, or a mapping with ``answer``
+    (or ``min``/``max`` for a number), ``tolerance``, ``fraction`` and ``feedback``."""
+    at = where.at("answers")
+    if not reader.check_node(node, at) or not isinstance(node, yaml.SequenceNode):
+        if not isinstance(node, yaml.SequenceNode):
+            reader.fail(node, at, "bank_not_list")
+        reader.lost(at)
+        return ()
+    out: list[Accepted] = []
+    for index, item in enumerate(node.value, start=1):
+        part = where.at(f"answers[{index}]")
+        answer = _read_one_accepted(reader, item, part, kind)
+        if answer is None:
+            reader.lost(part)
+            answer = Accepted()
+        out.append(answer)
+    return tuple(out)
+
+
+def _read_one_accepted(
+    reader: NodeReader, node: yaml.Node, part: Where, kind: Kind
+) -> Accepted | None:
+    if isinstance(node, yaml.ScalarNode):
+        fields: dict[str, yaml.Node] | None = {"answer": node}
+    else:
+        fields = reader.mapping(node, part, _ANSWER_KEYS)
+    if fields is None:
+        return None
+    text, value, tolerance = "", 0.0, 0.0
+    if kind == "short":
+        if "answer" not in fields:
+            reader.fail(node, part, "bank_missing_key", name=repr("answer"))
+            return None
+        text = reader.string(fields["answer"], part) or ""
+    elif "min" in fields or "max" in fields:  # an interval: its middle, give or take half
+        low = reader.number(fields["min"], part) if "min" in fields else None
+        high = reader.number(fields["max"], part) if "max" in fields else None
+        if low is None or high is None:
+            if "min" not in fields or "max" not in fields:
+                reader.fail(node, part, "bank_missing_key", name=repr("min, max"))
+            return None
+        value, tolerance = (low + high) / 2, (high - low) / 2
+    else:
+        if "answer" not in fields:
+            reader.fail(node, part, "bank_missing_key", name=repr("answer"))
+            return None
+        number = reader.number(fields["answer"], part)
+        if number is None:
+            return None
+        value = number
+        if "tolerance" in fields:
+            tolerance = reader.number(fields["tolerance"], part.dot("tolerance")) or 0.0
+    fraction = 1.0
+    if "fraction" in fields:
+        read = reader.number(fields["fraction"], part.dot("fraction"))
+        fraction = 1.0 if read is None else read
+    feedback = None
+    if "feedback" in fields:
+        feedback = reader.text(fields["feedback"], part.dot("feedback"))
+    return Accepted(text, value, tolerance, fraction, feedback)
 
 
 def _read_options(

@@ -25,7 +25,7 @@ def play(
 
     Returns (right, asked). An answer that is not one of the labels is asked again.
     """
-    engine = QuizEngine(quiz, make_plan(quiz, rng), 0)
+    engine = QuizEngine(quiz, make_plan(quiz, rng, typed=False), 0)
     right = asked = 0
     print(render.plain_text(render.announcement(quiz, lang, 0)).split("\n")[0], file=out)
     while True:

@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from bot.i18n.lang import Lang, as_lang
 
@@ -32,6 +32,15 @@ MAX_TITLE_CHARS = 200
 MAX_NOTE_CHARS = 1000
 MAX_TAG_CHARS = 100
 MIN_SECONDS, MAX_SECONDS = 5, 600
+MAX_ACCEPTED = 20  # accepted typed answers of one question
+MAX_ANSWER_CHARS = 200  # an accepted short answer; a typed answer is read up to this much too
+MAX_UNITS = 10
+
+#: a question's kind: ``single`` (one right option, the default), ``multiple`` (several right
+#: options, "select all that apply"), ``truefalse``, and the typed ones: ``numeric``, ``short``
+Kind = Literal["single", "multiple", "truefalse", "numeric", "short"]
+KINDS: tuple[Kind, ...] = ("single", "multiple", "truefalse", "numeric", "short")
+TYPED_KINDS: tuple[Kind, ...] = ("numeric", "short")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,18 +60,55 @@ class Option(Text):
     its text, such as its own feedback, joins here)."""
 
 
+#: the two options of a true/false question, true first (shown with the chat's own words)
+TRUE_FALSE = (Option("সত্য", "True"), Option("মিথ্যা", "False"))
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """One accepted typed answer: a short answer's text, or a numeric answer's value and
+    tolerance (``value - tolerance`` .. ``value + tolerance``); the credit it gives (1: full
+    marks) and its own feedback."""
+
+    text: str = ""
+    value: float = 0.0
+    tolerance: float = 0.0
+    fraction: float = 1.0
+    feedback: Text | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Question:
-    """One multiple-choice question, its options in the author's order."""
+    """One question, its options in the author's order (none for a typed question)."""
 
     id: str
     number: int  # its place in the bank, from 1
     text: Text
     options: tuple[Option, ...]
-    correct: int  # index into options, 0-based
+    correct: int  # index into options, 0-based (the first right one; 0 for a typed question)
     explanation: Text | None  # the tap alert's text; None: the alert shows the verdict only
     note: Text | None = None
     tag: str | None = None  # the author's label (e.g. an imported category); never shown
+    kind: Kind = "single"
+    rights: tuple[int, ...] = ()  # ``multiple``: every right option, 0-based (``correct`` first)
+    fractions: tuple[float, ...] = ()  # per option, its credit (-1..1); empty: the default
+    accepted: tuple[Accepted, ...] = ()  # ``numeric``/``short``: the answers given credit
+    units: tuple[str, ...] = ()  # ``numeric``: units a typed number may carry
+    case_sensitive: bool = False  # ``short``: letter case matters
+    wrong_feedback: Text | None = None  # typed: what a wrong answer is told
+
+    @property
+    def right_options(self) -> tuple[int, ...]:
+        """The options that are right (bank indices): every one of a ``multiple`` question,
+        otherwise ``correct`` alone; none for a typed question."""
+        if self.typed:
+            return ()
+        return self.rights or (self.correct,)
+
+    @property
+    def typed(self) -> bool:
+        """Whether the student types the answer (numeric, short) rather than taps it."""
+        return self.kind in TYPED_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +124,7 @@ class Quiz:
     source: str = ""
     bilingual: bool = True  # False: every text is in ``language`` only, served as it is
     pick: int | None = None  # each run draws this many questions (None: all, in order)
+    all_or_nothing: bool = False  # several right answers: credit only for exactly the right set
 
     @property
     def run_length(self) -> int:
@@ -100,6 +147,8 @@ class Quiz:
             settings["shuffle"] = False
         if self.pick is not None:
             settings["pick"] = self.pick
+        if self.all_or_nothing:
+            settings["all_or_nothing"] = True
         if settings:
             out["settings"] = settings
         out["questions"] = [self._question(q) for q in self.questions]
@@ -109,12 +158,28 @@ class Quiz:
         return {"bn": text.bn, "en": text.en} if self.bilingual else text(self.language)
 
     def _question(self, q: Question) -> dict[str, Any]:
-        entry: dict[str, Any] = {
-            "id": q.id,
-            "question": self._text(q.text),
-            "options": [self._text(o) for o in q.options],
-            "correct": q.correct + 1,
-        }
+        entry: dict[str, Any] = {"id": q.id}
+        if q.kind != "single":
+            entry["type"] = q.kind
+        entry["question"] = self._text(q.text)
+        if q.kind in ("single", "multiple"):
+            entry["options"] = [self._text(o) for o in q.options]
+        if q.kind == "multiple":
+            entry["correct"] = [i + 1 for i in q.right_options]
+        elif q.kind == "truefalse":
+            entry["correct"] = q.correct == 0
+        elif not q.typed:
+            entry["correct"] = q.correct + 1
+        if q.fractions:
+            entry["fractions"] = [_number(f) for f in q.fractions]
+        if q.typed:
+            entry["answers"] = [self._accepted(q, a) for a in q.accepted]
+        if q.units:
+            entry["units"] = list(q.units)
+        if q.case_sensitive:
+            entry["case_sensitive"] = True
+        if q.wrong_feedback is not None:
+            entry["wrong_feedback"] = self._text(q.wrong_feedback)
         if q.explanation is not None:
             entry["explanation"] = self._text(q.explanation)
         if q.note is not None:
@@ -122,6 +187,18 @@ class Quiz:
         if q.tag is not None:
             entry["tag"] = q.tag
         return entry
+
+    def _accepted(self, q: Question, a: Accepted) -> str | float | dict[str, Any]:
+        """An accepted answer: plain (its text or value) when it has nothing more."""
+        plain: str | float = a.text if q.kind == "short" else _number(a.value)
+        out: dict[str, Any] = {"answer": plain}
+        if q.kind == "numeric" and a.tolerance:
+            out["tolerance"] = _number(a.tolerance)
+        if a.fraction != 1:
+            out["fraction"] = _number(a.fraction)
+        if a.feedback is not None:
+            out["feedback"] = self._text(a.feedback)
+        return plain if len(out) == 1 else out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], quiz_id: str, source: str = "") -> Quiz:
@@ -147,6 +224,7 @@ class Quiz:
                 source=source,
                 bilingual=bilingual,
                 pick=_whole_or_none(settings.get("pick")),
+                all_or_nothing=bool(settings.get("all_or_nothing", False)),
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a quiz: {exc!r}") from None
@@ -181,17 +259,61 @@ def _whole_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
+def _number(value: float) -> float | int:
+    """A number as the bank format writes it: whole ones without ``.0``."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _kind(value: Any) -> Kind:
+    for kind in KINDS:
+        if value == kind:
+            return kind
+    raise ValueError(f"unknown question type {value!r}")
+
+
+def _accepted_from(value: Any, kind: Kind, bilingual: bool) -> Accepted:
+    entry = value if isinstance(value, Mapping) else {"answer": value}
+    feedback = entry.get("feedback")
+    answer = entry["answer"]
+    return Accepted(
+        text=str(answer) if kind == "short" else "",
+        value=0.0 if kind == "short" else float(answer),
+        tolerance=float(entry.get("tolerance", 0)),
+        fraction=float(entry.get("fraction", 1)),
+        feedback=None if feedback is None else _text_from(feedback, bilingual),
+    )
+
+
 def _question_from(entry: Mapping[str, Any], number: int, bilingual: bool) -> Question:
     explanation, note, tag = entry.get("explanation"), entry.get("note"), entry.get("tag")
+    kind = _kind(entry.get("type", "single"))
+    wrong = entry.get("wrong_feedback")
+    options: tuple[Option, ...] = ()
+    correct, rights = 0, tuple[int, ...]()
+    if kind == "truefalse":
+        options, correct = TRUE_FALSE, 0 if entry["correct"] else 1
+    elif kind in ("single", "multiple"):
+        options = tuple(_option_from(o, bilingual) for o in entry["options"])
+        raw = entry["correct"]
+        listed = [int(c) - 1 for c in (raw if isinstance(raw, list) else [raw])]
+        correct = listed[0]
+        rights = tuple(listed) if kind == "multiple" else ()
     return Question(
         id=str(entry["id"]),
         number=number,
         text=_text_from(entry["question"], bilingual),
-        options=tuple(_option_from(o, bilingual) for o in entry["options"]),
-        correct=int(entry["correct"]) - 1,
+        options=options,
+        correct=correct,
         explanation=None if explanation is None else _text_from(explanation, bilingual),
         note=None if note is None else _text_from(note, bilingual),
         tag=None if tag is None else str(tag),
+        kind=kind,
+        rights=rights,
+        fractions=tuple(float(f) for f in entry.get("fractions", ())),
+        accepted=tuple(_accepted_from(a, kind, bilingual) for a in entry.get("answers", ())),
+        units=tuple(str(u) for u in entry.get("units", ())),
+        case_sensitive=bool(entry.get("case_sensitive", False)),
+        wrong_feedback=None if wrong is None else _text_from(wrong, bilingual),
     )
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from bot.core.bank import Question, Quiz
+from bot.core.scoring import grade_choice, grade_typed
 
 MAX_POINTS = 1000
 STREAK_STEP = 100  # bonus per consecutive right answer after the first
@@ -46,6 +47,24 @@ class Answer:
     points: int
     at: float
     streak: int = 0  # consecutive right answers ending with this one (0 if wrong)
+    picked: tuple[int, ...] = ()  # several right answers: every option chosen (bank indices)
+    typed: str | None = None  # a typed answer, as typed
+    credit: float | None = None  # the fraction earned, 0..1; None: 1 if ``correct``, else 0
+    matched: int | None = None  # typed: the accepted answer it matched
+
+    @property
+    def fraction(self) -> float:
+        """The credit earned, 0..1 (``correct`` means full marks)."""
+        if self.credit is not None:
+            return self.credit
+        return 1.0 if self.correct else 0.0
+
+    @property
+    def options(self) -> tuple[int, ...]:
+        """Every option chosen (bank indices); none for a typed answer."""
+        if self.typed is not None:
+            return ()
+        return self.picked or (self.option,)
 
     @property
     def bonus(self) -> int:
@@ -69,10 +88,12 @@ class Reveal:
     q_index: int
     question: Question
     permutation: tuple[int, ...]
-    counts: tuple[int, ...]  # by shown position
+    counts: tuple[int, ...]  # by shown position (several right answers: each option chosen)
     correct_shown: int
     answered: int
     right: int
+    rights_shown: tuple[int, ...] = ()  # every right option's shown position, in shown order
+    partly: int = 0  # answers given some credit but not full marks
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,29 +108,44 @@ class Score:
     best_streak: int = 0  # the longest run of consecutive right answers
 
 
-def make_plan(quiz: Quiz, rng: random.Random) -> Plan:
+def make_plan(quiz: Quiz, rng: random.Random, *, typed: bool = True) -> Plan:
     """The run's questions and option orders, drawn with ``rng``.
 
     Every question in the bank's order; with ``pick: N`` a fresh draw of N of them, still in
-    the bank's order. Each question's options are shuffled if the quiz allows it.
+    the bank's order. Each question's options are shuffled if the quiz allows it. Without
+    ``typed`` (a group run) the questions answered by typing are left out.
     """
-    questions = quiz.questions
+    questions = quiz.questions if typed else tuple(q for q in quiz.questions if not q.typed)
     if quiz.pick is not None and quiz.pick < len(questions):
         chosen = sorted(rng.sample(range(len(questions)), quiz.pick))
         questions = tuple(questions[i] for i in chosen)
     perms: list[tuple[int, ...]] = []
     for question in questions:
         order = list(range(len(question.options)))
-        if quiz.shuffle:
+        if quiz.shuffle and question.kind != "truefalse":  # true stays first
             rng.shuffle(order)
         perms.append(tuple(order))
     return Plan(tuple(q.id for q in questions), tuple(perms))
 
 
-def points_for(elapsed: float, seconds: int) -> int:
-    """``round(1000 × (1 − t / 2T))`` with t clamped to [0, T]: 1000 at once, 500 at the end."""
+def points_for(elapsed: float, seconds: int, fraction: float = 1.0) -> int:
+    """``round(1000 × (1 − t / 2T) × fraction)`` with t clamped to [0, T]: 1000 at once, 500 at
+    the end, for full marks; partial credit scales it."""
     t = min(max(elapsed, 0.0), float(seconds))
-    return round(MAX_POINTS * (1 - t / (2 * seconds)))
+    return round(MAX_POINTS * (1 - t / (2 * seconds)) * fraction)
+
+
+def score(
+    fraction: float, streak_before: int, elapsed: float, seconds: int
+) -> tuple[bool, int, int]:
+    """(full marks, points, streak) of an answer earning ``fraction``: speed points scale with
+    it, and only full marks keep a streak going (and earn its bonus)."""
+    full = fraction >= 1.0
+    streak = streak_before + 1 if full else 0
+    points = 0
+    if fraction > 0 and seconds:
+        points = points_for(elapsed, seconds, fraction) + (streak_bonus(streak) if full else 0)
+    return full, points, streak
 
 
 def streak_bonus(streak: int) -> int:
@@ -222,19 +258,80 @@ class QuizEngine:
             return Verdict("invalid")
         if not 0 <= shown < len(self._questions[q_index].options):
             return Verdict("invalid")
-        earlier = self._answers[q_index].get(user_id)
-        if earlier is not None:
-            return Verdict("again", earlier, self.plan.permutations[q_index].index(earlier.option))
-        if q_index != self.current or not self.is_open(now):
-            return Verdict("closed" if q_index <= self.current else "stale")
+        status = self.check(user_id, q_index, now)
+        if status is not None:
+            return status
         question = self._questions[q_index]
         option = self.plan.permutations[q_index][shown]
-        correct = option == question.correct
-        streak = self._streak_before(user_id, q_index) + 1 if correct else 0
-        points = 0
-        if correct and self.seconds:
-            points = points_for(now - (self.posted_at or now), self.seconds) + streak_bonus(streak)
-        answer = Answer(q_index, user_id, option, correct, points, now, streak)
+        if question.kind == "multiple":
+            return self.answer_many(user_id, q_index, (shown,), now)
+        fraction = grade_choice(question, (option,))
+        return self._accept(user_id, q_index, now, fraction, shown, option=option)
+
+    def answer_many(
+        self, user_id: int, q_index: int, shown: tuple[int, ...], now: float
+    ) -> Verdict:
+        """A Submit of the options at the ``shown`` positions (several right answers); only a
+        student's first Submit counts."""
+        status = self.check(user_id, q_index, now)
+        if status is not None:
+            return status
+        perm = self.plan.permutations[q_index]
+        if not shown or any(not 0 <= s < len(perm) for s in shown):
+            return Verdict("invalid")
+        picked = tuple(sorted({perm[s] for s in shown}))
+        fraction = grade_choice(self._questions[q_index], picked, self.quiz.all_or_nothing)
+        return self._accept(
+            user_id, q_index, now, fraction, min(shown), option=picked[0], picked=picked
+        )
+
+    def answer_typed(self, user_id: int, q_index: int, text: str, now: float) -> Verdict:
+        """A typed answer (numeric, short); only a student's first one counts."""
+        status = self.check(user_id, q_index, now)
+        if status is not None:
+            return status
+        question = self._questions[q_index]
+        if not question.typed or not text.strip():
+            return Verdict("invalid")
+        fraction, matched = grade_typed(question, text)
+        return self._accept(
+            user_id, q_index, now, fraction, None, option=-1, typed=text.strip(), matched=matched
+        )
+
+    def check(self, user_id: int, q_index: int, now: float) -> Verdict | None:
+        """The verdict of an answer that cannot count (None: it may)."""
+        if not 0 <= q_index < self.count:
+            return Verdict("invalid")
+        earlier = self._answers[q_index].get(user_id)
+        if earlier is not None:
+            perm = self.plan.permutations[q_index]
+            shown = perm.index(earlier.option) if earlier.option in perm else None
+            return Verdict("again", earlier, shown)
+        if q_index != self.current or not self.is_open(now):
+            return Verdict("closed" if q_index <= self.current else "stale")
+        return None
+
+    def _accept(
+        self,
+        user_id: int,
+        q_index: int,
+        now: float,
+        fraction: float,
+        shown: int | None,
+        *,
+        option: int,
+        picked: tuple[int, ...] = (),
+        typed: str | None = None,
+        matched: int | None = None,
+    ) -> Verdict:
+        elapsed = now - (self.posted_at or now)
+        full, points, streak = score(
+            fraction, self._streak_before(user_id, q_index), elapsed, self.seconds
+        )
+        credit = None if fraction in (0.0, 1.0) else fraction
+        answer = Answer(
+            q_index, user_id, option, full, points, now, streak, picked, typed, credit, matched
+        )
         self._answers[q_index][user_id] = answer
         return Verdict("accepted", answer, shown)
 
@@ -253,16 +350,23 @@ class QuizEngine:
         perm = self.plan.permutations[q_index]
         counts = [0] * len(perm)
         for answer in self._answers[q_index].values():
-            counts[perm.index(answer.option)] += 1
-        right = sum(1 for a in self._answers[q_index].values() if a.correct)
+            for option in answer.options:
+                if option in perm:
+                    counts[perm.index(option)] += 1
+        answers = self._answers[q_index].values()
+        right = sum(1 for a in answers if a.correct)
+        partly = sum(1 for a in answers if not a.correct and a.fraction > 0)
+        rights = tuple(sorted(perm.index(o) for o in question.right_options if o in perm))
         return Reveal(
             q_index,
             question,
             perm,
             tuple(counts),
-            perm.index(question.correct),
+            perm.index(question.correct) if question.correct in perm else -1,
             len(self._answers[q_index]),
             right,
+            rights,
+            partly,
         )
 
     def advance(self) -> bool:

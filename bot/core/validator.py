@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.bank import (
+    MAX_ACCEPTED,
+    MAX_ANSWER_CHARS,
     MAX_NOTE_CHARS,
     MAX_OPTION_CHARS,
     MAX_OPTIONS,
@@ -19,6 +21,7 @@ from bot.core.bank import (
     MAX_SECONDS,
     MAX_TAG_CHARS,
     MAX_TITLE_CHARS,
+    MAX_UNITS,
     MIN_OPTIONS,
     MIN_SECONDS,
     QUESTION_ID,
@@ -140,14 +143,16 @@ class _Checker:
         where = Where(question=n, qid=q.id if QUESTION_ID.match(q.id) else None)
         usable = self.ident(q, where)
         usable = self.text(q.text, where.at("question")) and usable
-        options = self.options(q, where)
-        usable = options and usable
-        if options and not self.unread(n, "correct"):
-            usable = self.whole(q.correct + 1, where.at("correct"), 1, len(q.options)) and usable
-        else:
+        if self.unread(n, "type"):
             usable = False
-            if options:
-                self.problems += self.source.held.get((n, "correct"), ())
+        elif q.typed:
+            usable = self.accepted(q, where) and usable
+        elif q.kind != "truefalse":
+            usable = self.choices(q, where) and usable
+        elif self.unread(n, "correct"):
+            usable = False
+        if q.wrong_feedback is not None:
+            usable = self.text(q.wrong_feedback, where.at("wrong_feedback")) and usable
         if q.explanation is not None:
             usable = self.text(q.explanation, where.at("explanation")) and usable
         elif self.unread(n, "explanation"):
@@ -158,6 +163,82 @@ class _Checker:
             self.plain(q.tag, where.at("tag"), MAX_TAG_CHARS)
         if usable:
             self.lengths(q, where)
+        return usable
+
+    def choices(self, q: Question, where: Where) -> bool:
+        """The options of a question answered by tapping, the right ones, their fractions."""
+        n = q.number
+        options = self.options(q, where)
+        if not options or self.unread(n, "correct"):
+            if options:
+                self.problems += self.source.held.get((n, "correct"), ())
+            return False
+        at = where.at("correct")
+        usable = True
+        seen: set[int] = set()
+        for right in q.right_options:
+            usable = self.whole(right + 1, at, 1, len(q.options)) and usable
+            if right in seen:
+                self.fail(at, at.path, "bank_correct_twice", n=right + 1)
+                usable = False
+            seen.add(right)
+        if q.fractions and usable:
+            usable = self.fractions(q, where)
+        return usable
+
+    def fractions(self, q: Question, where: Where) -> bool:
+        """Per-option credit: one per option, each -1..1, the positive ones worth full marks
+        together (several right answers) or one of them full marks (one right answer)."""
+        at = where.at("fractions")
+        if self.unread(q.number, at.path):
+            return False
+        if len(q.fractions) != len(q.options):
+            self.fail(
+                at, at.path, "bank_fraction_count", count=len(q.fractions), options=len(q.options)
+            )
+            return False
+        bad = [f for f in q.fractions if not -1 <= f <= 1]
+        if bad:
+            self.fail(at, at.path, "bank_fraction_range", value=bad[0], low=-1)
+            return False
+        best = sum(f for f in q.fractions if f > 0) if q.kind == "multiple" else max(q.fractions)
+        if abs(best - 1) > 0.01:
+            self.fail(at, at.path, "bank_full_credit")
+            return False
+        return True
+
+    def accepted(self, q: Question, where: Where) -> bool:
+        """A typed question's accepted answers (and units): at least one worth full marks."""
+        at = where.at("answers")
+        if self.unread(q.number, at.path):
+            return False
+        if not 1 <= len(q.accepted) <= MAX_ACCEPTED:
+            self.fail(at, at.path, "bank_answer_count", count=len(q.accepted), high=MAX_ACCEPTED)
+            return False
+        usable = True
+        for index, answer in enumerate(q.accepted, start=1):
+            part = where.at(f"answers[{index}]")
+            if self.unread(q.number, part.path):
+                usable = False
+                continue
+            if q.kind == "short" and not self.plain(answer.text, part, MAX_ANSWER_CHARS):
+                usable = False
+            if not 0 <= answer.fraction <= 1:
+                self.fail(part, part.path, "bank_fraction_range", value=answer.fraction, low=0)
+                usable = False
+            if answer.tolerance < 0:
+                self.fail(part, part.path, "bank_tolerance", value=answer.tolerance)
+                usable = False
+            if answer.feedback is not None:
+                usable = self.text(answer.feedback, part.dot("feedback")) and usable
+        if usable and max(a.fraction for a in q.accepted) < 1:
+            self.fail(at, at.path, "bank_full_credit")
+            usable = False
+        if len(q.units) > MAX_UNITS:
+            at = where.at("units")
+            self.fail(at, at.path, "bank_too_many", count=len(q.units), limit=MAX_UNITS)
+        for index, unit in enumerate(q.units, start=1):
+            self.plain(unit, where.at(f"units[{index}]"), MAX_TAG_CHARS)
         return usable
 
     def ident(self, q: Question, where: Where) -> bool:
@@ -245,8 +326,23 @@ class _Checker:
 
 
 _TOP = ("", "title", "language", "settings", "questions")
-_SETTINGS = ("", "seconds", "shuffle", "pick")
-_FIELDS = ("", "id", "question", "options", "correct", "explanation", "note", "tag")
+_SETTINGS = ("", "seconds", "shuffle", "pick", "all_or_nothing")
+_FIELDS = (
+    "",
+    "id",
+    "type",
+    "question",
+    "options",
+    "correct",
+    "fractions",
+    "answers",
+    "units",
+    "case_sensitive",
+    "wrong_feedback",
+    "explanation",
+    "note",
+    "tag",
+)
 
 
 def _order(problem: Problem) -> tuple[int, ...]:

@@ -4,7 +4,8 @@ Telegram gives a button at most 64 bytes of data and hands back whatever a clien
 parsing treats every callback as untrusted: anything that is not exactly one of these forms is
 ``None``, and numbers are bounded.
 
-- ``a:RUN:Q:OPT`` — an answer: run id, question index, shown option position.
+- ``a:RUN:Q:OPT`` — an answer: run id, question index, shown option position (on a question
+  with several right answers: tick or untick it); ``a:RUN:Q:s`` — Submit the options ticked.
 - ``s:QUIZ`` — start (or practise) a quiz from the ``/quiz`` list.
 - ``r:SEASON:y`` / ``r:SEASON:n`` — confirm or cancel a leaderboard reset.
 - ``v:CARD:ORDER:OPT:STEP:RIGHT`` — a ``/review`` answer: the card, the shown option order (one
@@ -40,7 +41,7 @@ from telegram.constants import InlineKeyboardButtonLimit
 MAX_BYTES: int = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
 _MAX_ID = 2**53
 
-_ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")  # one spelling each
+_ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])")  # one spelling each
 _START = re.compile(r"s:([a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})")
 _RESET = re.compile(r"r:([1-9][0-9]{0,5}):([yn])")
 _REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9]):([1-9][0-9]?):(0|[1-9][0-9]?)")
@@ -53,6 +54,7 @@ _REPORT = re.compile(r"p:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2})(?::([kut]))?")
 _CARD_REPORT = re.compile(r"pc:([1-9][0-9]{0,15})")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
+SUBMIT = -1  # the ``shown`` of a Submit button (several right answers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,8 @@ _REASON_LETTER = {v: k for k, v in REASON_CODES.items()}
 def encode(data: CallbackData) -> str:
     """The button string for ``data``; always at most 64 bytes."""
     if isinstance(data, AnswerData):
-        text = f"a:{data.run_id}:{data.q_index}:{data.shown}"
+        shown = "s" if data.shown == SUBMIT else data.shown
+        text = f"a:{data.run_id}:{data.q_index}:{shown}"
     elif isinstance(data, StartData):
         text = f"s:{data.quiz_id}"
     elif isinstance(data, ResetData):
@@ -176,7 +179,8 @@ def parse(raw: str | None) -> CallbackData | None:
         return None
     if m := _ANSWER.fullmatch(raw):
         run_id = int(m[1])
-        return AnswerData(run_id, int(m[2]), int(m[3])) if run_id < _MAX_ID else None
+        shown = SUBMIT if m[3] == "s" else int(m[3])
+        return AnswerData(run_id, int(m[2]), shown) if run_id < _MAX_ID else None
     if m := _START.fullmatch(raw):
         return StartData(m[1])
     if m := _RESET.fullmatch(raw):

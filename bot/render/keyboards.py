@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
-from bot.core.bank import Quiz
+from bot.core.bank import Question, Quiz
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
 from bot.render import callbacks
@@ -16,15 +16,42 @@ from bot.render.text import fit, label
 BUTTON_LABEL = 60  # characters of a quiz title on a start button
 
 
-def answer_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardMarkup:
-    """One button per label; up to five in a row."""
+def answer_keyboard(
+    run_id: int,
+    q_index: int,
+    options: int,
+    *,
+    submit: str | None = None,
+    names: Sequence[str] | None = None,
+) -> InlineKeyboardMarkup:
+    """One button per label (or per name in ``names``: true/false); up to five in a row; with
+    ``submit``, a last row with that Submit button (several right answers)."""
     buttons = [
         InlineKeyboardButton(
-            label(i), callback_data=callbacks.encode(callbacks.AnswerData(run_id, q_index, i))
+            names[i] if names is not None else label(i),
+            callback_data=callbacks.encode(callbacks.AnswerData(run_id, q_index, i)),
         )
         for i in range(options)
     ]
-    return InlineKeyboardMarkup([buttons[i : i + 5] for i in range(0, len(buttons), 5)])
+    rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
+    if submit is not None:
+        data = callbacks.encode(callbacks.AnswerData(run_id, q_index, callbacks.SUBMIT))
+        rows.append([InlineKeyboardButton(submit, callback_data=data)])
+    return InlineKeyboardMarkup(rows)
+
+
+def question_keyboard(
+    run_id: int, q_index: int, question: Question, lang: Lang
+) -> InlineKeyboardMarkup:
+    """A question's answer buttons by its kind: a label per option (and ✔ Submit when several
+    are right), or true/false in the chat's language."""
+    count = len(question.options)
+    if question.kind == "truefalse":
+        names = [t_plain(lang, "tf_true"), t_plain(lang, "tf_false")]
+        return answer_keyboard(run_id, q_index, count, names=names)
+    if question.kind == "multiple":
+        return answer_keyboard(run_id, q_index, count, submit=t_plain(lang, "submit_button"))
+    return answer_keyboard(run_id, q_index, count)
 
 
 def start_keyboard(quizzes: Sequence[Quiz], lang: Lang) -> InlineKeyboardMarkup:

@@ -16,8 +16,27 @@ from bot.render.text import ALERT_LIMIT, fit, html_name, label, with_medal
 # --- the quiz in a group --------------------------------------------------------------------
 
 
-def announcement(quiz: Quiz, lang: Lang, seconds: int) -> Safe:
-    return t(lang, "announce", title=quiz.title(lang), count=quiz.run_length, seconds=seconds)
+def announcement(quiz: Quiz, lang: Lang, seconds: int, count: int | None = None) -> Safe:
+    """A run's first message; ``count``: the questions a group run asks, when the quiz's
+    typed questions are left out of it (said in a line of its own)."""
+    asked = quiz.run_length if count is None else count
+    head = t(lang, "announce", title=quiz.title(lang), count=asked, seconds=seconds)
+    typed = sum(1 for q in quiz.questions if q.typed)
+    if count is None or not typed:
+        return head
+    return join("\n\n", [head, t(lang, "announce_typed", count=typed)])
+
+
+def option_text(question: Question, option: int, lang: Lang) -> str:
+    """An option's text in ``lang``: a true/false question's in the chat's own words."""
+    if question.kind == "truefalse":
+        return t_plain(lang, "tf_true" if option == 0 else "tf_false")
+    return question.options[option](lang)
+
+
+def labels(shown: Sequence[int]) -> str:
+    """Shown positions as their labels: ``A, C``."""
+    return ", ".join(label(s) for s in sorted(shown))
 
 
 def options_block(
@@ -26,15 +45,16 @@ def options_block(
     lang: Lang,
     *,
     counts: Sequence[int] | None = None,
-    right: int | None = None,
+    right: int | Sequence[int] | None = None,
     chosen: int | None = None,
 ) -> Safe:
+    rights = (right,) if isinstance(right, int) else tuple(right or ())
     lines = []
     for shown, option in enumerate(permutation):
-        text = html("{}) {}", label(shown), question.options[option](lang))
+        text = html("{}) {}", label(shown), option_text(question, option, lang))
         if counts is not None:
             text = html("{} — {}", text, num(lang, counts[shown]))
-        if shown == right:
+        if shown in rights:
             text = html("<b>{}</b> ✅", text)
         elif shown == chosen:
             text = html("{} ❌", text)
@@ -58,23 +78,35 @@ def question_message(
         if seconds
         else t(lang, "question_untimed")
     )
-    return join(
-        "\n\n",
-        [
-            t(lang, "question_head", n=number, total=total),
-            question.text(lang),
-            options_block(question, permutation, lang),
-            foot,
-        ],
-    )
+    parts = [
+        t(lang, "question_head", n=number, total=total),
+        question.text(lang),
+        options_block(question, permutation, lang),
+    ]
+    if question.kind == "multiple":
+        parts.append(t(lang, "question_multiple"))
+    return join("\n\n", [*parts, foot])
 
 
 def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True) -> Safe:
     """A closed question: the right option marked, explanation and note; in a ``group`` also
     the count of each option and how many answered and were right."""
     q = reveal.question
-    answer = [t(lang, "reveal_answer", label=label(reveal.correct_shown))]
-    if group:
+    if q.kind == "multiple":
+        answer = [t(lang, "reveal_answers", labels=labels(reveal.rights_shown))]
+    else:
+        answer = [t(lang, "reveal_answer", label=label(reveal.correct_shown))]
+    if group and reveal.partly:
+        answer.append(
+            t(
+                lang,
+                "reveal_stats_partly",
+                answered=reveal.answered,
+                right=reveal.right,
+                partly=reveal.partly,
+            )
+        )
+    elif group:
         answer.append(t(lang, "reveal_stats", answered=reveal.answered, right=reveal.right))
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
@@ -84,7 +116,7 @@ def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True
             reveal.permutation,
             lang,
             counts=reveal.counts if group else None,
-            right=reveal.correct_shown,
+            right=reveal.rights_shown or reveal.correct_shown,
         ),
         join("\n", answer),
         *explained(q, lang),
@@ -168,19 +200,23 @@ def results_message(
 def verdict_prefix(
     lang: Lang, verdict: Verdict, question: Question, permutation: Sequence[int], *, practice: bool
 ) -> str:
-    assert verdict.answer is not None
+    answer = verdict.answer
+    assert answer is not None
+    rights = labels([permutation.index(o) for o in question.right_options if o in permutation])
+    partly = not answer.correct and answer.fraction > 0
+    percent = round(100 * answer.fraction)
     if practice:
-        if verdict.answer.correct:
+        if answer.correct:
             return t_plain(lang, "alert_right_practice")
-        return t_plain(
-            lang, "alert_wrong_practice", label=label(permutation.index(question.correct))
-        )
-    if verdict.answer.correct:
-        text = t_plain(lang, "alert_right", points=verdict.answer.points)
-        if verdict.answer.streak >= 2:
-            text += t_plain(
-                lang, "alert_streak", streak=verdict.answer.streak, bonus=verdict.answer.bonus
-            )
+        if partly:
+            return t_plain(lang, "alert_partly_practice", percent=percent, labels=rights)
+        return t_plain(lang, "alert_wrong_practice", label=rights)
+    if partly:
+        return t_plain(lang, "alert_partly", percent=percent, points=answer.points)
+    if answer.correct:
+        text = t_plain(lang, "alert_right", points=answer.points)
+        if answer.streak >= 2:
+            text += t_plain(lang, "alert_streak", streak=answer.streak, bonus=answer.bonus)
         return text
     return t_plain(lang, "alert_wrong")
 
@@ -194,6 +230,9 @@ def tap_alert(
     practice: bool = False,
 ) -> str:
     """The private alert for a tap: verdict, points, explanation; at most 200 characters."""
+    if verdict.status == "again" and verdict.answer is not None and verdict.answer.picked:
+        shown = [permutation.index(o) for o in verdict.answer.picked if o in permutation]
+        return t_plain(lang, "alert_again_many", labels=labels(shown))
     if verdict.status == "again":
         return t_plain(lang, "alert_again", label=label(verdict.shown or 0))
     if verdict.status != "accepted":
@@ -205,6 +244,14 @@ def tap_alert(
     if question.explanation is None:
         return fit(prefix, ALERT_LIMIT)
     return fit(f"{prefix}\n\n{question.explanation(lang)}", ALERT_LIMIT)
+
+
+def choice_alert(lang: Lang, shown: Sequence[int]) -> str:
+    """What a tap on an option of a several-answers question says: the student's choice so
+    far (at most 200 characters: ten labels at most)."""
+    if not shown:
+        return t_plain(lang, "alert_choice_none")
+    return fit(t_plain(lang, "alert_choice", labels=labels(shown)), ALERT_LIMIT)
 
 
 # --- choosing a quiz, and private practice ---------------------------------------------------

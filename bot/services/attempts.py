@@ -115,7 +115,7 @@ class Attempts(AppBound):
                     quiz_id=quiz.id,
                     language=lang,
                     seconds=hw.seconds,
-                    plan=make_plan(quiz, self._rng),
+                    plan=make_plan(quiz, self._rng, typed=False),
                     started_by=user_id,
                     started_at=self._clock(),
                 ),

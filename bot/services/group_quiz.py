@@ -29,14 +29,14 @@ from telegram.ext import Application
 
 from bot import render
 from bot.core.bank import Quiz
-from bot.core.engine import QuizEngine, Reveal, make_plan
-from bot.i18n import t_plain
+from bot.core.engine import QuizEngine, Reveal, Verdict, make_plan
+from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap
-from bot.services.progress import restore_engine
+from bot.services.progress import from_letters, letters, restore_engine
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
 from bot.tg import outbox
 from bot.tg.arrivals import Arrivals
@@ -60,6 +60,9 @@ class LiveRun:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: set while no question is being posted: a tap on the one being posted waits for it
     posted: asyncio.Event = field(default_factory=asyncio.Event)
+    #: several right answers: the options (shown positions) each student has ticked on the
+    #: open question and not yet submitted (also stored: ``Store.save_selection``)
+    ticked: dict[int, frozenset[int]] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[int, int]:
@@ -131,7 +134,11 @@ class GroupQuizzes(AppBound):
         """Start ``quiz`` here; False if a quiz already runs in this chat and topic."""
         if (chat_id, thread_id) in self._live:
             return False
-        plan = make_plan(quiz, rng)
+        plan = make_plan(quiz, rng, typed=False)  # typed answers are for private chats
+        if not plan.question_ids:
+            text = t(lang, "quiz_typed_only")
+            await outbox.send(self._bot, chat_id, text, thread_id=thread_id)
+            return True
         try:
             stored = await self._store.create_run(
                 NewRun(
@@ -169,7 +176,7 @@ class GroupQuizzes(AppBound):
             sent = await outbox.send(
                 self._bot,
                 run.chat_id,
-                render.announcement(run.quiz, run.lang, run.engine.seconds),
+                render.announcement(run.quiz, run.lang, run.engine.seconds, run.engine.count),
                 thread_id=run.thread_id,
                 urgent=True,
             )
@@ -194,6 +201,12 @@ class GroupQuizzes(AppBound):
         )
         for standing in await self._store.run_results(stored.run_id):
             run.names[standing.user_id] = standing.name
+        if engine.phase == "open" and engine.question.kind == "multiple":
+            perm = engine.permutation
+            for user_id, picked in (
+                await self._store.selections(run.run_id, engine.current)
+            ).items():
+                run.ticked[user_id] = frozenset(perm.index(o) for o in from_letters(picked))
         self._register(run)
         self._pending_resume.append(run)
         log.info(
@@ -262,6 +275,7 @@ class GroupQuizzes(AppBound):
                     run.engine.current + 1,
                 )
             run.shown_count = 0
+            run.ticked.clear()
             return True
 
         await self._driver.post(
@@ -450,6 +464,9 @@ class GroupQuizzes(AppBound):
             # the student saw it before the bot learnt it was out: judge it once it is open
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(run.posted.wait(), SETTLE_TIMEOUT)
+        question = run.engine.question_at(q_index) if 0 <= q_index < run.engine.count else None
+        if question is not None and question.kind == "multiple":
+            return await self._tick_or_submit(run, tap)
         verdict = run.engine.answer(tap.user_id, q_index, shown, tap.at)
         self._arrivals.settle(tap.update_id)
         if verdict.status == "accepted" and verdict.answer is not None:
@@ -461,6 +478,42 @@ class GroupQuizzes(AppBound):
         return render.tap_alert(
             run.lang, verdict, run.engine.question_at(q), run.engine.plan.permutations[q]
         ), True
+
+    async def _tick_or_submit(self, run: LiveRun, tap: Tap[callbacks.AnswerData]) -> Notice:
+        """A tap on a several-answers question: an option ticks or unticks it in the
+        student's own selection (kept, and stored, before the alert says so); Submit commits
+        the selection, judged by when it arrived, as any tap."""
+        engine, q_index, shown = run.engine, tap.button.q_index, tap.button.shown
+        mine = run.ticked.get(tap.user_id, frozenset())
+        if shown == callbacks.SUBMIT:
+            if not mine and engine.answers_of(tap.user_id).get(q_index) is None:
+                self._arrivals.settle(tap.update_id)
+                if q_index == engine.current and engine.is_open(tap.at):
+                    return render.choice_alert(tap.lang, ()), True
+            verdict = engine.answer_many(tap.user_id, q_index, tuple(sorted(mine)), tap.at)
+            self._arrivals.settle(tap.update_id)
+            if verdict.status == "accepted" and verdict.answer is not None:
+                if not await self._driver.record(run, verdict.answer):
+                    return t_plain(tap.lang, "alert_error"), True
+                run.names[tap.user_id] = tap.name
+                self._schedule_count(run)
+            perm = engine.plan.permutations[q_index]
+            return render.tap_alert(tap.lang, verdict, engine.question_at(q_index), perm), True
+        check = engine.check(tap.user_id, q_index, tap.at)  # None: an answer may still count
+        self._arrivals.settle(tap.update_id)
+        if check is not None or not 0 <= shown < len(engine.permutation):
+            perm = engine.plan.permutations[q_index]
+            verdict = check or Verdict("invalid")
+            return render.tap_alert(tap.lang, verdict, engine.question_at(q_index), perm), True
+        mine = mine ^ {shown}
+        run.ticked[tap.user_id] = mine
+        perm = engine.permutation
+        try:
+            picked = letters(tuple(perm[s] for s in mine))
+            await self._store.save_selection(run.run_id, q_index, tap.user_id, picked)
+        except Exception:
+            log.exception("run %s: could not store a selection of user %s", run.run_id, tap.user_id)
+        return render.choice_alert(tap.lang, sorted(mine)), True
 
     # --- the "N answered" line ------------------------------------------------------------------
 
@@ -511,8 +564,8 @@ class GroupQuizzes(AppBound):
         )
 
     def _keyboard(self, run: LiveRun) -> InlineKeyboardMarkup:
-        return render.answer_keyboard(
-            run.run_id, run.engine.current, len(run.engine.question.options)
+        return render.question_keyboard(
+            run.run_id, run.engine.current, run.engine.question, run.lang
         )
 
     def _register(self, run: LiveRun) -> None:

@@ -65,7 +65,7 @@ class PracticeSessions(AppBound):
         if old is not None:
             self._by_id.pop(old.run_id, None)
             await self._store.finish_run(old.run_id, "stopped")
-        plan = make_plan(quiz, rng)
+        plan = make_plan(quiz, rng, typed=False)
         stored = await self._store.create_run(
             NewRun(
                 chat_id=chat_id,

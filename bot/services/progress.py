@@ -45,8 +45,20 @@ async def restore_engine(store: Store, stored: StoredRun, quiz: Quiz) -> QuizEng
     return engine
 
 
+def letters(options: tuple[int, ...]) -> str:
+    """Options (bank indices) as their letters in the bank's order: ``(0, 2)`` -> ``"AC"``."""
+    return "".join(chr(ord("A") + i) for i in sorted(options))
+
+
+def from_letters(given: str) -> tuple[int, ...]:
+    """The bank indices ``letters`` gave."""
+    return tuple(sorted(ord(c) - ord("A") for c in given if "A" <= c <= "J"))
+
+
 def to_engine(stored: StoredAnswer) -> Answer:
     """A stored answer as the engine restores it."""
+    typed = stored.given if stored.option < 0 else None
+    picked = from_letters(stored.given) if stored.given and typed is None else ()
     return Answer(
         stored.q_index,
         stored.user_id,
@@ -54,6 +66,9 @@ def to_engine(stored: StoredAnswer) -> Answer:
         stored.correct,
         stored.points,
         stored.answered_at,
+        picked=picked,
+        typed=typed,
+        credit=stored.credit,
     )
 
 
@@ -70,4 +85,11 @@ def to_stored(
         correct=answer.correct,
         points=answer.points if points is None else points,
         answered_at=answer.at,
+        given=answer.typed if answer.typed is not None else _given(answer),
+        credit=answer.credit,
     )
+
+
+def _given(answer: Answer) -> str | None:
+    """What a tapped answer stores beyond its option: every option chosen, when several."""
+    return letters(answer.picked) if answer.picked else None

@@ -40,15 +40,19 @@ log = logging.getLogger(__name__)
 
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 MAX_BATCH = 5_000  # jobs per group-commit transaction
-ROWS_PER_INSERT = 500  # rows per multi-row INSERT (8 parameters each, far below the 32766 limit)
+ROWS_PER_INSERT = 500  # rows per multi-row INSERT (10 parameters each, far below the 32766 limit)
 USER_CACHE_MAX = 100_000
 
 _INSERT_ANSWERS_HEAD = (
     "INSERT INTO answers (run_id, q_index, question_id, user_id, option, correct, points,"
-    " answered_at) VALUES "
+    " answered_at, given, credit) VALUES "
 )
 _INSERT_ANSWERS_TAIL = " ON CONFLICT DO NOTHING RETURNING run_id, q_index, user_id"
-_ANSWER_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
+_ANSWER_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_UPSERT_SELECTION = (
+    "INSERT INTO selections (run_id, q_index, user_id, picked) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (run_id, q_index, user_id) DO UPDATE SET picked = excluded.picked"
+)
 _UPSERT_USER = """
     INSERT INTO users (user_id, name, username, language, updated_at) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (user_id) DO UPDATE SET
@@ -86,7 +90,15 @@ class _UserJob:
     future: asyncio.Future[bool] = field(repr=False)
 
 
-_Job = _AnswerJob | _UserJob
+@dataclass(slots=True)
+class _SelectionJob:
+    """A group student's options ticked so far on a several-answers question (not submitted)."""
+
+    row: tuple[int, int, int, str]  # run_id, q_index, user_id, picked (bank letters)
+    future: asyncio.Future[bool] = field(repr=False)
+
+
+_Job = _AnswerJob | _UserJob | _SelectionJob
 _Outcome = bool | BaseException
 
 
@@ -100,6 +112,8 @@ def _answer_params(a: Answer) -> tuple[Any, ...]:
         int(a.correct),
         a.points,
         a.answered_at,
+        a.given,
+        a.credit,
     )
 
 
@@ -305,11 +319,15 @@ class StoreCore:
             for i, j in enumerate(batch)
             if isinstance(j, _UserJob)
         ]
+        # in the order they came: the last tick of a student wins
+        selections = [(i, j.row) for i, j in enumerate(batch) if isinstance(j, _SelectionJob)]
         conn = self._cconn
         assert conn is not None, "the store is open"
         try:
             outcomes = await self._locked(
-                lambda: self._in_committer(_write_batch, conn, answers, users, len(batch))
+                lambda: self._in_committer(
+                    _write_batch, conn, answers, users, len(batch), selections
+                )
             )
         except Exception as exc:  # the whole transaction failed: every caller gets the error
             log.exception("group commit of %d jobs failed", len(batch))
@@ -360,7 +378,11 @@ _Row = tuple[Any, ...]
 
 
 def _write_batch(
-    conn: sqlite3.Connection, answers: list[tuple[int, _Row]], users: list[tuple[int, _Row]], n: int
+    conn: sqlite3.Connection,
+    answers: list[tuple[int, _Row]],
+    users: list[tuple[int, _Row]],
+    n: int,
+    selections: list[tuple[int, _Row]],
 ) -> list[_Outcome]:
     """One group commit, whole, in the committer's thread: each job's outcome, in order."""
     outcomes: dict[int, _Outcome] = {}
@@ -371,6 +393,9 @@ def _write_batch(
         if users:
             conn.executemany(_UPSERT_USER, [row for _, row in users])
             outcomes.update((i, True) for i, _ in users)
+        if selections:
+            conn.executemany(_UPSERT_SELECTION, [row for _, row in selections])
+            outcomes.update((i, True) for i, _ in selections)
         conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(sqlite3.Error):

@@ -114,10 +114,12 @@ class Answer:
     q_index: int
     question_id: str
     user_id: int
-    option: int  # index in the bank's option order
-    correct: bool
+    option: int  # index in the bank's option order (-1: typed)
+    correct: bool  # full marks
     points: int
     answered_at: float
+    given: str | None = None  # several options: their letters in bank order ("AC"); or typed
+    credit: float | None = None  # 0..1; None: 1 if correct, else 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ import aiosqlite
 
 from bot.core.engine import Phase
 
-from .core import StoreCore, _AnswerJob
+from .core import StoreCore, _AnswerJob, _SelectionJob
 from .models import (
     END_STATUSES,
     GROUP,
@@ -31,7 +31,9 @@ RUN_COLUMNS = (
     "run_id, chat_id, thread_id, mode, quiz_id, language, seconds, season, plan, current, phase,"
     " message_id, posted_at, deadline, status, started_by, started_at, finished_at"
 )
-ANSWER_COLUMNS = "run_id, q_index, question_id, user_id, option, correct, points, answered_at"
+ANSWER_COLUMNS = (
+    "run_id, q_index, question_id, user_id, option, correct, points, answered_at, given, credit"
+)
 
 
 def run_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredRun:
@@ -67,6 +69,8 @@ def answer_from_row(row: sqlite3.Row) -> Answer:
         correct=bool(row[5]),
         points=row[6],
         answered_at=row[7],
+        given=row[8],
+        credit=row[9],
     )
 
 
@@ -236,6 +240,19 @@ class RunsMixin(StoreCore):
             "SELECT 1 FROM answers WHERE run_id = ? AND user_id = ? LIMIT 1", (run_id, user_id)
         )
         return row is not None
+
+    async def save_selection(self, run_id: int, q_index: int, user_id: int, picked: str) -> None:
+        """Keep the options a group student has ticked so far (group-committed, the latest
+        wins): a several-answers question's selection survives a restart."""
+        await self._enqueue(_SelectionJob((run_id, q_index, user_id, picked), self._new_future()))
+
+    async def selections(self, run_id: int, q_index: int) -> dict[int, str]:
+        """The options each student had ticked on a question of a run, by user."""
+        rows = await self._fetchall(
+            "SELECT user_id, picked FROM selections WHERE run_id = ? AND q_index = ?",
+            (run_id, q_index),
+        )
+        return {int(r[0]): str(r[1]) for r in rows}
 
     async def answers(self, run_id: int) -> list[Answer]:
         """Every answer of a run, by question, then in the order they came."""

@@ -421,6 +421,24 @@ def _statements(statements: Sequence[str]) -> Step:
     return step
 
 
+# More question kinds (issue 22): an answer keeps what was given (the options chosen as their
+# letters in the bank's order, "AC", or the text typed) and the credit it earned (0..1; NULL:
+# 1 if correct, else 0, as every answer before). A group student's options ticked but not yet
+# submitted on a several-answers question are kept too, so a restart does not lose them.
+KINDS_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE answers ADD COLUMN given TEXT",
+    "ALTER TABLE answers ADD COLUMN credit REAL",
+    """
+    CREATE TABLE selections (
+        run_id INTEGER NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        q_index INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        picked TEXT NOT NULL,
+        PRIMARY KEY (run_id, q_index, user_id)
+    ) WITHOUT ROWID
+    """,
+)
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -431,6 +449,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(FSRS_STATEMENTS),  # 6 -> 7: spaced review by FSRS
     _statements(GUARD_STATEMENTS),  # 7 -> 8: updates handled once, daily upload limits
     _statements(AUTHORED_BODIES_STATEMENTS),  # 8 -> 9: stored quizzes as JSON, listing index
+    _statements(KINDS_STATEMENTS),  # 9 -> 10: answers given and their credit; selections
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

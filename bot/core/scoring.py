@@ -1,0 +1,105 @@
+"""How much credit an answer earns, for every kind of question (pure).
+
+A fraction from 0 (nothing) to 1 (full marks):
+
+- options tapped (``single``, ``truefalse``, ``multiple``): Moodle's rule, the sum of the
+  chosen options' fractions, at least 0 and at most 1. Without fractions of its own, a right
+  option is worth ``1/R`` and a wrong one ``-1/R`` (R right options), so ticking every box
+  earns nothing; with the bank's ``all_or_nothing`` setting only exactly the right set counts;
+- a typed number: the best credit among the accepted values whose tolerance holds it (units
+  among the question's may follow it);
+- a typed short answer: the best credit among the accepted texts it equals once both are
+  normalised (spaces collapsed, Bengali digits read as Latin ones, letter case ignored unless
+  the question says it matters).
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Iterable
+
+from bot.core.bank import MAX_ANSWER_CHARS, Accepted, Question
+
+_BENGALI_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+EPSILON = 1e-9
+
+
+def option_credit(question: Question) -> tuple[float, ...]:
+    """Each option's credit (bank order)."""
+    if question.fractions:
+        return question.fractions
+    rights = question.right_options
+    if question.kind == "multiple":
+        share = 1 / len(rights)
+        return tuple(share if i in rights else -share for i in range(len(question.options)))
+    return tuple(1.0 if i in rights else 0.0 for i in range(len(question.options)))
+
+
+def grade_choice(question: Question, picked: Iterable[int], all_or_nothing: bool = False) -> float:
+    """The credit of the options ``picked`` (bank indices)."""
+    chosen = set(picked)
+    if question.kind == "multiple" and all_or_nothing:
+        return 1.0 if chosen == set(question.right_options) else 0.0
+    credit = option_credit(question)
+    total = sum(credit[i] for i in chosen if 0 <= i < len(credit))
+    return clamp(total)
+
+
+def clamp(value: float) -> float:
+    """A credit kept within 0..1, with float noise (0.9999999) rounded away."""
+    return min(max(round(value, 6), 0.0), 1.0)
+
+
+def normalise(text: str, *, case_sensitive: bool = False) -> str:
+    """A typed answer as it is compared: Unicode NFKC, Bengali digits as Latin, runs of spaces
+    as one, trimmed, letter case folded unless it matters; at most MAX_ANSWER_CHARS."""
+    folded = unicodedata.normalize("NFKC", text[: MAX_ANSWER_CHARS * 2]).translate(_BENGALI_DIGITS)
+    joined = " ".join(folded.split())[:MAX_ANSWER_CHARS]
+    return joined if case_sensitive else joined.casefold()
+
+
+def read_number(text: str, units: Iterable[str] = ()) -> float | None:
+    """A typed number (Bengali or Latin digits, ``.`` or a lone ``,`` as the decimal point),
+    followed by one of ``units`` if the question has any; None if it is not one."""
+    value = normalise(text)
+    for unit in sorted((normalise(u) for u in units), key=len, reverse=True):
+        if unit and value.endswith(unit):
+            value = value[: -len(unit)].strip()
+            break
+    value = value.replace(" ", "")
+    if "," in value and "." not in value and value.count(",") == 1:
+        value = value.replace(",", ".")
+    if not value or len(value) > 40 or not all(c in "0123456789.-+e" for c in value):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def grade_typed(question: Question, text: str) -> tuple[float, int | None]:
+    """The credit of a typed answer and the accepted answer it matched (its index; None if
+    none did: the wrong answer's feedback applies)."""
+    best: tuple[float, int | None] = (0.0, None)
+    if question.kind == "numeric":
+        number = read_number(text, question.units)
+        if number is None:
+            return best
+        for index, accepted in enumerate(question.accepted):
+            if _within(number, accepted) and (best[1] is None or accepted.fraction > best[0]):
+                best = (accepted.fraction, index)
+    else:
+        given = normalise(text, case_sensitive=question.case_sensitive)
+        for index, accepted in enumerate(question.accepted):
+            want = normalise(accepted.text, case_sensitive=question.case_sensitive)
+            if given == want and (best[1] is None or accepted.fraction > best[0]):
+                best = (accepted.fraction, index)
+    return clamp(best[0]), best[1]
+
+
+def _within(number: float, accepted: Accepted) -> bool:
+    return abs(number - accepted.value) <= abs(accepted.tolerance) + EPSILON * max(
+        1.0, abs(accepted.value)
+    )
