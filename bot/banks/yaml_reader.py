@@ -28,6 +28,7 @@ from bot.core.bank import (
     MAX_SECONDS,
     MIN_OPTIONS,
     MIN_SECONDS,
+    OTHER_LANGUAGES,
     QUESTION_ID,
     Limits,
     Option,
@@ -37,7 +38,7 @@ from bot.core.bank import (
 )
 from bot.core.problems import BankError, Problem, SourceMap, Where, whole
 from bot.core.validator import validate
-from bot.i18n.lang import LANGS, Lang, as_lang
+from bot.i18n.lang import LANGS, as_lang
 
 _TOP_KEYS = {"title", "language", "settings", "questions"}
 _SETTINGS_KEYS = {"seconds", "shuffle", "pick"}
@@ -114,13 +115,14 @@ def _read_quiz(reader: NodeReader, root: yaml.Node, quiz_id: str, file: str) -> 
     return Quiz(
         id=quiz_id,
         title=title,
-        language=language or "en",
+        language=as_lang(language or "en") or "en",
         questions=questions,
         seconds=seconds,
         shuffle=shuffle,
         source=file,
         bilingual=reader.bilingual,
         pick=pick,
+        text_language=language if language in OTHER_LANGUAGES else None,
     )
 
 
@@ -133,7 +135,8 @@ def _text(reader: NodeReader, node: yaml.Node | None, where: Where) -> Text:
     return text
 
 
-def _language(reader: NodeReader, node: yaml.Node | None) -> Lang | None:
+def _language(reader: NodeReader, node: yaml.Node | None) -> str | None:
+    """``bn`` or ``en``, or for a one-language bank another language's code (OTHER_LANGUAGES)."""
     if node is None:
         return None
     where = Where("language")
@@ -142,6 +145,8 @@ def _language(reader: NodeReader, node: yaml.Node | None) -> Lang | None:
         reader.fail(node, where, "bank_empty")
         return None
     language = as_lang(value)
+    if language is None and value in OTHER_LANGUAGES and not reader.bilingual:
+        return value  # a one-language bank in another language: its texts as written
     if language is None and value is not None:
         reader.fail(node, where, "bank_bad_language", value=repr(value), langs=", ".join(LANGS))
     return language

@@ -32,6 +32,11 @@ MAX_TITLE_CHARS = 200
 MAX_NOTE_CHARS = 1000
 MAX_TAG_CHARS = 100
 MIN_SECONDS, MAX_SECONDS = 5, 600
+#: the languages besides Bengali and English a one-language bank may be written in
+#: (``language: fr``): its texts are shown as written, the bot's own words in each chat's language
+OTHER_LANGUAGES = frozenset(
+    {"fr", "es", "de", "pt", "it", "nl", "ar", "ru", "hi", "el", "he", "ja", "zh", "ko", "th"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +83,9 @@ class Quiz:
     source: str = ""
     bilingual: bool = True  # False: every text is in ``language`` only, served as it is
     pick: int | None = None  # each run draws this many questions (None: all, in order)
+    #: a one-language bank written in neither Bengali nor English: its language's code
+    #: (OTHER_LANGUAGES; ``language`` is then "en", the bot's fallback for its own words)
+    text_language: str | None = None
 
     @property
     def run_length(self) -> int:
@@ -86,13 +94,14 @@ class Quiz:
 
     @property
     def kind(self) -> str:
-        """ "bilingual", or the one language the bank is written in ("bn only", "en only")."""
-        return "bilingual" if self.bilingual else f"{self.language} only"
+        """ "bilingual", or the one language the bank is written in ("bn only", "fr only")."""
+        return "bilingual" if self.bilingual else f"{self.text_language or self.language} only"
 
     def to_dict(self) -> dict[str, Any]:
         """The bank as plain data in the bank format (what its YAML file holds): keys in the
         format's order, defaults left out; ``id`` and ``source`` are not part of it."""
-        out: dict[str, Any] = {"title": self._text(self.title), "language": self.language}
+        language = self.text_language or self.language
+        out: dict[str, Any] = {"title": self._text(self.title), "language": language}
         settings: dict[str, Any] = {}
         if self.seconds is not None:
             settings["seconds"] = self.seconds
@@ -130,7 +139,8 @@ class Quiz:
         try:
             bilingual = isinstance(data["title"], Mapping)
             language = as_lang(data["language"])
-            if language is None:
+            other = data["language"] if data["language"] in OTHER_LANGUAGES else None
+            if language is None and (other is None or bilingual):
                 raise ValueError(f"unknown language {data['language']!r}")
             settings = data.get("settings", {})
             questions = tuple(
@@ -140,13 +150,14 @@ class Quiz:
             return cls(
                 id=quiz_id,
                 title=_text_from(data["title"], bilingual),
-                language=language,
+                language=language or "en",
                 questions=questions,
                 seconds=_whole_or_none(settings.get("seconds")),
                 shuffle=bool(settings.get("shuffle", True)),
                 source=source,
                 bilingual=bilingual,
                 pick=_whole_or_none(settings.get("pick")),
+                text_language=other,
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a quiz: {exc!r}") from None
