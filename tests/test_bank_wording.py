@@ -128,7 +128,7 @@ def test_imported_files_carry_the_validators_words_in_each_language() -> None:
     )
     # a question another format brings, refused by the validator: no "question 1" of the
     # one-question bank it was checked as
-    gift = "::a::Fine?{=yes ~no}\n\n::b::Twice?{=ok ~ok}\n".encode()
+    gift = b"::a::Fine?{=yes ~no}\n\n::b::Twice?{=ok ~ok}\n"
     [skipped] = import_bytes("twice.gift", gift, quiz_id="twice").problems
     assert skipped.text("bn") == (
         "twice.gift:3: প্রশ্নটি বাদ গেছে: options[2]: বিকল্প ১-এর সঙ্গে হুবহু এক"

@@ -56,7 +56,7 @@ def test_gift_tilde_equals_marks_the_right_answer_and_format_markers_are_not_tex
     assert second.note is not None and second.note.en == "Look outside!"
     # true/false whose feedback holds "=": read as true/false, not as a broken answer list
     assert third.explanation is not None and third.explanation.en == "Yes, 1 + 1 = 2."
-    assert not any("[" in o for o in sum(options(quiz), []))
+    assert not any("[" in o for row in options(quiz) for o in row)
     # a numerical question with feedback: named for what it is (branch `types` adds it)
     assert lines == [
         "listening.gift:19: not a single-answer multiple-choice question (numerical); skipped."
@@ -106,7 +106,7 @@ def test_bengali_letters_name_the_options() -> None:
 def test_csv_cells_are_read_as_a_spreadsheet_wrote_them() -> None:
     quiz, lines = imported("first-aid.csv")
     sprain, order, bandage = quiz.questions
-    assert [o.en for o in sprain.options][0] == "Rest, water, no strain"  # one answer, not three
+    assert sprain.options[0].en == "Rest, water, no strain"  # one answer, not three
     assert sprain.correct == 0
     assert sprain.explanation is not None
     assert sprain.explanation.en == "R.I.C.E.: rest, ice,\ncompression, elevation."

@@ -48,12 +48,10 @@ _WORDS: dict[str, frozenset[str]] = {
         "au aux ce cette sont ne il elle"
     ),
     "es": _set(
-        "el la los las es una un del de que cuál cual qué y en por con para se son al está "
-        "cómo"
+        "el la los las es una un del de que cuál cual qué y en por con para se son al está cómo"
     ),
     "de": _set(
-        "der das und ist ein eine nicht welche welcher welches mit von zu den dem im auf sind "
-        "wie"
+        "der das und ist ein eine nicht welche welcher welches mit von zu den dem im auf sind wie"
     ),
     "pt": _set("o os é um uma da dos das de que qual não em com para por são na"),
     "it": _set("il lo la gli le è un una del della che quale non di con per sono nel dei"),
