@@ -16,7 +16,7 @@ from bot.i18n.lang import Lang
 _SPECIAL = "\\~=#{}:"
 
 
-def escape(text: str) -> str:
+def gift_escape(text: str) -> str:
     """``text`` as GIFT reads it back: special characters escaped, line breaks as ``\\n``."""
     out: list[str] = []
     for ch in text.replace("\r\n", "\n"):
@@ -58,14 +58,14 @@ def write_gift(quiz: Quiz, lang: Lang) -> str:
 
 
 def _question(question: Question, lang: Lang) -> list[str]:
-    text = question_extras(question, lang) + escape(question.text(lang))
-    lines = [f"::{escape(question.id)}::[plain]{text} {{"]
+    text = question_extras(question, lang) + gift_escape(question.text(lang))
+    lines = [f"::{gift_escape(question.id)}::[plain]{text} {{"]
     for index, option in enumerate(question.options):
         mark = "=" if index == question.correct else "~"
         feedback = option_feedback(question, index, lang)
-        tail = f"#{escape(feedback)}" if feedback else ""
-        lines.append(f"\t{mark}{escape(option(lang))}{tail}")
+        tail = f"#{gift_escape(feedback)}" if feedback else ""
+        lines.append(f"\t{mark}{gift_escape(option(lang))}{tail}")
     if question.note is not None:
-        lines.append(f"\t####{escape(question.note(lang))}")
+        lines.append(f"\t####{gift_escape(question.note(lang))}")
     lines.append("}")
     return lines

@@ -11,13 +11,16 @@ and :func:`question_files`.
 
 from __future__ import annotations
 
-from html import escape
-
 from bot.banks.gift_writer import option_feedback
 from bot.core.bank import Question, Quiz
 from bot.i18n.lang import Lang
 
 __all__ = ["option_feedback", "question_files", "write_moodle_xml"]
+
+
+def _entities(text: str) -> str:
+    """``&``, ``<`` and ``>`` as XML entities (a file for Moodle, not a Telegram message)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def cdata(html: str) -> str:
@@ -27,7 +30,7 @@ def cdata(html: str) -> str:
 
 def html_of(text: str) -> str:
     """Plain text as the HTML Moodle shows: escaped, each line break a ``<br>``."""
-    return "<br>".join(escape(line, quote=False) for line in text.replace("\r\n", "\n").split("\n"))
+    return "<br>".join(_entities(line) for line in text.replace("\r\n", "\n").split("\n"))
 
 
 def _text(tag: str, text: str, indent: str) -> list[str]:
@@ -55,7 +58,7 @@ def write_moodle_xml(quiz: Quiz, lang: Lang) -> str:
             path = f"$course$/top/{question.tag or ''}".rstrip("/")
             lines += [
                 '  <question type="category">',
-                f"    <category><text>{escape(path, quote=False)}</text></category>",
+                f"    <category><text>{_entities(path)}</text></category>",
                 "  </question>",
             ]
             tag = question.tag
@@ -66,7 +69,7 @@ def write_moodle_xml(quiz: Quiz, lang: Lang) -> str:
 
 def _question(question: Question, lang: Lang, shuffle: bool) -> list[str]:
     lines = ['  <question type="multichoice">']
-    lines.append(f"    <name><text>{escape(question.id, quote=False)}</text></name>")
+    lines.append(f"    <name><text>{_entities(question.id)}</text></name>")
     lines += _text("questiontext", question.text(lang), "    ")[:-1]
     lines += [f"      {f}" for f in question_files(question, lang)]
     lines.append("    </questiontext>")
