@@ -65,4 +65,9 @@ def hostile(size: int) -> dict[str, bytes]:
         "html.xml": moodle_html(tag * (size // len(tag))),
         "comments.xml": moodle_html(b"<!--" * (size // 4)),
         "quotes.xml": moodle_html(b"<a " + b"'" * size),
+        # issue 25's CSV reader: quoted cells, escaped quotes, quotes never closed
+        "quotes.csv": b"question,A,B,answer\n" + b'"' * size,
+        "open-quotes.csv": b"question,A,B,answer\n" + b'x,"' * (size // 3),
+        "stray-quotes.csv": b"question,A,B,answer\n" + b'"a"b,' * (size // 5),
+        "right-marks.gift": b"Q {" + b"~=" * (size // 2) + b"}",
     }

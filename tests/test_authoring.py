@@ -117,7 +117,7 @@ async def test_refused_polls_and_texts_change_nothing(tg: FakeTelegram, db_path:
             tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Long why?", ["a", "b"], explanation="x" * 200
         )  # fits a poll, not our alert with its verdict; the validator's words in Bengali
         assert "• প্রশ্ন ১: প্রশ্নটি বাদ গেছে: explanation: ২০০ অক্ষর; " in long.text
-        same = await poll(tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Same?", ["a", "A"])
+        same = await poll(tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Same?", ["a", "a"])
         assert "• প্রশ্ন ১: প্রশ্নটি বাদ গেছে: options[2]: বিকল্প ১-এর সঙ্গে হুবহু এক" in same.text
         assert await draft_count(store, teacher) == 0
         # flooding /newquiz: one draft, unchanged

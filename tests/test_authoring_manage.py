@@ -15,6 +15,7 @@ from quizkit import ROOT, assert_quiet, button_data, open_question, populate
 from shipkit import LOCALE
 from test_authoring import poll, say
 
+from bot.banks.importers import import_bytes
 from bot.banks.yaml_reader import load_quiz
 from bot.cli import main
 from bot.render import bank_limits
@@ -135,6 +136,13 @@ async def test_names_owners_sharing_publishing_and_deleting(
     assert await export(["u.1", "--out", str(out)], en) == 0
     assert capsys.readouterr().err == f"quiz u.1 written to {out}\n"
     assert "ZeRO question 3?" in out.read_text(encoding="utf-8")
+    # a stored quiz as GIFT, for Moodle: it imports back whole
+    gift = out.with_name("u1.gift")
+    assert await export(["u.1", "--format", "gift", "--out", str(gift)], en) == 0
+    assert capsys.readouterr().err == f"quiz u.1 written to {gift}\n"
+    back = import_bytes("u1.gift", gift.read_bytes(), quiz_id="u1")
+    assert back.problems == () and back.quiz is not None
+    assert "ZeRO question 3?" in [q.text.en for q in back.quiz.questions]
     assert await export(["zero", "--out", str(out)], env) == 0
     assert out.read_text(encoding="utf-8") == (ROOT / "questions" / "zero.yaml").read_text(
         encoding="utf-8"

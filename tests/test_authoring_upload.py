@@ -147,11 +147,16 @@ async def test_the_validators_problems_come_in_the_uploaders_language(
             "• net.yaml:7: bank problem: question 1 (id q1): correct: 3 is out of range (1 to 2)"
             in reply.text
         )
-        # a question of another format that the validator refuses: skipped, said in Bengali
-        gift = f"::a::Fine?{{=yes ~no}}\n\n::b::Long?{{=ok#{'because ' * 30} ~no}}\n".encode()
-        reply = await upload(tg, bn, "long.gift", gift, "সংরক্ষিত")
+        # a question of another format that the validator refuses: skipped, said in Bengali;
+        # an explanation too long for the alert: moved to the note, said as a note
+        gift = "::a::Fine?{=yes ~no}\n\n::b::Twice?{=ok ~ok}\n\n"
+        gift += f"::c::Long?{{=ok#{'because ' * 30} ~no}}\n"
+        reply = await upload(tg, bn, "long.gift", gift.encode(), "সংরক্ষিত")
         assert (
-            "• long.gift:3: প্রশ্নটি বাদ গেছে: explanation: ২৩৯ অক্ষর; সঠিক/ভুল ও পয়েন্টের "
-            "লেখাসহ (৫৭) অ্যালার্টটি হবে ২৯৬ অক্ষরের, Telegram সর্বোচ্চ ২০০ অক্ষর নেয়" in reply.text
+            "সমস্যা (১টি, এগুলো বাদ পড়েছে):\n"
+            "• long.gift:3: প্রশ্নটি বাদ গেছে: options[2]: বিকল্প ১-এর সঙ্গে হুবহু এক\n\n"
+            "লক্ষ করুন (১টি):\n"
+            "• long.gift:5: ব্যাখ্যাটি (২৩৯ অক্ষর) উত্তরের অ্যালার্টের জন্য বেশি লম্বা (সর্বোচ্চ ১৪৩); "
+            "তাই উত্তর প্রকাশের সময় দেখানো নোটে সরানো হয়েছে।" in reply.text
         )
         assert len(await bot.services.store.authored_by(bn.id)) == 1

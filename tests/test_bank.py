@@ -130,7 +130,7 @@ def test_good_bank_and_boolean_trap(tmp_path: Path) -> None:
         ),
         (
             "      - bn: না\n        en: no\n",
-            "      - bn: না\n        en: YES\n",
+            '      - bn: না\n        en: "yes "\n',
             "demo.yaml:16: question 1 (id q1): options[2].en: duplicate of option 1",
         ),
         (

@@ -156,19 +156,22 @@ def test_refused_drafts_are_named_at_their_place_after_one_validation(
 ) -> None:
     """The validator's first problem with each refused question, at the line or row its reader
     recorded, in source order; the others imported."""
-    rows = ["question,A,B,answer,explanation", "Fine?,a,b,A,", "Twice?,x,X,A,", "Ok?,a,b,B,"]
+    rows = ["question,A,B,answer,explanation", "Fine?,a,b,A,", "Twice?,x, x ,A,", "Ok?,a,b,B,"]
     rows.append("Long?,a,b,A," + "because " * 30)
     report = import_bytes("sheet.csv", "\n".join(rows).encode(), quiz_id="sheet")
     assert calls["validate"] == 1
     assert [p.text("en") for p in report.problems] == [
         "sheet.csv row 3: question skipped: options[2]: duplicate of option 1",
-        "sheet.csv row 5: question skipped: explanation: 239 characters; with the verdict and "
-        "points (57) the alert would be 296, Telegram allows 200",
+    ]
+    assert [p.text("en") for p in report.notes] == [
+        "sheet.csv row 5: the explanation (239 characters) is too long for the tap alert "
+        "(at most 143); moved to the note shown at the reveal.",
     ]
     assert report.quiz is not None
     assert [(q.number, q.id, q.text.en) for q in report.quiz.questions] == [
         (1, "q1", "Fine?"),
         (2, "q3", "Ok?"),
+        (3, "q4", "Long?"),
     ]
 
 
@@ -177,7 +180,7 @@ def test_refused_drafts_are_named_at_their_place_after_one_validation(
 
 def test_the_validator_names_the_place_each_reader_recorded() -> None:
     row = Place("sheet.csv", "row", 7)
-    question = Question("q1", 1, Text("Q?", "Q?"), (Option("a", "a"), Option("A", "A")), 5, None)
+    question = Question("q1", 1, Text("Q?", "Q?"), (Option("a", "a"), Option("a ", "a ")), 5, None)
     quiz = Quiz("x", Text("T", "T"), "en", (question,), bilingual=False)
     found = validator.validate(quiz, bank_limits(), SourceMap("sheet.csv", places={1: row}))
     assert [(p.place, p.line, p.detail("en")) for p in found] == [
@@ -202,7 +205,7 @@ def test_a_bank_file_is_refused_with_its_problems_in_the_banks_order() -> None:
     broken = BILINGUAL.replace("  pick: 1\n", "  pick: 0\n").replace(
         "    tag: basics/one\n", "    tag: ''\n    colour: red\n"
     )
-    broken = broken.replace('      en: "- no"', '      en: "YES"').replace(
+    broken = broken.replace('      en: "- no"', '      en: " yes"').replace(
         "correct: 2", "correct: x"
     )
     with pytest.raises(BankError) as refused:
@@ -215,7 +218,7 @@ def test_a_bank_file_is_refused_with_its_problems_in_the_banks_order() -> None:
         "demo.yaml:17: question 1 (id q1): options[2].en: duplicate of option 1",
         "demo.yaml:28: question 1 (id q1): tag: must not be empty",
     ]  # ``correct: x`` is not reported while the options it counts on are not good
-    fixed = broken.replace('en: "YES"', 'en: "no"')
+    fixed = broken.replace('en: " yes"', 'en: "no"')
     with pytest.raises(BankError) as refused:
         read(fixed)
     assert "demo.yaml:19: question 1 (id q1): correct: must be a whole number from 1 to 2" in [
@@ -338,7 +341,7 @@ def test_json_round_trip(path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "raw", ["[]", "{}", '{"title": "T", "language": "fr", "questions": []}', '{"title": 1}', "x"]
+    "raw", ["[]", "{}", '{"title": "T", "language": "xx", "questions": []}', '{"title": 1}', "x"]
 )
 def test_from_json_refuses_what_is_not_a_quiz(raw: str) -> None:
     with pytest.raises(ValueError, match=r"not a quiz|unknown language|Expecting value"):

@@ -64,7 +64,7 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "7 questions into 1 bank; 6 problems" in summary
     quiz = bank(tmp_path, "networking")
     assert not quiz.bilingual and quiz.language == "en" and quiz.kind == "en only"
-    assert quiz.title.en == "Networking basics"  # from $CATEGORY
+    assert quiz.title.en == "Networking"  # from the file name, not the first $CATEGORY
     q = {x.id: x for x in quiz.questions}
     # multi-line answers, feedback on the right answer, general feedback, category
     assert q["q1"].options[q["q1"].correct].en == "Three"
@@ -178,7 +178,7 @@ def test_open_trivia_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert code == 1
     assert lines == ["trivia.json result #4: 1 option, 2 to 10 needed; skipped."]
     quiz = bank(tmp_path, "trivia")
-    assert quiz.title.en == "Science: Computers"
+    assert quiz.title.en == "Trivia"  # the file's name, not its one category
     assert quiz.questions[0].text.en == 'What does "CPU" stand for?'
     assert quiz.questions[2].text.en == 'In "C", what\'s the <stdio.h> function that prints?'
     assert [o.en for o in quiz.questions[1].options] == ["True", "False"]
@@ -299,12 +299,13 @@ def test_texts_over_the_limits_are_reported_not_cut() -> None:
         f"::c::Long feedback?{{=ok#{'because ' * 30} ~no}}\n"
     ).encode()
     report = import_bytes("limits.gift", gift, quiz_id="limits")
-    assert report.imported == 1
-    problems = sorted(report.problems, key=lambda p: str(p))  # the row's own check comes first
-    assert [p.text("en") for p in problems] == [
+    assert report.imported == 2
+    assert [p.text("en") for p in report.problems] == [
         "limits.gift:3: option 2 is 301 characters, at most 300; skipped rather than cut.",
-        "limits.gift:5: question skipped: explanation: 239 characters; with the verdict "
-        "and points (57) the alert would be 296, Telegram allows 200",
+    ]
+    assert [p.text("en") for p in report.notes] == [
+        "limits.gift:5: the explanation (239 characters) is too long for the tap alert "
+        "(at most 143); moved to the note shown at the reveal.",
     ]
     assert report.yaml_text is not None and long_option not in report.yaml_text
     titled = import_bytes("t.gift", b"Q? {=a ~b}", quiz_id="t", title="T" * 250)

@@ -28,6 +28,7 @@ from bot.core.bank import (
     MAX_SECONDS,
     MIN_OPTIONS,
     MIN_SECONDS,
+    OTHER_LANGUAGES,
     QUESTION_ID,
     TRUE_FALSE,
     Accepted,
@@ -40,7 +41,7 @@ from bot.core.bank import (
 )
 from bot.core.problems import BankError, Problem, SourceMap, Where, whole
 from bot.core.validator import validate
-from bot.i18n.lang import LANGS, Lang, as_lang
+from bot.i18n.lang import LANGS, as_lang
 
 _TOP_KEYS = {"title", "language", "settings", "questions"}
 _SETTINGS_KEYS = {"seconds", "shuffle", "pick", "all_or_nothing"}
@@ -143,7 +144,7 @@ def _read_quiz(reader: NodeReader, root: yaml.Node, quiz_id: str, file: str) -> 
     return Quiz(
         id=quiz_id,
         title=title,
-        language=language or "en",
+        language=as_lang(language or "en") or "en",
         questions=questions,
         seconds=seconds,
         shuffle=shuffle,
@@ -151,6 +152,7 @@ def _read_quiz(reader: NodeReader, root: yaml.Node, quiz_id: str, file: str) -> 
         bilingual=reader.bilingual,
         pick=pick,
         all_or_nothing=all_or_nothing,
+        text_language=language if language in OTHER_LANGUAGES else None,
     )
 
 
@@ -163,7 +165,8 @@ def _text(reader: NodeReader, node: yaml.Node | None, where: Where) -> Text:
     return text
 
 
-def _language(reader: NodeReader, node: yaml.Node | None) -> Lang | None:
+def _language(reader: NodeReader, node: yaml.Node | None) -> str | None:
+    """``bn`` or ``en``, or for a one-language bank another language's code (OTHER_LANGUAGES)."""
     if node is None:
         return None
     where = Where("language")
@@ -172,6 +175,8 @@ def _language(reader: NodeReader, node: yaml.Node | None) -> Lang | None:
         reader.fail(node, where, "bank_empty")
         return None
     language = as_lang(value)
+    if language is None and value in OTHER_LANGUAGES and not reader.bilingual:
+        return value  # a one-language bank in another language: its texts as written
     if language is None and value is not None:
         reader.fail(node, where, "bank_bad_language", value=repr(value), langs=", ".join(LANGS))
     return language

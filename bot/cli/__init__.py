@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from bot import __version__
-from bot.banks.export import export_quiz
+from bot.banks.export import EXPORT_FORMATS, export_quiz
 from bot.banks.yaml_reader import load_folder
 from bot.core.bank import Quiz
 from bot.core.settings import Settings, SettingsError, load_settings, read_env_file
 from bot.i18n import parse_lang, t_plain
-from bot.i18n.lang import LANGS, Lang
+from bot.i18n.lang import LANGS, Lang, language_name
 
 
 def _environment() -> dict[str, str]:
@@ -107,6 +107,10 @@ def _parser(lang: Lang) -> _Parser:
     export.options.add_argument(
         "--out", type=Path, default=None, metavar="PATH", help=say("export_out")
     )
+    export.options.add_argument(
+        "--format", choices=EXPORT_FORMATS, default="yaml", help=say("export_format")
+    )
+    export.options.add_argument("--lang", choices=LANGS, default=None, help=say("export_lang"))
     return parser
 
 
@@ -130,7 +134,15 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     if args.command == "play":
         return _play(settings.questions, args.quiz, args.lang, args.seed, lang)
     if args.command == "export-quiz":
-        return export_quiz(settings.questions, settings.db_path, args.quiz, args.out, lang)
+        return export_quiz(
+            settings.questions,
+            settings.db_path,
+            args.quiz,
+            args.out,
+            lang,
+            args.format,
+            parse_lang(args.lang),
+        )
     if args.command == "import":
         from bot.cli.importing import import_files
 
@@ -153,6 +165,10 @@ def _refuse(lang: Lang, key: str, **values: object) -> int:
 
 
 def _kind(quiz: Quiz, lang: Lang) -> str:
+    if quiz.text_language is not None:
+        return t_plain(
+            lang, "cli_kind_other_only", language=language_name(quiz.text_language, lang)
+        )
     key = "cli_kind_bilingual" if quiz.bilingual else f"cli_kind_{quiz.language}_only"
     return t_plain(lang, key)
 
@@ -191,7 +207,9 @@ def _play(folder: Path, quiz_id: str, chosen: str | None, seed: int | None, lang
         return line if line else None
 
     # The game speaks --lang, else the operator's language if the quiz has it, else its own.
-    game = parse_lang(chosen) or (lang if quiz.bilingual else quiz.language)
+    # (A bank in another language is read as written; the game's own words: the operator's.)
+    one = quiz.language if quiz.text_language is None else lang
+    game = parse_lang(chosen) or (lang if quiz.bilingual else one)
     play(quiz, game, read, sys.stdout, random.Random(seed), time.time)
     return 0
 

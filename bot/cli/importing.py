@@ -87,8 +87,8 @@ def import_files(
             failed += 1
             continue
         report = import_bytes(path.name, data, quiz_id=qid, lang=lang, title=title, max_bytes=limit)
-        for problem in report.problems:
-            print(problem.text(say), file=stdout)
+        for line in report.lines():  # problems and notes, in the file's order
+            print(line.text(say), file=stdout)
         skipped += len(report.problems)
         refusal = _refusal(report, target, qid, written, force, say)
         if refusal is not None:

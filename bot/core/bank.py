@@ -41,6 +41,11 @@ MAX_UNITS = 10
 Kind = Literal["single", "multiple", "truefalse", "numeric", "short"]
 KINDS: tuple[Kind, ...] = ("single", "multiple", "truefalse", "numeric", "short")
 TYPED_KINDS: tuple[Kind, ...] = ("numeric", "short")
+#: the languages besides Bengali and English a one-language bank may be written in
+#: (``language: fr``): its texts are shown as written, the bot's own words in each chat's language
+OTHER_LANGUAGES = frozenset(
+    {"fr", "es", "de", "pt", "it", "nl", "ar", "ru", "hi", "el", "he", "ja", "zh", "ko", "th"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +130,9 @@ class Quiz:
     bilingual: bool = True  # False: every text is in ``language`` only, served as it is
     pick: int | None = None  # each run draws this many questions (None: all, in order)
     all_or_nothing: bool = False  # several right answers: credit only for exactly the right set
+    #: a one-language bank written in neither Bengali nor English: its language's code
+    #: (OTHER_LANGUAGES; ``language`` is then "en", the bot's fallback for its own words)
+    text_language: str | None = None
 
     @property
     def run_length(self) -> int:
@@ -133,13 +141,14 @@ class Quiz:
 
     @property
     def kind(self) -> str:
-        """ "bilingual", or the one language the bank is written in ("bn only", "en only")."""
-        return "bilingual" if self.bilingual else f"{self.language} only"
+        """ "bilingual", or the one language the bank is written in ("bn only", "fr only")."""
+        return "bilingual" if self.bilingual else f"{self.text_language or self.language} only"
 
     def to_dict(self) -> dict[str, Any]:
         """The bank as plain data in the bank format (what its YAML file holds): keys in the
         format's order, defaults left out; ``id`` and ``source`` are not part of it."""
-        out: dict[str, Any] = {"title": self._text(self.title), "language": self.language}
+        language = self.text_language or self.language
+        out: dict[str, Any] = {"title": self._text(self.title), "language": language}
         settings: dict[str, Any] = {}
         if self.seconds is not None:
             settings["seconds"] = self.seconds
@@ -207,7 +216,8 @@ class Quiz:
         try:
             bilingual = isinstance(data["title"], Mapping)
             language = as_lang(data["language"])
-            if language is None:
+            other = data["language"] if data["language"] in OTHER_LANGUAGES else None
+            if language is None and (other is None or bilingual):
                 raise ValueError(f"unknown language {data['language']!r}")
             settings = data.get("settings", {})
             questions = tuple(
@@ -217,7 +227,7 @@ class Quiz:
             return cls(
                 id=quiz_id,
                 title=_text_from(data["title"], bilingual),
-                language=language,
+                language=language or "en",
                 questions=questions,
                 seconds=_whole_or_none(settings.get("seconds")),
                 shuffle=bool(settings.get("shuffle", True)),
@@ -225,6 +235,7 @@ class Quiz:
                 bilingual=bilingual,
                 pick=_whole_or_none(settings.get("pick")),
                 all_or_nothing=bool(settings.get("all_or_nothing", False)),
+                text_language=other,
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a quiz: {exc!r}") from None

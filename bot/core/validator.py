@@ -269,10 +269,12 @@ class _Checker:
                 ok = False
                 continue
             for lang in LANGS if bilingual else LANGS[:1]:  # one language: said once
-                folded = [o(lang).casefold() for o in seen]
-                if option(lang).casefold() in folded:
+                # exactly, spaces aside: "GB" and "Gb" (gigabyte, gigabit) are two options
+                spaced = [" ".join(o(lang).split()) for o in seen]
+                mine = " ".join(option(lang).split())
+                if mine in spaced:
                     suffix = f".{lang}" if bilingual else ""
-                    n = folded.index(option(lang).casefold()) + 1
+                    n = spaced.index(mine) + 1
                     self.fail(where.at(path + suffix), path, "bank_duplicate_option", n=n)
                     ok = False
             seen.append(option)

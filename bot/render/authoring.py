@@ -52,6 +52,9 @@ def import_text(lang: Lang, row: AuthoredQuiz | None, report: ImportReport) -> S
     if problems:
         count = len(report.problems) + (1 if report.fatal else 0)
         lines += [Safe(""), t(lang, "upload_problems", count=count), *problems]
+    if report.notes:
+        notes = _capped([html("• {}", fit(n.text(lang), 300)) for n in report.notes])
+        lines += [Safe(""), t(lang, "upload_notes", count=len(report.notes)), *notes]
     return _fitted(join("\n", lines))
 
 

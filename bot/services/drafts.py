@@ -123,7 +123,9 @@ def bank(
         ],
         title=title,
     )
-    return build(parsed, "polls", "draft", quiz_id="draft", lang=lang, title=title)
+    return build(
+        parsed, "polls", "draft", quiz_id="draft", lang=lang, title=title, fit_explanations=False
+    )
 
 
 def check_title(raw: str) -> str | None:

@@ -19,6 +19,7 @@ API (used by the CLI's ``quizbot import`` and by chat uploads)::
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import PurePath
 
 from bot.banks.importers import aiken, csvsheet, gift, moodle, opentdb, scan
@@ -41,14 +42,23 @@ _EXTENSIONS = {
     ".tsv": "csv",
     ".json": "opentdb",
 }
+_ID_CHARS = 32  # a quiz id's length at most (QUIZ_ID)
 _SAMPLE = 200_000  # characters of a .txt read to recognise its format
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def quiz_id_for(filename: str) -> str:
-    """A quiz id made from a file name: lowercase, other characters as '-', at most 32."""
-    stem = PurePath(filename).stem.casefold()
-    slug = re.sub(r"[^a-z0-9_-]+", "-", stem).strip("-_")[:32].strip("-_")
+    """A quiz id made from a file name: lowercase, other characters as '-', at most 32, cut
+    at a word's end (``networking-fundamentals-week-one-revision`` gives
+    ``networking-fundamentals-week-one``, not ``...-revi``)."""
+    stem = unicodedata.normalize("NFKD", PurePath(filename).stem.casefold())
+    stem = "".join(ch for ch in stem if not unicodedata.combining(ch))  # é as e
+    slug = re.sub(r"[^a-z0-9_-]+", "-", stem).strip("-_")
+    if len(slug) > _ID_CHARS:
+        cut = slug[: _ID_CHARS + 1]
+        end = max(cut.rfind("-"), cut.rfind("_"))
+        slug = cut[:end] if end > 0 else slug[:_ID_CHARS]
+    slug = slug.strip("-_")
     return slug if QUIZ_ID.match(slug) else "imported"
 
 

@@ -1,4 +1,5 @@
-"""Moodle's Aiken format: a question, options ``A.`` or ``A)``, then ``ANSWER: X``.
+"""Moodle's Aiken format: a question, options ``A.`` or ``A)`` (``A)Text`` too, and Bengali
+teachers' ``ক)``, ``খ)``...), then ``ANSWER: X``.
 
 ::
 
@@ -11,7 +12,7 @@
 from __future__ import annotations
 
 from bot.banks.importers.model import Draft, Parsed, clean
-from bot.banks.importers.scan import aiken_option, answer_value
+from bot.banks.importers.scan import aiken_option, answer_value, letter_index, letters_like
 
 
 def parse(name: str, text: str) -> Parsed:
@@ -21,6 +22,7 @@ def parse(name: str, text: str) -> Parsed:
     options: list[str] = []
     start = 0
     skipping = False  # after a broken question: ignore lines up to its ANSWER or a blank line
+    script = "A"  # the first option's letter: A, B, C... or ক, খ, গ...
 
     def reset() -> None:
         question.clear()
@@ -40,11 +42,11 @@ def parse(name: str, text: str) -> Parsed:
         answer = answer_value(line)
         if answer is not None and question:
             where = f"{name}:{start}"
-            letter = answer.upper()
-            letters = [chr(ord("A") + i) for i in range(len(options))]
+            letters = letters_like(script, len(options))
+            index = letter_index(answer)
             if not options:
                 out.skip(where, "imp_aiken_no_options")
-            elif len(letter) != 1 or letter not in letters:
+            elif index is None or index >= len(options) or answer.upper() not in letters:
                 out.skip(
                     where,
                     "imp_aiken_letter",
@@ -52,14 +54,14 @@ def parse(name: str, text: str) -> Parsed:
                     letters=", ".join(letters),
                 )
             else:
-                out.drafts.append(
-                    Draft(where, clean("\n".join(question)), tuple(options), letters.index(letter))
-                )
+                out.drafts.append(Draft(where, clean("\n".join(question)), tuple(options), index))
             reset()
             continue
         option = aiken_option(line)
         if option is not None and question:
-            expected = chr(ord("A") + len(options))
+            if not options:
+                script = option[0]
+            expected = letters_like(script, len(options) + 1)[-1]
             if option[0] != expected:
                 out.skip(f"{name}:{number}", "imp_aiken_order", letter=option[0], expected=expected)
                 reset()

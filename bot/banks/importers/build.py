@@ -8,7 +8,18 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from bot.banks.importers.model import FALSE, TRUE, TRUE_FALSE, Draft, Parsed, Problem
+from bot.banks.importers.language import detect
+from bot.banks.importers.model import (
+    FALSE,
+    TRUE,
+    TRUE_FALSE,
+    Draft,
+    LanguageName,
+    Location,
+    Parsed,
+    Place,
+    Problem,
+)
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import (
     MAX_FILE_BYTES,
@@ -19,6 +30,7 @@ from bot.core.bank import (
     MAX_TITLE_CHARS,
     MIN_OPTIONS,
     MIN_SECONDS,
+    OTHER_LANGUAGES,
     Option,
     Question,
     Quiz,
@@ -26,12 +38,9 @@ from bot.core.bank import (
 )
 from bot.core.limits import bank_limits
 from bot.core.problems import Problem as BankProblem
-from bot.core.problems import SourceMap
+from bot.core.problems import SourceMap, Where
 from bot.core.validator import validate
-from bot.i18n.lang import Lang
-
-_BENGALI = re.compile("[\u0980-\u09ff]")
-_LATIN = re.compile("[A-Za-z]")
+from bot.i18n.lang import Lang, as_lang
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +49,9 @@ class ImportReport:
 
     ``quiz`` is the bank, accepted by the bank validator, and ``yaml_text`` the same bank as a
     bank file; both None when nothing could be imported (then ``fatal`` says why).
-    ``problems`` lists each skipped question or dropped part, one located line each.
+    ``problems`` lists each skipped question or dropped part, one located line each; ``notes``
+    what was imported otherwise than written (an explanation moved to the note, the bank's
+    language when it is neither Bengali nor English). Both in source order.
     """
 
     format: str  # "yaml", "gift", "aiken", "moodle-xml", "csv", "opentdb"
@@ -49,35 +60,69 @@ class ImportReport:
     problems: tuple[Problem, ...]
     fatal: Problem | None
     quiz: Quiz | None = None
+    notes: tuple[Problem, ...] = ()
 
     @property
     def skipped(self) -> int:
         """How many reported problems there are (skipped questions and dropped parts)."""
         return len(self.problems)
 
+    def lines(self) -> list[Problem]:
+        """The problems and the notes together, in source order."""
+        return in_order([*self.problems, *self.notes])
 
-def guess_language(drafts: list[Draft]) -> Lang:
-    """Bengali if the texts hold more Bengali letters than Latin ones, else English."""
-    sample = " ".join(
-        d.text + " " + ("" if d.true_false else " ".join(d.options)) for d in drafts[:50]
+
+def guess_language(drafts: list[Draft]) -> str:
+    """The language the drafts are written in: "bn", "en", or another one's code."""
+    return detect(
+        [d.text + "\n" + ("" if d.true_false else "\n".join(d.options)) for d in drafts[:50]]
     )
-    return "bn" if len(_BENGALI.findall(sample)) > len(_LATIN.findall(sample)) else "en"
+
+
+def in_order(problems: list[Problem]) -> list[Problem]:
+    """``problems`` in source order: what concerns the whole file first, then by line, row or
+    element (a stable sort: one place's problems keep their order)."""
+    return sorted(problems, key=lambda p: _position(p.where))
+
+
+def _position(where: Location) -> int:
+    if isinstance(where, Place):
+        return where.n
+    if isinstance(where, Where):
+        return where.question or 0
+    tail = where.rpartition(":")[2]
+    return int(tail) if tail.isdecimal() and len(tail) < 10 else 0
 
 
 def build(
-    parsed: Parsed, fmt: str, name: str, *, quiz_id: str, lang: Lang | None, title: str | None
+    parsed: Parsed,
+    fmt: str,
+    name: str,
+    *,
+    quiz_id: str,
+    lang: Lang | None,
+    title: str | None,
+    fit_explanations: bool = True,
 ) -> ImportReport:
-    """The bank made of ``parsed``'s drafts; each draft the validator refuses is reported."""
+    """The bank made of ``parsed``'s drafts; each draft the validator refuses is reported.
+    The title is ``title`` (the teacher's), else the file's name; an explanation too long for
+    the tap alert moves to the note (``fit_explanations``), said in a note."""
     problems = list(parsed.problems)
+    notes = list(parsed.notes)
     if parsed.fatal is not None:
-        return ImportReport(fmt, None, 0, tuple(problems), parsed.fatal)
+        return ImportReport(fmt, None, 0, tuple(in_order(problems)), parsed.fatal)
     drafts = parsed.drafts
     if len(drafts) > MAX_QUESTIONS:
-        for extra in drafts[MAX_QUESTIONS:]:
-            problems.append(Problem(extra.where, "imp_too_many", {"limit": MAX_QUESTIONS}))
+        extra = len(drafts) - MAX_QUESTIONS
+        where = drafts[MAX_QUESTIONS].where
+        problems.append(Problem(where, "imp_too_many", {"count": extra, "limit": MAX_QUESTIONS}))
         drafts = drafts[:MAX_QUESTIONS]
-    language = lang or guess_language(drafts)
-    head_title = _title(title or parsed.title, name)
+    written = lang or guess_language(drafts)
+    language: Lang = as_lang(written) or "en"
+    other = written if written in OTHER_LANGUAGES else None
+    if other is not None:
+        notes.append(Problem(name, "imp_language_other", {"language": LanguageName(other)}))
+    head_title = _title(title, name)
     if len(head_title) > MAX_TITLE_CHARS:
         problems.append(
             Problem(name, "imp_title_long", {"length": len(head_title), "limit": MAX_TITLE_CHARS})
@@ -86,18 +131,34 @@ def build(
     # each draft in order: refused by its reader's own limits, or a question to validate
     slots: list[Problem | tuple[Draft, Question]] = []
     candidates: list[Question] = []
+    room = _alert_room()
     for number, draft in enumerate(drafts, start=1):
         if draft.true_false:
-            words = dict(zip((TRUE, FALSE), TRUE_FALSE[language], strict=True))
+            pair = TRUE_FALSE.get(other or language, TRUE_FALSE["en"])
+            words = dict(zip((TRUE, FALSE), pair, strict=True))
             draft = replace(draft, options=tuple(words[o] for o in draft.options))
         problem = _precheck(draft)
         if problem is not None:
             slots.append(problem)
             continue
+        explanation = (draft.explanation or "").strip()
+        if fit_explanations and len(explanation) > room:
+            note = f"{explanation}\n\n{draft.note.strip()}" if draft.note else explanation
+            draft = replace(draft, explanation=None, note=note)
+            moved = {"length": len(explanation), "limit": room}
+            notes.append(Problem(draft.where, "imp_explanation_moved", moved))
         question = _question(draft, f"q{number}", len(candidates) + 1)
         candidates.append(question)
         slots.append((draft, question))
-    head = Quiz(quiz_id, Text(head_title, head_title), language, (), source=name, bilingual=False)
+    head = Quiz(
+        quiz_id,
+        Text(head_title, head_title),
+        language,
+        (),
+        source=name,
+        bilingual=False,
+        text_language=other,
+    )
     refusals = _refusals(replace(head, questions=tuple(candidates)), slots) if candidates else {}
     kept: list[tuple[Draft, Question]] = []
     for slot in slots:
@@ -107,10 +168,11 @@ def build(
             problems.append(refusals[slot[1].number])
         else:
             kept.append(slot)
+    ordered = tuple(in_order(problems))
     if not kept:
-        return ImportReport(fmt, None, 0, tuple(problems), Problem(name, "imp_nothing", {}))
+        return ImportReport(fmt, None, 0, ordered, Problem(name, "imp_nothing", {}))
     if None in refusals:  # the bank as a whole (its name): nothing can be imported
-        return ImportReport(fmt, None, 0, tuple(problems), refusals[None])
+        return ImportReport(fmt, None, 0, ordered, refusals[None])
     quiz = replace(
         head,
         questions=tuple(replace(q, number=n) for n, (_, q) in enumerate(kept, start=1)),
@@ -119,8 +181,16 @@ def build(
     text = write_yaml(quiz)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         fatal = Problem(name, "imp_bank_too_big", {"limit": MAX_FILE_BYTES})
-        return ImportReport(fmt, None, 0, tuple(problems), fatal)
-    return ImportReport(fmt, text, len(kept), tuple(problems), None, quiz)
+        return ImportReport(fmt, None, 0, ordered, fatal)
+    return ImportReport(fmt, text, len(kept), ordered, None, quiz, tuple(in_order(notes)))
+
+
+def _alert_room() -> int:
+    """How long an explanation may be: the tap alert less its longest verdict and points
+    prefix (a one-language bank is served in chats of both languages)."""
+    limits = bank_limits()
+    prefix = max(limits.alert_prefix.values()) if limits.alert_prefix else 0
+    return limits.alert - prefix
 
 
 def _refusals(

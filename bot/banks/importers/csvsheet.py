@@ -7,20 +7,20 @@
 
 Header cells are matched loosely (case, "- max 120 characters" tails), rows before the header
 (Kahoot's instructions) are passed over. UTF-8 with or without BOM; comma, semicolon or tab.
+The answer may be a letter (A, B... or ক, খ...), a number or the option's text.
 """
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass, field
 
 from bot.banks.importers.model import Draft, Parsed, Place, Problem, clean
-from bot.banks.importers.scan import header_key, small_number
+from bot.banks.importers.scan import csv_records, header_key, letter_index, small_number
 from bot.i18n import ascii_digits
 
 _HEAD_ROWS = 20  # how far down to look for the header row
-csv.field_size_limit(64 * 1024)
+_LETTERED = 10  # an answer A to J (or ক to ঞ) names an option by its letter
 
 
 @dataclass(slots=True)
@@ -92,13 +92,11 @@ def _delimiter(text: str) -> str:
 
 
 def parse(name: str, text: str) -> Parsed:
-    """Every question row of the sheet."""
+    """Every question row of the sheet. Rows are numbered as a spreadsheet shows them (a cell
+    with line breaks is one row); a row that holds no question, options or answer (Kahoot's
+    numbered empty rows) is passed over; a stray quote is reported with its row."""
     out = Parsed()
-    try:
-        rows = list(csv.reader(text.splitlines(), delimiter=_delimiter(text)))
-    except csv.Error as exc:
-        out.fatal = Problem(name, "imp_csv_invalid", {"error": str(exc)[:80]})
-        return out
+    rows, stray = csv_records(text, _delimiter(text))
     cols: _Columns | None = None
     header = 0
     for index, row in enumerate(rows[:_HEAD_ROWS]):
@@ -111,12 +109,22 @@ def parse(name: str, text: str) -> Parsed:
         return out
     for index in range(header + 1, len(rows)):
         row = rows[index]
-        if not any(cell.strip() for cell in row):
+        if _empty(row, cols):
             continue
-        draft = _row(out, Place(name, "row", index + 1), row, cols)
+        where = Place(name, "row", index + 1)
+        if index in stray:
+            out.notes.append(Problem(where, "imp_csv_quote", {}))
+        draft = _row(out, where, row, cols)
         if draft is not None:
             out.drafts.append(draft)
     return out
+
+
+def _empty(row: list[str], cols: _Columns) -> bool:
+    """A row with no question, option or answer: a template's numbered empty row (its number
+    and default time limit do not make it a question)."""
+    used = (cols.question, cols.correct, *cols.options)
+    return not any(_cell(row, i) for i in used)
 
 
 def _cell(row: list[str], index: int | None) -> str:
@@ -139,17 +147,23 @@ def _row(out: Parsed, where: Place, row: list[str], cols: _Columns) -> Draft | N
     # second is left empty
     numbered = [(n, clean(_cell(row, i))) for n, i in enumerate(cols.options, start=1)]
     present = [(n, text) for n, text in numbered if text]
-    answer = ascii_digits(_cell(row, cols.correct))
-    picks = [p.strip() for p in re.split(r"[,;|]", answer) if p.strip()]
-    if len(picks) != 1:
-        out.skip(where, "imp_right_count", count=len(picks))
-        return None
-    pick = picks[0]
-    chosen, letter = small_number(pick), pick.upper()
-    if chosen is None and len(pick) == 1 and len(letter) == 1 and "A" <= letter <= "J":
-        chosen = ord(letter) - ord("A") + 1
-    elif chosen is None:
-        chosen = next((n for n, text in present if text.casefold() == pick.casefold()), None)
+    answer = ascii_digits(clean(_cell(row, cols.correct)))
+    # the right option's own text first: "Rest, water, no strain" is one answer
+    chosen = next((n for n, text in present if text == answer), None)
+    if chosen is None:
+        picks = [p.strip() for p in re.split(r"[,;|]", answer) if p.strip()]
+        if len(picks) != 1:
+            out.skip(where, "imp_right_count", count=len(picks))
+            return None
+        pick = picks[0]
+        chosen = small_number(pick)
+        index = letter_index(pick)
+        if chosen is None and index is not None and index < _LETTERED:
+            chosen = index + 1
+        elif chosen is None:
+            chosen = next((n for n, text in present if text.casefold() == pick.casefold()), None)
+    else:
+        pick = answer
     numbers = [n for n, _ in present]
     if chosen not in numbers:
         out.skip(where, "imp_csv_answer", answer=pick[:40])

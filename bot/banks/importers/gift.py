@@ -54,8 +54,6 @@ def parse(name: str, text: str) -> Parsed:
         if stripped.startswith("$CATEGORY:"):
             flush()
             category = _category(stripped[len("$CATEGORY:") :])
-            if out.title is None and category:
-                out.title = category.rsplit("/", 1)[-1]
             continue
         if not stripped:
             flush()
@@ -161,6 +159,16 @@ def _question(where: str, raw: str, category: str | None) -> Draft:
     return replace(draft, tag=category)
 
 
+def _piece(text: str, fmt: str) -> str:
+    """An answer's or a feedback's text: its own leading format marker (``[plain]no``,
+    ``#[html]<p>...``), which Moodle reads per piece, dropped and obeyed; else the
+    question's format."""
+    match = _FORMAT.match(text)
+    if match:
+        fmt, text = match.group(1).lower(), text[match.end() :]
+    return _format(text, fmt)
+
+
 def _format(text: str, fmt: str) -> str:
     if fmt == "html":
         return html_to_text(text)[0]
@@ -175,28 +183,24 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
     # #### general feedback: the first unescaped "####"
     for i in range(len(body) - 3):
         if all(body[i + k] == ("#", False) for k in range(4)):
-            general = _format(_text(body[i + 4 :]), fmt) or None
+            general = _piece(_text(body[i + 4 :]), fmt) or None
             body = body[:i]
             text = _text(body)
             break
     if not text.strip():
         raise _Skip("imp_not_mcq", kind="essay")
-    if (
-        body
-        and _text(body).lstrip().startswith("#")
-        and not any(ch in "=~" and not esc for ch, esc in body)
-    ):
+    if text.lstrip().startswith("#"):  # Moodle's rule: a numerical answer, feedback or not
         raise _Skip("imp_not_mcq", kind="numerical")
     head = _split(body, "#")
-    if _TRUE_FALSE.match(_text(head[0][1])) and not any(ch in "=~" and not esc for ch, esc in body):
+    if _TRUE_FALSE.match(_text(head[0][1])):  # {T}, {F#wrong#right}; feedback may hold = or ~
         right = _text(head[0][1]).strip().upper().startswith("T")
         # feedback for a wrong answer, then for a right one
-        given = [_format(_text(part), fmt) for _, part in head[1:]]
+        given = [_piece(_text(part), fmt) for _, part in head[1:]]
         explanation = given[1] if len(given) > 1 and given[1] else None
         return Draft(
             where, question, (TRUE, FALSE), 0 if right else 1, explanation, general, true_false=True
         )
-    parts = _split(body, "=~")
+    parts = _right_marks(_split(body, "=~"))
     if len(parts) - 1 > MAX_OPTIONS:  # said before thousands of options are each formatted
         raise _Skip("imp_option_count", count=len(parts) - 1, low=MIN_OPTIONS, high=MAX_OPTIONS)
     options: list[str] = []
@@ -210,7 +214,7 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
             continue
         pieces = _split(part, "#")
         answer = _text(pieces[0][1])
-        feedback = _format(_text(pieces[1][1]), fmt) if len(pieces) > 1 else None
+        feedback = _piece(_text(pieces[1][1]), fmt) if len(pieces) > 1 else None
         weight = _WEIGHT.match(answer.strip())
         value = 100.0 if mark == "=" else 0.0
         if weight:
@@ -222,7 +226,7 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
             rights.append(len(options))
         elif value > 0:
             partial = True
-        options.append(_format(answer, fmt))
+        options.append(_piece(answer.strip(), fmt))
         feedbacks.append(feedback or None)
     if options and not any(mark == "~" for mark, _ in parts):
         raise _Skip("imp_not_mcq", kind="short answer")
@@ -231,3 +235,16 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
     if len(rights) != 1:
         raise _Skip("imp_right_count", count=len(rights))
     return Draft(where, question, tuple(options), rights[0], feedbacks[rights[0]], general)
+
+
+def _right_marks(parts: list[tuple[str, Chars]]) -> list[tuple[str, Chars]]:
+    """``~=answer`` (and ``~ =answer``), as real exports write a right answer, read as
+    ``=answer``: Moodle turns every ``=`` into ``~=`` before it splits at ``~``, so the empty
+    ``~`` before it is no option."""
+    kept: list[tuple[str, Chars]] = []
+    for index, (mark, part) in enumerate(parts):
+        following = parts[index + 1][0] if index + 1 < len(parts) else ""
+        if mark == "~" and following == "=" and not _text(part).strip():
+            continue
+        kept.append((mark, part))
+    return kept

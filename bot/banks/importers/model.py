@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from bot.core.problems import Location, Place
 from bot.core.problems import Problem as BankProblem
 from bot.i18n import t_plain
-from bot.i18n.lang import Lang
+from bot.i18n.lang import Lang, language_name
 
 __all__ = [
     "FALSE",
     "TRUE",
     "TRUE_FALSE",
     "Draft",
+    "LanguageName",
     "Location",
     "Parsed",
     "Place",
@@ -40,15 +41,35 @@ class Problem:
         """The localized one-line message, ``where`` included. Plain text (``t()`` escapes it
         as a value of an HTML message)."""
         values = {
-            name: value.detail(lang) if isinstance(value, BankProblem) else value
+            name: value.detail(lang) if isinstance(value, BankProblem | LanguageName) else value
             for name, value in self.values.items()
         }
         where = self.where if isinstance(self.where, str) else self.where.text(lang)
         return t_plain(lang, self.key, where=where, **values)
 
 
+@dataclass(frozen=True, slots=True)
+class LanguageName:
+    """A language named in a problem: worded in the reader's language ("French", "ফরাসি")."""
+
+    code: str
+
+    def detail(self, lang: Lang) -> str:
+        """The language's name in ``lang``."""
+        return language_name(self.code, lang)
+
+
 TRUE, FALSE = "true", "false"  # true/false options, worded in the bank's language when built
-TRUE_FALSE: dict[Lang, tuple[str, str]] = {"en": ("True", "False"), "bn": ("সত্য", "মিথ্যা")}
+TRUE_FALSE: dict[str, tuple[str, str]] = {
+    "en": ("True", "False"),
+    "bn": ("সত্য", "মিথ্যা"),
+    "fr": ("Vrai", "Faux"),
+    "es": ("Verdadero", "Falso"),
+    "de": ("Wahr", "Falsch"),
+    "pt": ("Verdadeiro", "Falso"),
+    "it": ("Vero", "Falso"),
+    "nl": ("Waar", "Onwaar"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +94,7 @@ class Parsed:
 
     drafts: list[Draft] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)  # imported, but not quite as written
     title: str | None = None
     fatal: Problem | None = None
 

@@ -8,9 +8,10 @@ HTML (often in CDATA): they become plain text; embedded images are reported and 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET  # only for the Element type and ParseError
+from pyexpat import errors as expat_errors
 
 from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import fromstring
+from defusedxml.ElementTree import DefusedXMLParser
 
 from bot.banks.importers.htmltext import html_to_text
 from bot.banks.importers.model import FALSE, TRUE, Draft, Parsed, Place, Problem, clean
@@ -19,14 +20,25 @@ from bot.banks.importers.model import FALSE, TRUE, Draft, Parsed, Place, Problem
 def parse(name: str, data: bytes) -> Parsed:
     """Every question element of a Moodle XML file."""
     out = Parsed()
+    builder = _Lines()
+    parser = DefusedXMLParser(
+        target=builder, forbid_dtd=True, forbid_entities=True, forbid_external=True
+    )
+    builder.parser = parser
     try:
-        root = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        parser.feed(data)
+        root = parser.close()
     except DefusedXmlException:
         out.fatal = Problem(name, "imp_xml_forbidden")
         return out
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else 0
-        out.fatal = Problem(f"{name}:{line}", "imp_xml_invalid")
+        if exc.code in _UNCLOSED and builder.open:
+            unclosed, opened = builder.open[-1]
+            values = {"tag": unclosed[:40], "line": line}
+            out.fatal = Problem(f"{name}:{opened}", "imp_xml_unclosed", values)
+        else:
+            out.fatal = Problem(f"{name}:{line}", "imp_xml_invalid")
         return out
     if root.tag != "quiz":
         out.fatal = Problem(name, "imp_xml_not_moodle", {"tag": str(root.tag)[:40]})
@@ -37,8 +49,6 @@ def parse(name: str, data: bytes) -> Parsed:
         kind = element.get("type", "")
         if kind == "category":
             tag = _category(_plain(element.find("category")))
-            if out.title is None and tag:
-                out.title = tag.rsplit("/", 1)[-1]
             continue
         if kind not in ("multichoice", "truefalse"):
             out.skip(where, "imp_not_mcq", kind=kind or "?")
@@ -53,6 +63,40 @@ def parse(name: str, data: bytes) -> Parsed:
         if draft is not None:
             out.drafts.append(draft)
     return out
+
+
+#: expat's errors at the end of an element that was never closed: the place to name is where
+#: that element opened (a mismatched tag is found where the next closing tag is)
+_UNCLOSED = frozenset(
+    expat_errors.codes[message]
+    for message in (
+        expat_errors.XML_ERROR_TAG_MISMATCH,
+        expat_errors.XML_ERROR_NO_ELEMENTS,
+        expat_errors.XML_ERROR_UNCLOSED_TOKEN,
+        expat_errors.XML_ERROR_UNCLOSED_CDATA_SECTION,
+    )
+)
+
+
+class _Lines(ET.TreeBuilder):
+    """The tree, and the elements open while it is built, each with the line it opened on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parser: DefusedXMLParser | None = None
+        self.open: list[tuple[str, int]] = []
+
+    def start(self, tag: str, attrs: dict[str, str], /) -> ET.Element:
+        """An element opens: remembered with its line."""
+        line = self.parser.parser.CurrentLineNumber if self.parser is not None else 0
+        self.open.append((tag, line))
+        return super().start(tag, attrs)
+
+    def end(self, tag: str, /) -> ET.Element:
+        """An element closes."""
+        if self.open:
+            self.open.pop()
+        return super().end(tag)
 
 
 def _category(path: str) -> str | None:

@@ -27,7 +27,6 @@ def parse(name: str, text: str) -> Parsed:
     if not isinstance(results, list):
         out.fatal = Problem(name, "imp_opentdb_shape", {})
         return out
-    categories = set()
     for index, item in enumerate(results, start=1):
         where = Place(name, "result", index)
         if not isinstance(item, dict):
@@ -42,8 +41,6 @@ def parse(name: str, text: str) -> Parsed:
             out.skip(where, "imp_opentdb_shape_item")
             continue
         category = _text(item.get("category"))
-        if category:
-            categories.add(category)
         if kind == "boolean":
             correct = 0 if right.casefold() == "true" else 1
             out.drafts.append(
@@ -57,6 +54,4 @@ def parse(name: str, text: str) -> Parsed:
             continue
         options = (right, *(w for w in wrong if w is not None))
         out.drafts.append(Draft(where, question, options, 0, None, None, category))
-    if len(categories) == 1:
-        out.title = categories.pop()
     return out

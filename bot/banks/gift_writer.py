@@ -1,0 +1,71 @@
+"""The quiz model written as Moodle's GIFT, for ``quizbot export-quiz NAME --format gift``.
+
+What our GIFT reader (bot/banks/importers/gift.py) and Moodle's both read back: one question a
+block, ``::id::[plain]text {=right#explanation ~wrong ####note}``, ``$CATEGORY:`` before each
+run of questions with the same tag, every GIFT special character (``~ = # { } :`` and ``\\``)
+escaped with a backslash and line breaks as ``\\n``. A bilingual bank is written in one of its
+languages. Where the model carries more per option (its own feedback, issue 25) or a picture,
+:func:`option_feedback` and :func:`question_extras` are the places it joins.
+"""
+
+from __future__ import annotations
+
+from bot.core.bank import Question, Quiz
+from bot.i18n.lang import Lang
+
+_SPECIAL = "\\~=#{}:"
+
+
+def gift_escape(text: str) -> str:
+    """``text`` as GIFT reads it back: special characters escaped, line breaks as ``\\n``."""
+    out: list[str] = []
+    for ch in text.replace("\r\n", "\n"):
+        if ch in _SPECIAL:
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def option_feedback(question: Question, index: int, lang: Lang) -> str | None:
+    """The feedback written after option ``index`` (``#...``): today the explanation, on the
+    right option (as GIFT's ``=right#feedback`` is imported); an option's own feedback joins
+    here."""
+    if index == question.correct and question.explanation is not None:
+        return question.explanation(lang)
+    return None
+
+
+def question_extras(question: Question, lang: Lang) -> str:
+    """What goes before a question's text besides it (a picture's ``<img>``, once the model
+    carries one): nothing yet."""
+    return ""
+
+
+def write_gift(quiz: Quiz, lang: Lang) -> str:
+    """``quiz`` as the text of a GIFT file, its texts in ``lang`` (a one-language bank: its
+    own)."""
+    lines = [f"// {' '.join(quiz.title(lang).split())}", "// exported by quizbot", ""]
+    tag: str | None = None
+    for question in quiz.questions:
+        if question.tag != tag:
+            lines += [f"$CATEGORY: $course$/top/{question.tag or ''}".rstrip("/"), ""]
+            tag = question.tag
+        lines += [*_question(question, lang), ""]
+    return "\n".join(lines)
+
+
+def _question(question: Question, lang: Lang) -> list[str]:
+    text = question_extras(question, lang) + gift_escape(question.text(lang))
+    lines = [f"::{gift_escape(question.id)}::[plain]{text} {{"]
+    for index, option in enumerate(question.options):
+        mark = "=" if index == question.correct else "~"
+        feedback = option_feedback(question, index, lang)
+        tail = f"#{gift_escape(feedback)}" if feedback else ""
+        lines.append(f"\t{mark}{gift_escape(option(lang))}{tail}")
+    if question.note is not None:
+        lines.append(f"\t####{gift_escape(question.note(lang))}")
+    lines.append("}")
+    return lines
