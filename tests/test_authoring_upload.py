@@ -134,7 +134,7 @@ async def test_the_validators_problems_come_in_the_uploaders_language(
         reply = await upload(tg, bn, "net.yaml", BROKEN_YAML.encode(), "কিছুই সংরক্ষণ হয়নি")
         assert (
             "• net.yaml:8: প্রশ্নব্যাংকে সমস্যা: প্রশ্ন ১ (id q1): অজানা কী '<i>&' (যেগুলো চলে: "
-            "correct, explanation, id, note, options, question, tag)" in reply.text
+            "correct, explanation, id, image, note, options, question, tag)" in reply.text
         )
         assert (
             "• net.yaml:7: প্রশ্নব্যাংকে সমস্যা: প্রশ্ন ১ (id q1): correct: ৩ সীমার বাইরে (১ থেকে ২)"

@@ -24,6 +24,8 @@ BANK = [
     BOT / "banks" / "yaml_nodes.py",
     BOT / "core" / "validator.py",
     BOT / "core" / "problems.py",
+    BOT / "core" / "images.py",
+    BOT / "banks" / "images.py",
 ]
 
 
@@ -103,14 +105,14 @@ def test_a_problem_in_each_language() -> None:
         == [str(p) for p in problems]
         == [
             "bad.yaml:18: question 1 (id q1): unknown key 'colour' (allowed: correct, explanation, "
-            "id, note, options, question, tag)",
+            "id, image, note, options, question, tag)",
             "bad.yaml:15: question 1 (id q1): options[2].en: duplicate of option 1",
             "bad.yaml:6: settings.pick: 2 is more than the 1 question of the bank",
         ]
     )
     assert lines("bn") == [
         "bad.yaml:18: প্রশ্ন ১ (id q1): অজানা কী 'colour' (যেগুলো চলে: correct, explanation, "
-        "id, note, options, question, tag)",
+        "id, image, note, options, question, tag)",
         "bad.yaml:15: প্রশ্ন ১ (id q1): options[2].en: বিকল্প ১-এর সঙ্গে হুবহু এক",
         "bad.yaml:6: settings.pick: ২টি বেছে নেওয়া যাবে না: প্রশ্নব্যাংকে প্রশ্ন আছে মোট ১টি",
     ]
@@ -121,7 +123,7 @@ def test_imported_files_carry_the_validators_words_in_each_language() -> None:
     assert own.fatal is not None
     assert own.fatal.text("en") == (
         "own.yaml:18: bank problem: question 1 (id q1): unknown key 'colour' "
-        "(allowed: correct, explanation, id, note, options, question, tag)"
+        "(allowed: correct, explanation, id, image, note, options, question, tag)"
     )
     assert own.fatal.text("bn").startswith(
         "own.yaml:18: প্রশ্নব্যাংকে সমস্যা: প্রশ্ন ১ (id q1): অজানা কী 'colour'"

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.images import STORED_NAME, Image
 from bot.i18n.lang import Lang, as_lang
 
 QUIZ_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
@@ -63,6 +64,7 @@ class Question:
     explanation: Text | None  # the tap alert's text; None: the alert shows the verdict only
     note: Text | None = None
     tag: str | None = None  # the author's label (e.g. an imported category); never shown
+    image: Image | None = None  # posted with the question (bot/core/images.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +123,8 @@ class Quiz:
             entry["note"] = self._text(q.note)
         if q.tag is not None:
             entry["tag"] = q.tag
+        if q.image is not None:
+            entry["image"] = q.image.file
         return entry
 
     @classmethod
@@ -192,7 +196,17 @@ def _question_from(entry: Mapping[str, Any], number: int, bilingual: bool) -> Qu
         explanation=None if explanation is None else _text_from(explanation, bilingual),
         note=None if note is None else _text_from(note, bilingual),
         tag=None if tag is None else str(tag),
+        image=_image_from(entry.get("image")),
     )
+
+
+def _image_from(value: Any) -> Image | None:
+    """A picture's name as stored; its hash is in a stored quiz's names (a folder bank's
+    picture is hashed again when it is read)."""
+    if value is None:
+        return None
+    found = STORED_NAME.match(str(value).rsplit("/", 1)[-1])
+    return Image(str(value), found.group(1) if found else "")
 
 
 @dataclass(frozen=True, slots=True)

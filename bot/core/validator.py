@@ -28,6 +28,7 @@ from bot.core.bank import (
     Quiz,
     Text,
 )
+from bot.core.images import MAX_IMAGES
 from bot.core.problems import Problem, SourceMap, Where
 from bot.i18n.lang import LANGS
 
@@ -74,6 +75,10 @@ class _Checker:
         if pick is not None and not self.whole(pick, Where("settings.pick"), 1, MAX_QUESTIONS):
             pick = None
         usable = self.questions()
+        pictures = sum(q.image is not None for q in quiz.questions)
+        if pictures > MAX_IMAGES:
+            where = Where("questions")
+            self.fail(where, where.path, "bank_images_many", count=pictures, limit=MAX_IMAGES)
         if pick is not None and usable and pick > usable:
             where = Where("settings.pick")
             self.fail(where, where.path, "bank_pick_over", pick=pick, count=usable)
@@ -237,7 +242,7 @@ class _Checker:
 
 _TOP = ("", "title", "language", "settings", "questions")
 _SETTINGS = ("", "seconds", "shuffle", "pick")
-_FIELDS = ("", "id", "question", "options", "correct", "explanation", "note", "tag")
+_FIELDS = ("", "id", "question", "options", "correct", "explanation", "note", "tag", "image")
 
 
 def _order(problem: Problem) -> tuple[int, ...]:

@@ -70,7 +70,9 @@ async def document_sent(update: Update, context: Context) -> None:
         await reply(update, context, import_text(lang, None, report))
         return
     hint = quiz.title(quiz.language) or PurePath(filename).stem
-    saved = await svc.authoring.save(user.id, quiz, report.yaml_text, report.format, hint)
+    saved = await svc.authoring.save(
+        user.id, quiz, report.yaml_text, report.format, hint, report.pictures.values()
+    )
     if saved.row is None:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return

@@ -373,6 +373,20 @@ FSRS_STATEMENTS: tuple[str, ...] = (
 )
 
 
+# Pictures of questions, by the SHA-256 of their content: a stored quiz's bytes, and Telegram's
+# file_id once uploaded (bot/storage/images.py).
+IMAGES_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE images (
+        sha256 TEXT PRIMARY KEY,
+        mime TEXT NOT NULL,
+        data BLOB,
+        file_id TEXT
+    )
+    """,
+)
+
+
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
         for sql in statements:
@@ -389,6 +403,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(V5_STATEMENTS),  # 4 -> 5: homework, reports, re-grading
     _statements(AUTHORED_STATEMENTS),  # 5 -> 6: quizzes written in chat
     _statements(FSRS_STATEMENTS),  # 6 -> 7: spaced review by FSRS
+    _statements(IMAGES_STATEMENTS),  # 7 -> 8: pictures of questions
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

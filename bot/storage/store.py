@@ -23,6 +23,7 @@ from .analysis import AnalysisMixin
 from .authored import AuthoredMixin
 from .core import Clock, _UserJob, pragmas
 from .homework import HomeworkMixin
+from .images import ImagesMixin
 from .models import LANGUAGES
 from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
@@ -84,7 +85,9 @@ def _backup_file(source: Path, dest: Path, busy_timeout_ms: int) -> None:
         raise
 
 
-class Store(RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, AuthoredMixin):
+class Store(
+    RunsMixin, HomeworkMixin, StatsMixin, ReviewMixin, AnalysisMixin, AuthoredMixin, ImagesMixin
+):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
     _busy_timeout_ms = 5000
