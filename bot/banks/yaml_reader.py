@@ -175,9 +175,7 @@ def _read_questions(
         reader.fail(node, where, "bank_too_many", count=len(node.value), limit=MAX_QUESTIONS)
         reader.lost(where)
         return ()
-    return tuple(
-        _read_question(reader, q, n, images) for n, q in enumerate(node.value, start=1)
-    )
+    return tuple(_read_question(reader, q, n, images) for n, q in enumerate(node.value, start=1))
 
 
 def _read_question(
@@ -220,7 +218,9 @@ def _read_question(
             reader.lost(where.at("explanation"))
     note = reader.text(fields["note"], where.at("note")) if "note" in fields else None
     tag = reader.string(fields["tag"], where.at("tag")) if "tag" in fields else None
-    image = _image(reader, fields["image"], where.at("image"), images) if "image" in fields else None
+    image = (
+        _image(reader, fields["image"], where.at("image"), images) if "image" in fields else None
+    )
     return Question(
         id=qid or "",
         number=number,

@@ -29,6 +29,7 @@ from bot.render.keyboards import (
 from bot.render.quiz import (
     announcement,
     bank_limits,
+    caption_fits,
     practice_answered,
     practice_done,
     question_message,
@@ -69,6 +70,7 @@ __all__ = [
     "announcement",
     "answer_keyboard",
     "bank_limits",
+    "caption_fits",
     "fit",
     "html_name",
     "label",

@@ -22,6 +22,7 @@ from .models import (
     bad_request,
     forbidden,
 )
+from .photos import Photos
 from .world import World
 
 __all__ = ["BotApi", "Files", "UploadedFile"]
@@ -36,7 +37,15 @@ MAX_ALERT = 200
 MAX_CALLBACK_DATA = 64
 _COMMAND_NAME_RE = re.compile(r"[a-z0-9_]{1,32}")
 _TRAFFIC_METHODS = frozenset(
-    {"sendMessage", "sendDocument", "editMessageText", "editMessageReplyMarkup"}
+    {
+        "sendMessage",
+        "sendDocument",
+        "sendPhoto",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "editMessageCaption",
+        "editMessageMedia",
+    }
 )
 _QUERY_INVALID = "query is too old and response timeout expired or query ID is invalid"
 
@@ -99,7 +108,11 @@ class BotApi:
 
     def __init__(self, world: World) -> None:
         self.w = world
+        self.photos = Photos(self)
         self.handlers: dict[str, Handler] = {
+            "sendPhoto": self.photos.send_photo,
+            "editMessageCaption": self.photos.edit_message_caption,
+            "editMessageMedia": self.photos.edit_message_media,
             "getMe": self.get_me,
             "sendMessage": self.send_message,
             "sendDocument": self.send_document,
@@ -317,7 +330,7 @@ class BotApi:
             markup,
         )
         raw = stored.raw
-        key = "caption" if stored.document is not None else "text"
+        key = "caption" if stored.document is not None or stored.photo is not None else "text"
         raw[key] = text
         raw.pop("entities", None)
         raw.pop("caption_entities", None)
@@ -456,7 +469,7 @@ class BotApi:
 
     def edit_message_text(self, params: JSON, files: Files) -> JSON:
         chat, stored = self._editable(params)
-        if stored.document is not None:
+        if stored.document is not None or stored.photo is not None:
             raise bad_request("there is no text in the message to edit")
         text = params.get("text")
         if text is None or not str(text).strip():

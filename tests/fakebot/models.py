@@ -158,6 +158,7 @@ class StoredMessage:
     edits: list[MessageVersion] = field(default_factory=list)
     deleted: bool = False
     document: StoredDocument | None = None
+    photo: StoredDocument | None = None  # a photo message: its largest size
     reply_to: int | None = None
     raw: JSON = field(default_factory=dict)  # the Message object as returned to the bot
 

@@ -174,8 +174,8 @@ def _fatal(fmt: str, name: str, key: str, **values: object) -> ImportReport:
 
 __all__ = [
     "FORMATS",
-    "Beside",
     "MAX_IMPORT_BYTES",
+    "Beside",
     "ImportReport",
     "Problem",
     "decode",

@@ -171,6 +171,9 @@ def _picture(
             problems.append(Problem(draft.where, "imp_image_missing", {"name": name}))
             return None
     except Refused as refused:
+        if refused.key == "bank_image_missing":
+            problems.append(Problem(draft.where, "imp_image_missing", {"name": name}))
+            return None
         reason = whole(name, refused.key, **{"name": name, **refused.values})
         problems.append(Problem(draft.where, "imp_image_refused", {"name": name, "reason": reason}))
         return None

@@ -142,7 +142,9 @@ def html_to_text(markup: str) -> tuple[str, int]:
     return clean(text), scanner.images
 
 
-_ATTR = re.compile(r"""\b(src|href|data)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
+_ATTR = re.compile(
+    r"""\b(src|href|data)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
+)
 _SOUND = frozenset({"audio", "video", "source", "embed", "object", "iframe"})
 
 

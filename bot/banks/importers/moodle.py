@@ -14,8 +14,8 @@ import xml.etree.ElementTree as ET  # only for the Element type and ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from bot.banks.importers.htmltext import html_to_text
 from bot.banks.importers import pictures
+from bot.banks.importers.htmltext import html_to_text
 from bot.banks.importers.model import FALSE, TRUE, Draft, Parsed, Place, Problem, clean
 
 
@@ -130,9 +130,7 @@ def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -
     )
 
 
-def _question_text(
-    out: Parsed, where: Place, element: ET.Element | None
-) -> tuple[str, str | None]:
+def _question_text(out: Parsed, where: Place, element: ET.Element | None) -> tuple[str, str | None]:
     """The question's text as plain text, and the picture it shows first."""
     if element is None:
         return "", None
