@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fakebot import FakeTelegram, StoredMessage
 from harness import BotHarness
-from quizkit import Class, button_data, populate
+from quizkit import Class, button_data, open_question, populate
 from test_authoring_upload import upload
 from test_import import run_import
 
@@ -233,3 +233,53 @@ def test_a_bank_names_a_picture_beside_it_and_never_outside(tmp_path: Path) -> N
             load_quiz(bank, bank_limits())
         [problem] = caught.value.problems
         assert said in str(problem) and problem.line == 8, (name, str(problem))
+
+
+LONG = """\
+title: Long
+language: en
+questions:
+  - id: q1
+    question: "{long}"
+    options: [A cat, A dog]
+    correct: 1
+    image: pics/q1.png
+  - id: q2
+    question: What is shown here?
+    options: [A cat, A dog]
+    correct: 1
+    image: pics/q1.png
+"""
+
+
+async def test_a_question_too_long_for_a_caption_follows_its_photo_and_practice_too(
+    tg: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "banks"
+    (folder / "pics").mkdir(parents=True)
+    (folder / "pics" / "q1.png").write_bytes(PICTURE)
+    (folder / "long.yaml").write_text(LONG.format(long="Look closely. " * 80), encoding="utf-8")
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    async with BotHarness(tg, db_path, env={"QUIZBOT_QUESTIONS": str(folder)}):
+        tg.user_says(chat, cls.creator, "/quiz long 600")
+        q1 = await tg.wait_for(lambda: open_question(tg, chat, 1), what="question 1 as text")
+        # 1,120 characters: the photo first, without a caption, then the question as text
+        [photo] = photo_messages(tg, chat)
+        assert photo.text == "" and not photo.buttons
+        assert q1.photo is None and q1.message_id == photo.message_id + 1
+        tg.user_says(chat, cls.creator, "/next")
+        q2 = await tg.wait_for(lambda: open_question(tg, chat, 2), what="question 2")
+        revealed = tg.stored_message(chat, q1.message_id)
+        assert revealed is not None and "✅" in revealed.text and not revealed.buttons
+        assert q2.photo is not None and "What is shown here?" in q2.text  # fits: a caption
+        assert q2.photo.file_id == photo.photo.file_id  # type: ignore[union-attr]
+        tg.user_says(chat, cls.creator, "/stop")
+        await tg.wait_for(lambda: tg.find_message(chat, "— results") is not None)
+
+        # practice in private: the picture first, the question after it (edited as text)
+        student = cls.students[0]
+        tg.user_says(student.id, student, "/quiz long")
+        await tg.wait_for(lambda: open_question(tg, student.id, 1), what="practice question")
+        assert len(photo_messages(tg, student.id)) == 1
+    assert tg.api.photos.uploads == 1  # one picture, uploaded once for every chat

@@ -10,6 +10,7 @@ How a question with a picture is posted (``Posted``): when the question and its 
 both fit in a caption (1,024 characters as shown), one photo message with the question as its
 caption and the answer keyboard, its "N answered" and reveal edits made to the caption; else
 the photo first, then the question as a text message with the keyboard, edited as before.
+In private (practice, homework attempts) the photo always goes first (``before``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from telegram import InlineKeyboardMarkup, InputFile
 from telegram.ext import ExtBot
 
 from bot.banks.images import FolderImages
-from bot.core.bank import Quiz
+from bot.core.bank import Question, Quiz
 from bot.core.images import Image, Refused
 from bot.i18n.markup import Safe
 from bot.storage import Store
@@ -41,6 +42,11 @@ class Shown:
     quiz: Quiz
     image: Image
     caption: bool
+
+
+def before(quiz: Quiz, question: Question) -> Shown | None:
+    """A question's picture posted before it (practice, homework: their edits stay text)."""
+    return None if question.image is None else Shown(quiz, question.image, caption=False)
 
 
 class Pictures:
