@@ -16,6 +16,7 @@ import pytest
 from fakebot import FakeTelegram, StoredMessage
 from harness import BotHarness
 from quizkit import Class, button_data, open_question, populate
+from test_authoring import poll, say
 from test_authoring_upload import upload
 from test_import import run_import
 
@@ -283,3 +284,39 @@ async def test_a_question_too_long_for_a_caption_follows_its_photo_and_practice_
         await tg.wait_for(lambda: open_question(tg, student.id, 1), what="practice question")
         assert len(photo_messages(tg, student.id)) == 1
     assert tg.api.photos.uploads == 1  # one picture, uploaded once for every chat
+
+
+async def test_a_photo_sent_while_writing_goes_with_the_question_before_it(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    cls = populate(tg, students=2)
+    teacher = cls.creator
+
+    async def photo(data: bytes, expect: str) -> StoredMessage:
+        before = len(tg.messages(teacher.id))
+        tg.user_sends_photo(teacher, data)
+        return await tg.wait_for(
+            lambda: next((m for m in tg.messages(teacher.id)[before:] if expect in m.text), None),
+            what=expect,
+        )
+
+    async with BotHarness(tg, db_path) as bot:
+        await say(tg, teacher, "/newquiz Layouts", "Now send the questions")
+        await photo(PICTURE, "send the question first")  # nothing to attach it to yet
+        await poll(
+            tg,
+            teacher,
+            "Question 1 added",
+            "Which layout does this figure show?",
+            ["Tensor parallel", "Pipeline parallel"],
+            correct=[0],
+        )
+        await photo(b"GIF89a but not really", "cannot be used")  # refused, named, no change
+        await photo(PICTURE, "Picture added to question 1")
+        await say(tg, teacher, "/done", "saved as")
+        [row] = await bot.services.store.authored_by(teacher.id)
+        assert f"pictures/{check(PICTURE).stored_name}" in row.bank_yaml
+    async with BotHarness(tg, db_path):  # after a restart, from SQLite, by the author's file_id
+        await run_picture_question(tg, cls, row.name)
+    [send] = tg.calls_to("sendPhoto")
+    assert not send.files and tg.api.photos.uploads == 0  # the photo Telegram already has

@@ -45,9 +45,11 @@ class Photos:
             return StoredDocument(filename, content, mime, file_id)
         if not isinstance(value, str) or not value:
             raise bad_request("there is no photo in the request")
-        if value not in self.known:
+        sent = self.api.w.files.by_id.get(value)  # a photo a user sent the bot
+        if value not in self.known and sent is None:
             raise bad_request(_WRONG_FILE)
-        return StoredDocument(None, self.known[value], None, value)
+        data = self.known[value] if sent is None else sent.data
+        return StoredDocument(None, data, None, value)
 
     @staticmethod
     def _sizes(photo: StoredDocument) -> list[JSON]:
