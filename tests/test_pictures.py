@@ -6,6 +6,7 @@ sound or video, is named in the import's report."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 import struct
@@ -20,6 +21,7 @@ from test_authoring import poll, say
 from test_authoring_upload import upload
 from test_import import run_import
 
+from bot.banks.export import export_quiz
 from bot.banks.yaml_reader import load_quiz
 from bot.core.images import check
 from bot.core.problems import BankError
@@ -149,7 +151,7 @@ async def test_a_moodle_picture_is_posted_with_its_question_and_uploaded_once(
 
 
 async def test_a_stored_quiz_keeps_its_picture_in_sqlite_after_a_restart(
-    tg: FakeTelegram, db_path: Path
+    tg: FakeTelegram, db_path: Path, tmp_path: Path
 ) -> None:
     cls = populate(tg, students=2)
     teacher = cls.creator
@@ -162,6 +164,15 @@ async def test_a_stored_quiz_keeps_its_picture_in_sqlite_after_a_restart(
         await run_picture_question(tg, cls, row.name)
     [send] = tg.calls_to("sendPhoto")
     assert send.files and next(iter(send.files.values()))[1] == len(PICTURE)
+    # exported as a bank file with its picture beside it, which validates
+    target = tmp_path / "export" / "layouts.yaml"
+    target.parent.mkdir()
+    code = await asyncio.to_thread(export_quiz, tmp_path, db_path, row.name, target, "en")
+    assert code == 0
+    exported = load_quiz(target, bank_limits())
+    assert exported.questions[0].image == check(PICTURE).image(
+        f"pictures/{check(PICTURE).stored_name}"
+    )
 
 
 def test_a_gift_picture_beside_the_file_and_a_missing_one_named(

@@ -31,11 +31,13 @@ class NoImages:
 
 
 class StoredImages:
-    """A stored quiz: a picture is named by its content (``<sha256>.<ext>``), kept in SQLite."""
+    """A stored quiz: a picture is named by its content (``pictures/<sha256>.<ext>``), its bytes
+    kept in SQLite."""
 
     def find(self, name: str) -> Image:
-        found = STORED_NAME.match(name.rsplit("/", 1)[-1])
-        if found is None:
+        folder, _, file = name.rpartition("/")
+        found = STORED_NAME.match(file)
+        if found is None or folder != "pictures":
             raise Refused("bank_image_missing", name=name)
         return Image(name, found.group(1))
 
