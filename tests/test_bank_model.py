@@ -213,7 +213,7 @@ def test_a_bank_file_is_refused_with_its_problems_in_the_banks_order() -> None:
     assert [str(p) for p in refused.value.problems] == [
         "demo.yaml:8: settings.pick: 0 is out of range (1 to 200)",
         "demo.yaml:29: question 1 (id q1): unknown key 'colour' (allowed: answers, "
-        "case_sensitive, correct, explanation, fractions, id, note, options, question, "
+        "case_sensitive, correct, explanation, fractions, id, image, note, options, question, "
         "tag, type, units, wrong_feedback)",
         "demo.yaml:17: question 1 (id q1): options[2].en: duplicate of option 1",
         "demo.yaml:28: question 1 (id q1): tag: must not be empty",

@@ -147,9 +147,11 @@ def register_handlers(
         [
             # in-chat authoring (bot/authoring): what a user sends privately that is not a command,
             # after the commands (a /done is a command, not a draft's text): a quiz poll for the
-            # draft, a file of questions, a title or Aiken text
+            # draft, a file of questions, a photo for the draft's last question, a title or Aiken
+            # text
             MessageHandler(private & filters.POLL, authoring.poll_sent),
             MessageHandler(private & filters.Document.ALL, upload.document_sent),
+            MessageHandler(private & filters.PHOTO, upload.photo_sent),
             MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring.text_sent),
             # chat events
             MessageHandler(filters.StatusUpdate.MIGRATE, quiz.migrated),

@@ -31,6 +31,7 @@ from collections import OrderedDict
 from collections.abc import Collection, Iterator
 
 from bot.banks.catalog import Catalog
+from bot.banks.images import StoredImages
 from bot.banks.yaml_reader import parse_quiz
 from bot.core.bank import Limits, Quiz
 from bot.core.problems import BankError
@@ -285,5 +286,5 @@ def _source(quiz_id: str) -> str:
 
 def parse(bank_yaml: str, file: str, limits: Limits, quiz_id: str) -> Quiz:
     """Validate a stored (or new) quiz's bank text and give it its internal id; BankError."""
-    quiz = parse_quiz(bank_yaml, file, _PLACEHOLDER_ID, limits)
+    quiz = parse_quiz(bank_yaml, file, _PLACEHOLDER_ID, limits, StoredImages())
     return dataclasses.replace(quiz, id=quiz_id)

@@ -6,6 +6,8 @@ the one YAML writer (its stored text as it is, should that no longer validate). 
 Moodle XML (bot/banks/gift_writer.py, bot/banks/moodle_writer.py), a file Moodle imports, a
 bilingual quiz in one of its languages. Found by name (folder banks first, as in groups) or,
 for a stored quiz, by its internal id ``u.N``, which also reaches deleted ones.
+The pictures its questions name are written beside the file, at the paths the bank gives (a
+stored quiz's from SQLite).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from bot.banks.moodle_writer import write_moodle_xml
 from bot.banks.yaml_reader import load_folder
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
+from bot.core.images import Image
 from bot.core.limits import bank_limits
 from bot.core.problems import BankError
 from bot.i18n import t_plain
@@ -35,19 +38,29 @@ _WRITERS: dict[str, Callable[[Quiz, Lang], str]] = {
 }
 
 
-async def _stored(db: Path, name: str) -> tuple[AuthoredQuiz, str] | None:
-    """The stored quiz with internal id ``name`` (deleted ones too) or live name ``name``, and
-    its bank text."""
+async def _stored(db: Path, name: str) -> tuple[AuthoredQuiz, str, dict[str, bytes]] | None:
+    """The stored quiz with internal id ``name`` (deleted ones too) or live name ``name``: its
+    row, its bank text and the pictures its questions name (kept in SQLite)."""
     store = await Store.open(db)
+    pictures: dict[str, bytes] = {}
     try:
         row = None
         if AUTHORED_ID.match(name):
             row = await store.authored(int(name[2:]))
         row = row or await store.authored_named(name)
         text = None if row is None else await store.authored_text(row.quiz_no)
+        if row is not None and text is not None:
+            for image in _images(_model(row, text)):
+                found = await store.image_data(image.sha256)
+                if found is not None:
+                    pictures[image.file] = found[0]
     finally:
         await store.close()
-    return None if row is None or text is None else (row, text)
+    return None if row is None or text is None else (row, text, pictures)
+
+
+def _images(quiz: Quiz | None) -> list[Image]:
+    return [] if quiz is None else [q.image for q in quiz.questions if q.image is not None]
 
 
 def _model(row: AuthoredQuiz, bank_yaml: str) -> Quiz | None:
@@ -58,19 +71,23 @@ def _model(row: AuthoredQuiz, bank_yaml: str) -> Quiz | None:
         return None
 
 
-def _found(folder: Path, db: Path, name: str) -> tuple[str, Quiz | None, str] | None:
-    """The quiz called ``name``: its bank text, its model (None if it no longer validates) and
-    the file name to write it under; None if there is no such quiz."""
+def _found(
+    folder: Path, db: Path, name: str
+) -> tuple[str, Quiz | None, str, dict[str, bytes]] | None:
+    """The quiz called ``name``: its bank text, its model (None if it no longer validates),
+    the file name to write it under and its pictures; None if there is no such quiz."""
     quizzes, _ = load_folder([folder], bank_limits())
     if name in quizzes:
         folder_quiz = quizzes[name]
-        return Path(folder_quiz.source).read_text(encoding="utf-8"), folder_quiz, name
+        bank = Path(folder_quiz.source)
+        pictures = {i.file: (bank.parent / i.file).read_bytes() for i in _images(folder_quiz)}
+        return bank.read_text(encoding="utf-8"), folder_quiz, name, pictures
     if db.exists():
         found = asyncio.run(_stored(db, name))
         if found is not None:
-            row, bank_yaml = found
+            row, bank_yaml, pictures = found
             quiz = _model(row, bank_yaml)
-            return (bank_yaml if quiz is None else write_yaml(quiz)), quiz, row.name
+            return (bank_yaml if quiz is None else write_yaml(quiz)), quiz, row.name, pictures
     return None
 
 
@@ -91,7 +108,7 @@ def export_quiz(
         missing = t_plain(lang, "cli_export_missing", quiz=name, folder=str(folder), db=str(db))
         print(f"quizbot: {missing}", file=sys.stderr)
         return 2
-    text, quiz, file_name = found
+    text, quiz, file_name, pictures = found
     if fmt in _WRITERS:
         if quiz is None:
             print(f"quizbot: {t_plain(lang, 'cli_export_invalid', quiz=name)}", file=sys.stderr)
@@ -102,6 +119,9 @@ def export_quiz(
         sys.stdout.write(text)
         return 0
     target = out or Path(f"{file_name}{_EXTENSIONS.get(fmt, '.yaml')}")
+    for file, data in pictures.items():  # first: the bank names them
+        (target.parent / file).parent.mkdir(parents=True, exist_ok=True)
+        (target.parent / file).write_bytes(data)
     target.write_text(text, encoding="utf-8")
     print(t_plain(lang, "cli_export_written", quiz=name, target=str(target)), file=sys.stderr)
     return 0

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from bot.banks.images import FolderImages, ImageFinder, NoImages
 from bot.banks.yaml_nodes import NodeReader, compose
 from bot.core.bank import (
     MAX_FILE_BYTES,
@@ -39,6 +40,7 @@ from bot.core.bank import (
     Quiz,
     Text,
 )
+from bot.core.images import Image, Refused
 from bot.core.problems import BankError, Problem, SourceMap, Where, whole
 from bot.core.validator import validate
 from bot.i18n.lang import LANGS, as_lang
@@ -59,6 +61,7 @@ _QUESTION_KEYS = {
     "explanation",
     "note",
     "tag",
+    "image",
 }
 _KINDS: dict[str, Kind] = {
     "single": "single",
@@ -83,33 +86,44 @@ def load_quiz(path: Path, limits: Limits | None = None) -> Quiz:
         raise BankError([whole(file, "bank_not_utf8")]) from None
     except OSError as exc:
         raise BankError([whole(file, "bank_unreadable", reason=exc.strerror)]) from None
-    return parse_quiz(raw, file, path.stem, limits)
+    return parse_quiz(raw, file, path.stem, limits, FolderImages(path.parent))
 
 
-def parse_quiz(raw: str, file: str, quiz_id: str, limits: Limits | None = None) -> Quiz:
-    """Validate a bank given as text (``file`` only names it in problems); raise BankError."""
+def parse_quiz(
+    raw: str,
+    file: str,
+    quiz_id: str,
+    limits: Limits | None = None,
+    images: ImageFinder | None = None,
+) -> Quiz:
+    """Validate a bank given as text (``file`` only names it in problems; ``images`` finds
+    the pictures it names, none without it); raise BankError."""
     if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
         raise BankError([whole(file, "bank_over", limit=MAX_FILE_BYTES)])
     root = compose(raw, file)
     if root is None:
         raise BankError([whole(file, "bank_file_empty")])
-    quiz, source, read = read_quiz(root, file, quiz_id)
+    quiz, source, read = read_quiz(root, file, quiz_id, images or NoImages())
     problems = validate(quiz, limits or Limits(), source, read)
     if problems:
         raise BankError(problems)
     return quiz
 
 
-def read_quiz(root: yaml.Node, file: str, quiz_id: str) -> tuple[Quiz, SourceMap, list[Problem]]:
+def read_quiz(
+    root: yaml.Node, file: str, quiz_id: str, images: ImageFinder | None = None
+) -> tuple[Quiz, SourceMap, list[Problem]]:
     """The quiz a composed bank holds, not yet validated: the model (stand-ins where a part
     could not be read), where each part was, and the problems met reading it."""
     reader = NodeReader(file)
-    quiz = _read_quiz(reader, root, quiz_id, file)
+    quiz = _read_quiz(reader, root, quiz_id, file, images or NoImages())
     source = SourceMap(file, lines=reader.lines, unread=frozenset(reader.unread), held=reader.held)
     return quiz, source, reader.problems
 
 
-def _read_quiz(reader: NodeReader, root: yaml.Node, quiz_id: str, file: str) -> Quiz:
+def _read_quiz(
+    reader: NodeReader, root: yaml.Node, quiz_id: str, file: str, images: ImageFinder
+) -> Quiz:
     blank = Quiz(id=quiz_id, title=_BLANK, language="en", questions=(), source=file)
     top = reader.mapping(root, Where(), _TOP_KEYS, required=("title", "language", "questions"))
     if top is None:
@@ -138,7 +152,7 @@ def _read_quiz(reader: NodeReader, root: yaml.Node, quiz_id: str, file: str) -> 
                 all_or_nothing = bool(reader.boolean(settings["all_or_nothing"], where))
     questions: tuple[Question, ...] = ()
     if "questions" in top:
-        questions = _read_questions(reader, top["questions"])
+        questions = _read_questions(reader, top["questions"], images)
     else:
         reader.lost(Where("questions"))
     return Quiz(
@@ -182,7 +196,9 @@ def _language(reader: NodeReader, node: yaml.Node | None) -> str | None:
     return language
 
 
-def _read_questions(reader: NodeReader, node: yaml.Node) -> tuple[Question, ...]:
+def _read_questions(
+    reader: NodeReader, node: yaml.Node, images: ImageFinder
+) -> tuple[Question, ...]:
     where = Where("questions")
     if not reader.check_node(node, where):
         reader.lost(where)
@@ -195,10 +211,12 @@ def _read_questions(reader: NodeReader, node: yaml.Node) -> tuple[Question, ...]
         reader.fail(node, where, "bank_too_many", count=len(node.value), limit=MAX_QUESTIONS)
         reader.lost(where)
         return ()
-    return tuple(_read_question(reader, q, n) for n, q in enumerate(node.value, start=1))
+    return tuple(_read_question(reader, q, n, images) for n, q in enumerate(node.value, start=1))
 
 
-def _read_question(reader: NodeReader, node: yaml.Node, number: int) -> Question:
+def _read_question(
+    reader: NodeReader, node: yaml.Node, number: int, images: ImageFinder
+) -> Question:
     where = Where(question=number)
     if isinstance(node, yaml.MappingNode):  # name the id in every problem, even the first
         for key_node, value_node in node.value:
@@ -268,6 +286,9 @@ def _read_question(reader: NodeReader, node: yaml.Node, number: int) -> Question
             reader.lost(where.at("explanation"))
     note = reader.text(fields["note"], where.at("note")) if "note" in fields else None
     tag = reader.string(fields["tag"], where.at("tag")) if "tag" in fields else None
+    image = (
+        _image(reader, fields["image"], where.at("image"), images) if "image" in fields else None
+    )
     return Question(
         id=qid or "",
         number=number,
@@ -284,6 +305,7 @@ def _read_question(reader: NodeReader, node: yaml.Node, number: int) -> Question
         units=units,
         case_sensitive=case_sensitive,
         wrong_feedback=wrong,
+        image=image,
     )
 
 
@@ -429,6 +451,23 @@ def _read_one_accepted(
     if "feedback" in fields:
         feedback = reader.text(fields["feedback"], part.dot("feedback"))
     return Accepted(text, value, tolerance, fraction, feedback)
+
+
+def _image(reader: NodeReader, node: yaml.Node, where: Where, images: ImageFinder) -> Image | None:
+    """The picture a question names, found (beside the bank file, or stored); a picture that
+    cannot be used is a problem of the bank, named."""
+    name = reader.string(node, where)
+    if name is None:
+        reader.lost(where)
+        return None
+    if not name:
+        reader.fail(node, where, "bank_empty")
+        return None
+    try:
+        return images.find(name)
+    except Refused as refused:
+        reader.fail(node, where, refused.key, **{"name": name, **refused.values})
+        return None
 
 
 def _read_options(

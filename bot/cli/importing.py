@@ -8,25 +8,37 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from bot.banks.images import FolderImages
 from bot.banks.importers import MAX_IMPORT_BYTES, ImportReport, import_bytes, quiz_id_for
 from bot.core.bank import QUIZ_ID
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """``text`` at ``path``: written to a temporary file beside it, synced, then renamed over
-    it, so a reader (or the bot reloading) never sees half a file."""
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """``text`` (UTF-8, or bytes) at ``path``: written to a temporary file beside it, synced,
+    then renamed over it, so a reader (or the bot reloading) never sees half a file."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_pictures(out: Path, report: ImportReport) -> None:
+    """The pictures an imported bank names, written beside it (``pictures/<sha256>.<ext>``:
+    named by their content, so banks share them and one already there is kept)."""
+    for name, picture in report.pictures.items():
+        path = out / name
+        if path.is_file():
+            continue
+        path.parent.mkdir(exist_ok=True)
+        write_atomically(path, picture.data)
 
 
 def read_limited(path: Path, limit: int, lang: Lang) -> bytes | str:
@@ -86,7 +98,15 @@ def import_files(
             print(data, file=stdout)
             failed += 1
             continue
-        report = import_bytes(path.name, data, quiz_id=qid, lang=lang, title=title, max_bytes=limit)
+        report = import_bytes(
+            path.name,
+            data,
+            quiz_id=qid,
+            lang=lang,
+            title=title,
+            max_bytes=limit,
+            beside=FolderImages(path.parent),
+        )
         for line in report.lines():  # problems and notes, in the file's order
             print(line.text(say), file=stdout)
         skipped += len(report.problems)
@@ -96,6 +116,7 @@ def import_files(
             failed += 1
             continue
         assert report.yaml_text is not None
+        write_pictures(out, report)  # before the bank, which names them
         write_atomically(target, report.yaml_text)
         written.add(qid)
         imported += report.imported

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.core.images import STORED_NAME, Image
 from bot.i18n.lang import Lang, as_lang
 
 QUIZ_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
@@ -101,6 +102,7 @@ class Question:
     units: tuple[str, ...] = ()  # ``numeric``: units a typed number may carry
     case_sensitive: bool = False  # ``short``: letter case matters
     wrong_feedback: Text | None = None  # typed: what a wrong answer is told
+    image: Image | None = None  # posted with the question (bot/core/images.py)
 
     @property
     def right_options(self) -> tuple[int, ...]:
@@ -195,6 +197,8 @@ class Quiz:
             entry["note"] = self._text(q.note)
         if q.tag is not None:
             entry["tag"] = q.tag
+        if q.image is not None:
+            entry["image"] = q.image.file
         return entry
 
     def _accepted(self, q: Question, a: Accepted) -> str | float | dict[str, Any]:
@@ -325,7 +329,17 @@ def _question_from(entry: Mapping[str, Any], number: int, bilingual: bool) -> Qu
         units=tuple(str(u) for u in entry.get("units", ())),
         case_sensitive=bool(entry.get("case_sensitive", False)),
         wrong_feedback=None if wrong is None else _text_from(wrong, bilingual),
+        image=_image_from(entry.get("image")),
     )
+
+
+def _image_from(value: Any) -> Image | None:
+    """A picture's name as stored; its hash is in a stored quiz's names (a folder bank's
+    picture is hashed again when it is read)."""
+    if value is None:
+        return None
+    found = STORED_NAME.match(str(value).rsplit("/", 1)[-1])
+    return Image(str(value), found.group(1) if found else "")
 
 
 @dataclass(frozen=True, slots=True)

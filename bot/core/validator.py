@@ -32,6 +32,7 @@ from bot.core.bank import (
     Text,
     utf16_len,
 )
+from bot.core.images import MAX_IMAGES
 from bot.core.problems import Problem, SourceMap, Where
 from bot.i18n.lang import LANGS
 
@@ -78,6 +79,10 @@ class _Checker:
         if pick is not None and not self.whole(pick, Where("settings.pick"), 1, MAX_QUESTIONS):
             pick = None
         usable = self.questions()
+        pictures = sum(q.image is not None for q in quiz.questions)
+        if pictures > MAX_IMAGES:
+            where = Where("questions")
+            self.fail(where, where.path, "bank_images_many", count=pictures, limit=MAX_IMAGES)
         if pick is not None and usable and pick > usable:
             where = Where("settings.pick")
             self.fail(where, where.path, "bank_pick_over", pick=pick, count=usable)
@@ -344,6 +349,7 @@ _FIELDS = (
     "explanation",
     "note",
     "tag",
+    "image",
 )
 
 

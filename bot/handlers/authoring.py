@@ -12,6 +12,7 @@ from functools import partial
 
 from telegram import Message, Poll, Update
 
+from bot.core.images import STORED_NAME
 from bot.handlers.replies import language, pressed, private_here, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
@@ -85,15 +86,24 @@ async def done(update: Update, context: Context) -> None:
     if not questions:
         await reply(update, context, t(lang, "author_empty"))
         return
+    pictures = await _pictures(svc, questions)
     # building validates the whole draft (a few ms for 200 questions), off the event loop
     built = await asyncio.to_thread(
-        drafts.bank, current.title, _lang(current.language, lang), questions
+        partial(
+            drafts.bank,
+            current.title,
+            _lang(current.language, lang),
+            questions,
+            pictures=pictures,
+        )
     )
     quiz = built.quiz
     if quiz is None or built.yaml_text is None or built.problems:
         await reply(update, context, refused(lang, "author_invalid", problem_lines(built, lang)))
         return
-    saved = await svc.authoring.save(user.id, quiz, built.yaml_text, "polls", current.title)
+    saved = await svc.authoring.save(
+        user.id, quiz, built.yaml_text, "polls", current.title, built.pictures.values()
+    )
     if saved.row is None:
         await reply(
             update, context, t(lang, "author_quiz_limit", limit=drafts.MAX_QUIZZES_PER_AUTHOR)
@@ -253,6 +263,17 @@ async def _undo(update: Update, context: Context, data: callbacks.UndoData) -> N
         t(lang, "author_undone", number=data.number, count=len(questions)),
     )
     return None, False
+
+
+async def _pictures(svc: Services, questions: list[DraftQuestion]) -> dict[str, bytes]:
+    """The pictures the draft's questions name, from SQLite, where each was kept as it came."""
+    found: dict[str, bytes] = {}
+    for name in {q.image for q in questions if q.image is not None}:
+        named = STORED_NAME.match(name.rsplit("/", 1)[-1])
+        stored = await svc.store.image_data(named.group(1)) if named else None
+        if stored is not None:
+            found[name] = stored[0]
+    return found
 
 
 def _facts(message: Message, poll: Poll) -> PollFacts:

@@ -17,13 +17,16 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from bot.banks.importers.sandbox import Failed
+from bot.core.images import MAX_IMAGE_BYTES, Refused, check
 from bot.handlers import guard
 from bot.handlers.replies import private_here, reply
-from bot.i18n import t
+from bot.i18n import t, t_plain
 from bot.render.authoring import import_text
 from bot.services import draft_text as text_import
+from bot.services import drafts
 from bot.services.container import Context
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR
+from bot.storage import Draft
 
 log = logging.getLogger(__name__)
 
@@ -76,11 +79,61 @@ async def document_sent(update: Update, context: Context) -> None:
         await reply(update, context, import_text(lang, None, report))
         return
     hint = quiz.title(quiz.language) or PurePath(filename).stem
-    saved = await svc.authoring.save(user.id, quiz, report.yaml_text, report.format, hint)
+    saved = await svc.authoring.save(
+        user.id, quiz, report.yaml_text, report.format, hint, report.pictures.values()
+    )
     if saved.row is None:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
     await reply(update, context, import_text(lang, saved.row, report))
+
+
+async def photo_sent(update: Update, context: Context) -> None:
+    """A photo sent while writing a quiz: the picture of the draft's last question."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or not message.photo or user is None:
+        return
+    svc = context.bot_data
+    current = await svc.store.draft(user.id)
+    if current is None:
+        return  # not writing a quiz: a photo is not ours to answer
+    lang = await private_here(update, context)
+    if lang is None:
+        return
+    questions = drafts.from_json(current.questions)
+    if current.title is None or not questions:
+        await reply(update, context, t(lang, "author_photo_first"))
+        return
+    size = max(message.photo, key=lambda p: p.width * p.height)
+    try:
+        file = await size.get_file()
+        data = await svc.transports[0].fetch(_encoded(file.file_path or ""), MAX_IMAGE_BYTES)
+    except TelegramError as exc:
+        log.warning("could not download a photo from user %s: %s", user.id, exc)
+        await reply(update, context, t(lang, "upload_failed"))
+        return
+    try:
+        if data is None:
+            raise Refused("bank_image_big", size=MAX_IMAGE_BYTES + 1, limit=MAX_IMAGE_BYTES)
+        picture = check(data)
+    except Refused as refused:
+        reason = t_plain(lang, refused.key, **refused.values)
+        await reply(update, context, t(lang, "author_photo_refused", reason=reason))
+        return
+    await svc.store.store_images([(picture.sha256, picture.mime, picture.data)])
+    await svc.store.set_image_file_id(picture.sha256, picture.mime, size.file_id)
+    questions = drafts.with_picture(questions, picture)
+    await svc.store.save_draft(
+        Draft(
+            user.id,
+            "questions",
+            current.title,
+            current.language,
+            drafts.to_json(questions),
+            svc.clock(),
+        )
+    )
+    await reply(update, context, t(lang, "author_photo_added", number=len(questions)))
 
 
 def _encoded(file_path: str) -> str:

@@ -30,6 +30,7 @@ from bot.render.keyboards import (
 from bot.render.quiz import (
     announcement,
     bank_limits,
+    caption_fits,
     choice_alert,
     labels,
     option_text,
@@ -73,6 +74,7 @@ __all__ = [
     "announcement",
     "answer_keyboard",
     "bank_limits",
+    "caption_fits",
     "choice_alert",
     "fit",
     "html_name",

@@ -11,7 +11,15 @@ from bot.core.limits import bank_limits as bank_limits  # re-exported: callers i
 from bot.i18n import num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
-from bot.render.text import ALERT_LIMIT, fit, html_name, label, with_medal
+from bot.render.text import (
+    ALERT_LIMIT,
+    CAPTION_LIMIT,
+    fit,
+    html_name,
+    label,
+    shown_length,
+    with_medal,
+)
 
 # --- the quiz in a group --------------------------------------------------------------------
 
@@ -86,6 +94,21 @@ def question_message(
     if question.kind == "multiple":
         parts.append(t(lang, "question_multiple"))
     return join("\n\n", [*parts, foot])
+
+
+def caption_fits(
+    question: Question, permutation: Sequence[int], lang: Lang, *, number: int, total: int
+) -> bool:
+    """Whether a question and its longest reveal (the largest counts) both fit in a photo's
+    caption, so the question can be the caption of its picture."""
+    most = 99_999
+    asked = question_message(
+        question, permutation, lang, number=number, total=total, seconds=600, answered=most
+    )
+    counts = tuple(most for _ in permutation)
+    longest = Reveal(number - 1, question, tuple(permutation), counts, 0, most, most)
+    revealed = reveal_message(longest, lang, total=total)
+    return max(shown_length(asked), shown_length(revealed)) <= CAPTION_LIMIT
 
 
 def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True) -> Safe:

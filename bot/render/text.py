@@ -14,6 +14,7 @@ from bot.i18n.markup import Safe
 
 ALERT_LIMIT: int = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200 characters
 MESSAGE_LIMIT: int = MessageLimit.MAX_TEXT_LENGTH  # 4096 characters
+CAPTION_LIMIT: int = MessageLimit.CAPTION_LENGTH  # 1024 characters
 NAME_LIMIT = 32
 MEDALS = ("🥇", "🥈", "🥉")
 _ISOLATE = "\u2068{}\u2069"  # first-strong isolate: an RTL name cannot flip the line around it
@@ -69,3 +70,8 @@ def when(lang: Lang, seconds: float) -> Safe:
 def plain_text(text: str) -> str:
     """An HTML message as plain text (for the terminal)."""
     return html.unescape(_TAG.sub("", text))
+
+
+def shown_length(text: Safe) -> int:
+    """An HTML message's length as Telegram counts it: its text as shown, in UTF-16 units."""
+    return len(plain_text(text).encode("utf-16-le")) // 2

@@ -31,6 +31,7 @@ from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.render import callbacks
 from bot.render import teacher as render_teacher
+from bot.services import pictures
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap
 from bot.services.progress import restore_engine
@@ -169,7 +170,12 @@ class Attempts(AppBound):
             return sent.status != "stopped"  # stopped: stored as "posting", posted after restart
 
         await self._driver.post(
-            a, a.user_id, (text, keyboard), carry_on, arm=lambda seconds: self._arm(a, seconds)
+            a,
+            a.user_id,
+            (text, keyboard),
+            carry_on,
+            arm=lambda seconds: self._arm(a, seconds),
+            shown=pictures.before(a.quiz, engine.question),
         )
 
     # --- answering --------------------------------------------------------------------------

@@ -6,11 +6,12 @@ text, so what is stored is exactly what the bank validator accepted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 
 from bot.banks.authored import AuthoredCatalog
 from bot.core.bank import Quiz
+from bot.core.images import Picture
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, candidate_names, slug
 from bot.storage import AuthoredQuiz, NameTaken, NewAuthored, Store
 
@@ -36,11 +37,19 @@ class Authoring:
         self._store, self._catalog, self._folder, self._clock = store, catalog, folder, clock
 
     async def save(
-        self, author_id: int, quiz: Quiz, bank_yaml: str, origin: str, name_hint: str
+        self,
+        author_id: int,
+        quiz: Quiz,
+        bank_yaml: str,
+        origin: str,
+        name_hint: str,
+        pictures: Iterable[Picture] = (),
     ) -> Saved:
-        """Store a validated quiz under the first free name made from ``name_hint``."""
+        """Store a validated quiz under the first free name made from ``name_hint``, with the
+        pictures it names (kept by their content, before the quiz that names them)."""
         if len(self._catalog.of_author(author_id)) >= MAX_QUIZZES_PER_AUTHOR:
             return Saved(None, full=True)
+        await self._store.store_images((p.sha256, p.mime, p.data) for p in pictures)
         folder = self._folder()
         taken = self._catalog.names()
         for name in candidate_names(slug(name_hint)):

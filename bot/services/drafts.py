@@ -11,13 +11,14 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from bot.banks.importers.build import ImportReport, build
 from bot.banks.importers.model import Draft as ImportDraft
 from bot.banks.importers.model import Parsed
 from bot.core.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Quiz
+from bot.core.images import Picture
 from bot.core.problems import Where
 from bot.i18n.lang import Lang
 
@@ -35,6 +36,7 @@ class DraftQuestion:
     correct: int  # 0-based
     explanation: str | None = None
     note: str | None = None
+    image: str | None = None  # a photo the author sent after it: ``pictures/<sha256>.<ext>``
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +90,7 @@ def from_quiz(quiz: Quiz) -> list[DraftQuestion]:
 
 def to_json(questions: Sequence[DraftQuestion]) -> str:
     return json.dumps(
-        [[q.text, list(q.options), q.correct, q.explanation, q.note] for q in questions],
+        [[q.text, list(q.options), q.correct, q.explanation, q.note, q.image] for q in questions],
         ensure_ascii=False,
     )
 
@@ -104,6 +106,7 @@ def from_json(raw: str) -> list[DraftQuestion]:
                 int(r[2]),
                 None if r[3] is None else str(r[3]),
                 None if r[4] is None else str(r[4]),
+                None if len(r) < 6 or r[5] is None else str(r[5]),
             )
             for r in rows
         ]
@@ -112,20 +115,41 @@ def from_json(raw: str) -> list[DraftQuestion]:
 
 
 def bank(
-    title: str, lang: Lang, questions: Sequence[DraftQuestion], *, first: int = 1
+    title: str,
+    lang: Lang,
+    questions: Sequence[DraftQuestion],
+    *,
+    first: int = 1,
+    pictures: Mapping[str, bytes] | None = None,
 ) -> ImportReport:
     """The draft as a one-language bank, built and checked exactly as imported files are (each
-    question by the bank validator; a refused one is a problem naming "question N")."""
+    question by the bank validator; a refused one is a problem naming "question N"); the
+    ``pictures`` its questions name, by name."""
     parsed = Parsed(
         drafts=[
-            ImportDraft(Where(question=n), q.text, q.options, q.correct, q.explanation, q.note)
+            ImportDraft(
+                Where(question=n),
+                q.text,
+                q.options,
+                q.correct,
+                q.explanation,
+                q.note,
+                image=q.image,
+            )
             for n, q in enumerate(questions, start=first)
         ],
         title=title,
+        files=dict(pictures or {}),
     )
     return build(
         parsed, "polls", "draft", quiz_id="draft", lang=lang, title=title, fit_explanations=False
     )
+
+
+def with_picture(questions: Sequence[DraftQuestion], picture: Picture) -> list[DraftQuestion]:
+    """The draft with ``picture`` on its last question (replacing one it had)."""
+    *head, last = questions
+    return [*head, replace(last, image=f"pictures/{picture.stored_name}")]
 
 
 def check_title(raw: str) -> str | None:

@@ -27,6 +27,7 @@ from telegram.ext import Application, CallbackContext, ExtBot, Job, JobQueue
 from bot.core.engine import Answer, QuizEngine, Reveal
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
+from bot.services.pictures import Pictures, Shown
 from bot.services.progress import save_progress, to_stored
 from bot.storage import EndStatus, Store
 from bot.tg import outbox
@@ -129,6 +130,7 @@ class RunDriver:
     ) -> None:
         self._app, self._store, self._clock = app, store, clock
         self.timers = Timers(app)
+        self.pictures = Pictures(store)
 
     @property
     def _bot(self) -> ExtBot[Any]:
@@ -146,24 +148,21 @@ class RunDriver:
         moved: Callable[[int | None], Awaitable[int]] | None = None,
         arm: Callable[[float], None] | None = None,
         urgent: bool = False,
+        shown: Shown | None = None,
     ) -> bool:
         """Post the current question (its text and keyboard): progress saved as "posting",
         sent (again, to the new id ``moved`` returns, if the group became a supergroup), the
         outcome to ``carry_on`` (False: the run stops here; without it, go on whatever
         happened), then opened, saved with its message, and ``arm`` called with its time.
         ``urgent``: first in line when the bot's overall budget is short (a group's question).
+        With ``shown``, the question's picture goes with it (bot/services/pictures.py).
         True if the question is open."""
         engine = run.engine
-        text, markup = question
         await save_progress(self._store, run.run_id, engine, None)
-        sent = await outbox.send(
-            self._bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent
-        )
+        sent = await self._send(chat_id, question, thread_id, shown, urgent)
         if sent.status == "moved" and moved is not None:
             chat_id = await moved(sent.new_chat_id)
-            sent = await outbox.send(
-                self._bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent
-            )
+            sent = await self._send(chat_id, question, thread_id, shown, urgent)
         if carry_on is not None and not await carry_on(sent):
             return False
         engine.open(self._clock())
@@ -172,6 +171,23 @@ class RunDriver:
         if arm is not None:
             arm(engine.seconds)
         return True
+
+    async def _send(
+        self,
+        chat_id: int,
+        question: tuple[Safe, InlineKeyboardMarkup],
+        thread_id: int,
+        shown: Shown | None,
+        urgent: bool,
+    ) -> outbox.Outcome:
+        text, markup = question
+        if shown is None:
+            return await outbox.send(
+                self._bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent
+            )
+        return await self.pictures.send(
+            self._bot, chat_id, shown, text, markup, thread_id=thread_id, urgent=urgent
+        )
 
     async def record(self, run: Run, answer: Answer, *, points: int | None = None) -> bool:
         """Store an accepted answer (group commit) before its alert goes out; False, with the

@@ -36,6 +36,7 @@ from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap
+from bot.services.pictures import Shown
 from bot.services.progress import from_letters, letters, restore_engine
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
 from bot.tg import outbox
@@ -287,6 +288,7 @@ class GroupQuizzes(AppBound):
             moved=moved,
             arm=lambda seconds: self._schedule_close(run, seconds),
             urgent=True,
+            shown=self._shown(run),
         )
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
@@ -347,7 +349,7 @@ class GroupQuizzes(AppBound):
         text = render.reveal_message(reveal, run.lang, total=run.engine.count)
         result = outbox.Outcome("missing")
         if run.message_id is not None:
-            result = await outbox.edit(self._bot, run.chat_id, run.message_id, text, urgent=True)
+            result = await self._edit(run, run.message_id, text, urgent=True)
         if result.status == "moved":  # the group became a supergroup: its old message is out
             await self._moved(run, result.new_chat_id)  # of reach, the reveal goes there anew
             result = outbox.Outcome("missing")
@@ -535,9 +537,8 @@ class GroupQuizzes(AppBound):
             answered = engine.answered()
             if engine.phase != "open" or answered == run.shown_count:
                 return
-            result = await outbox.edit(
-                self._bot,
-                run.chat_id,
+            result = await self._edit(
+                run,
                 run.message_id,
                 self._question_text(run, answered),
                 markup=self._keyboard(run),
@@ -561,6 +562,45 @@ class GroupQuizzes(AppBound):
             total=engine.count,
             seconds=engine.seconds,
             answered=answered,
+        )
+
+    def _shown(self, run: LiveRun) -> Shown | None:
+        """The open question's picture, and whether the question is its caption (the same
+        answer after a restart: it depends on the question and the chat's language only)."""
+        engine = run.engine
+        image = engine.question.image
+        if image is None:
+            return None
+        caption = render.caption_fits(
+            engine.question,
+            engine.permutation,
+            run.lang,
+            number=engine.current + 1,
+            total=engine.count,
+        )
+        return Shown(run.quiz, image, caption)
+
+    async def _edit(
+        self,
+        run: LiveRun,
+        message_id: int,
+        text: Safe,
+        *,
+        markup: InlineKeyboardMarkup | None = None,
+        optional: bool = False,
+        urgent: bool = False,
+    ) -> outbox.Outcome:
+        """Edit the open question's message: its text, or its photo's caption."""
+        shown = self._shown(run)
+        edit = outbox.edit_caption if shown is not None and shown.caption else outbox.edit
+        return await edit(
+            self._bot,
+            run.chat_id,
+            message_id,
+            text,
+            markup=markup,
+            optional=optional,
+            urgent=urgent,
         )
 
     def _keyboard(self, run: LiveRun) -> InlineKeyboardMarkup:

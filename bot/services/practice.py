@@ -25,6 +25,7 @@ from bot.core.spacing import first_review
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.render import callbacks
+from bot.services import pictures
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap
 from bot.services.progress import to_engine
@@ -163,7 +164,8 @@ class PracticeSessions(AppBound):
             session.run_id, engine.current, len(engine.question.options)
         )
         # untimed: open whatever the send's outcome (the student may /practice again)
-        await self._driver.post(session, session.chat_id, (text, keyboard))
+        shown = pictures.before(session.quiz, engine.question)
+        await self._driver.post(session, session.chat_id, (text, keyboard), shown=shown)
 
     async def _done(self, session: Session, user_id: int) -> None:
         right = sum(1 for a in session.engine.answers_of(user_id).values() if a.correct)

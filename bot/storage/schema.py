@@ -413,6 +413,20 @@ AUTHORED_BODIES_STATEMENTS: tuple[str, ...] = (
 )
 
 
+# Pictures of questions, by the SHA-256 of their content: a stored quiz's bytes, and Telegram's
+# file_id once uploaded (bot/storage/images.py).
+IMAGES_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE images (
+        sha256 TEXT PRIMARY KEY,
+        mime TEXT NOT NULL,
+        data BLOB,
+        file_id TEXT
+    )
+    """,
+)
+
+
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
         for sql in statements:
@@ -450,6 +464,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(GUARD_STATEMENTS),  # 7 -> 8: updates handled once, daily upload limits
     _statements(AUTHORED_BODIES_STATEMENTS),  # 8 -> 9: stored quizzes as JSON, listing index
     _statements(KINDS_STATEMENTS),  # 9 -> 10: answers given and their credit; selections
+    _statements(IMAGES_STATEMENTS),  # 10 -> 11: pictures of questions
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

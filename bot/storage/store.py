@@ -24,6 +24,7 @@ from .authored import AuthoredMixin
 from .core import Clock, _UserJob, pragmas
 from .deliveries import DeliveriesMixin
 from .homework import HomeworkMixin
+from .images import ImagesMixin
 from .models import LANGUAGES
 from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
@@ -93,6 +94,7 @@ class Store(
     AnalysisMixin,
     AuthoredMixin,
     DeliveriesMixin,
+    ImagesMixin,
 ):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from telegram import InlineKeyboardMarkup, ReplyParameters
+from telegram import InlineKeyboardMarkup, InputFile, ReplyParameters
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 from telegram.ext import ExtBot
 
@@ -45,6 +45,7 @@ class Outcome:
     status: Status
     message_id: int | None = None
     new_chat_id: int | None = None
+    file_id: str | None = None  # a photo sent: Telegram's id of its largest size
 
     @property
     def ok(self) -> bool:
@@ -132,6 +133,61 @@ def _limit_args(optional: bool, urgent: bool, max_wait: float) -> dict[str, obje
     if optional:
         return pacing.optional(max_wait)
     return URGENT if urgent else None
+
+
+async def send_photo(
+    bot: ExtBot[Any],
+    chat_id: int,
+    photo: InputFile | str,
+    caption: Safe | None = None,
+    *,
+    thread_id: int = 0,
+    markup: InlineKeyboardMarkup | None = None,
+    urgent: bool = False,
+) -> Outcome:
+    """Send a photo (uploaded, or Telegram's ``file_id``) with an HTML caption (at most
+    1,024 characters as shown) and keyboard; ``urgent`` as for :func:`send`."""
+    try:
+        message = await bot.send_photo(
+            chat_id,
+            photo,
+            caption=caption,
+            reply_markup=markup,
+            message_thread_id=thread_id or None,
+            rate_limit_args=URGENT if urgent else None,
+        )
+    except (TelegramError, Skipped, Stopped) as exc:
+        outcome = _outcome(exc)
+        _log(outcome, "send photo", chat_id, exc)
+        return outcome
+    largest = max(message.photo, key=lambda size: size.width * size.height, default=None)
+    return Outcome("ok", message.message_id, file_id=largest.file_id if largest else None)
+
+
+async def edit_caption(
+    bot: ExtBot[Any],
+    chat_id: int,
+    message_id: int,
+    caption: Safe,
+    *,
+    markup: InlineKeyboardMarkup | None = None,
+    optional: bool = False,
+    urgent: bool = False,
+) -> Outcome:
+    """Replace a photo's caption (and keyboard: None removes it); as :func:`edit`."""
+    try:
+        await bot.edit_message_caption(
+            chat_id=chat_id,
+            message_id=message_id,
+            caption=caption,
+            reply_markup=markup,
+            rate_limit_args=OPTIONAL if optional else URGENT if urgent else None,
+        )
+    except (TelegramError, Skipped, Stopped) as exc:
+        outcome = _outcome(exc)
+        _log(outcome, "edit caption", chat_id, exc)
+        return outcome
+    return Outcome("ok", message_id)
 
 
 def _outcome(exc: Exception) -> Outcome:

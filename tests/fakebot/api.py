@@ -125,7 +125,9 @@ class BotApi:
             "setMyShortDescription": self.accept,
             "setMyName": self.accept,
         }
-        self.handlers.update(ContentApi(self).handlers())
+        #: photos, rich messages and reactions (``photos.uploads``: photos uploaded, not sent by id)
+        self.photos = ContentApi(self)
+        self.handlers.update(self.photos.handlers())
 
     # ------------------------------------------------------------ helpers
     def _chat(self, params: JSON, *, write: bool = True) -> Chat:

@@ -36,6 +36,7 @@ class ContentApi:
     def __init__(self, api: BotApi) -> None:
         self.api = api
         self.w = api.w
+        self.uploads = 0  # photos uploaded (not sent by file_id or URL)
 
     def handlers(self) -> dict[str, Any]:
         return {
@@ -59,11 +60,14 @@ class ContentApi:
             if not content:
                 raise bad_request("file must be non-empty")
             photo = StoredPhoto("AgACAgIAAx" + hashlib.sha1(content).hexdigest(), data=content)
+            self.uploads += 1
         elif isinstance(value, str) and re.fullmatch(r"https?://\S+", value):
             digest = hashlib.sha1(value.encode()).hexdigest()
             photo = StoredPhoto("AgACAgUAAx" + digest, url=value)
         elif isinstance(value, str) and value in self.w.photos:
             return self.w.photos[value]
+        elif isinstance(value, str) and value in self.w.files.by_id:  # a photo a user sent
+            photo = StoredPhoto(value, data=self.w.files.by_id[value].data)
         elif value is None or value == "":
             raise bad_request("there is no photo in the request")
         else:

@@ -404,6 +404,22 @@ class World:
         msg = self._new_user_message(c, None, sender=u, extra=extra)
         return self._queue_message(c, msg)
 
+    def user_sends_photo(self, user: UserRef, data: bytes, *, width: int = 640) -> JSON:
+        """A user sends a photo privately (its one size, fetched with getFile like a file)."""
+        u = self.user(user)
+        c = self.private_chat(u)
+        self.started.add(u.id)
+        stored = self.files.add(data)
+        size: JSON = {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "width": width,
+            "height": width * 3 // 4,
+            "file_size": len(data),
+        }
+        msg = self._new_user_message(c, None, sender=u, extra={"photo": [size]})
+        return self._queue_message(c, msg)
+
     def user_says_as_anonymous_admin(
         self,
         chat: ChatRef,

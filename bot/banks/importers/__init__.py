@@ -23,10 +23,12 @@ import unicodedata
 from pathlib import PurePath
 
 from bot.banks.importers import aiken, csvsheet, gift, moodle, opentdb, scan
-from bot.banks.importers.build import ImportReport, build
+from bot.banks.importers.build import Beside, ImportReport, build
 from bot.banks.importers.model import Parsed, Problem
 from bot.banks.yaml_reader import parse_quiz
+from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import QUIZ_ID
+from bot.core.images import Image, Picture, Refused
 from bot.core.limits import bank_limits
 from bot.core.problems import BankError
 from bot.i18n.lang import Lang
@@ -110,9 +112,11 @@ def import_bytes(
     lang: Lang | None = None,
     title: str | None = None,
     max_bytes: int = MAX_IMPORT_BYTES,
+    beside: Beside | None = None,
 ) -> ImportReport:
     """Import one source file given as bytes; ``filename`` names it in every problem and
-    chooses the format (with the content). Never raises on bad input."""
+    chooses the format (with the content); the pictures it names are embedded in it or given
+    ``beside`` it. Never raises on bad input."""
     name = PurePath(filename).name or "upload"
     if len(data) > max_bytes:
         return _fatal("unknown", name, "imp_too_big", size=len(data), limit=max_bytes)
@@ -120,13 +124,14 @@ def import_bytes(
     if fmt is None:
         return _fatal("unknown", name, "imp_unknown_format", formats=", ".join(FORMATS))
     if fmt == "moodle-xml":
-        return build(moodle.parse(name, data), fmt, name, quiz_id=quiz_id, lang=lang, title=title)
+        xml = moodle.parse(name, data)
+        return build(xml, fmt, name, quiz_id=quiz_id, lang=lang, title=title, beside=beside)
     text, problem = decode(data, name)
     if text is None:
         assert problem is not None
         return ImportReport(fmt, None, 0, (), problem)
     if fmt == "yaml":
-        return _own(name, text, quiz_id)
+        return _own(name, text, quiz_id, beside)
     parsed: Parsed
     if fmt == "gift":
         parsed = gift.parse(name, text)
@@ -136,20 +141,41 @@ def import_bytes(
         parsed = csvsheet.parse(name, text)
     else:
         parsed = opentdb.parse(name, text)
-    return build(parsed, fmt, name, quiz_id=quiz_id, lang=lang, title=title)
+    return build(parsed, fmt, name, quiz_id=quiz_id, lang=lang, title=title, beside=beside)
 
 
-def _own(name: str, text: str, quiz_id: str) -> ImportReport:
-    """A bank already in our format: checked as the bot would load it, passed through."""
+class _Renamed:
+    """A bank's pictures found beside it and renamed by their content (``pictures/<sha256>.
+    <ext>``, as an import names them)."""
+
+    def __init__(self, beside: Beside | None) -> None:
+        self.beside = beside
+        self.found: dict[str, Picture] = {}
+
+    def find(self, name: str) -> Image:
+        if self.beside is None:
+            raise Refused("bank_image_missing", name=name)
+        picture = self.beside.read(name)
+        file = f"pictures/{picture.stored_name}"
+        self.found[file] = picture
+        return picture.image(file)
+
+
+def _own(name: str, text: str, quiz_id: str, beside: Beside | None = None) -> ImportReport:
+    """A bank already in our format: checked as the bot would load it, passed through (its
+    pictures, if any, renamed by their content)."""
+    renamed = _Renamed(beside)
     try:
-        quiz = parse_quiz(text, name, quiz_id, bank_limits())
+        quiz = parse_quiz(text, name, quiz_id, bank_limits(), renamed)
     except BankError as exc:
         problems = tuple(
             Problem(f"{name}:{p.line}" if p.line else name, "imp_yaml", {"message": p})
             for p in exc.problems
         )
         return ImportReport("yaml", None, 0, problems[1:], problems[0] if problems else None)
-    return ImportReport("yaml", text, len(quiz.questions), (), None, quiz)
+    if renamed.found:
+        text = write_yaml(quiz)
+    return ImportReport("yaml", text, len(quiz.questions), (), None, quiz, pictures=renamed.found)
 
 
 def _fatal(fmt: str, name: str, key: str, **values: object) -> ImportReport:
@@ -159,6 +185,7 @@ def _fatal(fmt: str, name: str, key: str, **values: object) -> ImportReport:
 __all__ = [
     "FORMATS",
     "MAX_IMPORT_BYTES",
+    "Beside",
     "ImportReport",
     "Problem",
     "decode",

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from bot.banks.importers.language import detect
 from bot.banks.importers.model import (
@@ -36,9 +38,10 @@ from bot.core.bank import (
     Quiz,
     Text,
 )
+from bot.core.images import MAX_IMAGES, Picture, Refused, check
 from bot.core.limits import bank_limits
 from bot.core.problems import Problem as BankProblem
-from bot.core.problems import SourceMap, Where
+from bot.core.problems import SourceMap, Where, whole
 from bot.core.validator import validate
 from bot.i18n.lang import Lang, as_lang
 
@@ -61,6 +64,9 @@ class ImportReport:
     fatal: Problem | None
     quiz: Quiz | None = None
     notes: tuple[Problem, ...] = ()
+    #: the pictures the quiz names (``pictures/<sha256>.<ext>``), to be written beside the
+    #: bank file or stored with the quiz
+    pictures: Mapping[str, Picture] = field(default_factory=dict)
 
     @property
     def skipped(self) -> int:
@@ -94,6 +100,12 @@ def _position(where: Location) -> int:
     return int(tail) if tail.isdecimal() and len(tail) < 10 else 0
 
 
+class Beside(Protocol):
+    """Files given beside the source file (bot/banks/images.py ``FolderImages``)."""
+
+    def read(self, name: str) -> Picture: ...
+
+
 def build(
     parsed: Parsed,
     fmt: str,
@@ -103,10 +115,12 @@ def build(
     lang: Lang | None,
     title: str | None,
     fit_explanations: bool = True,
+    beside: Beside | None = None,
 ) -> ImportReport:
     """The bank made of ``parsed``'s drafts; each draft the validator refuses is reported.
     The title is ``title`` (the teacher's), else the file's name; an explanation too long for
-    the tap alert moves to the note (``fit_explanations``), said in a note."""
+    the tap alert moves to the note (``fit_explanations``), said in a note; the pictures the
+    drafts name are found in the source (``parsed.files``) or ``beside`` it."""
     problems = list(parsed.problems)
     notes = list(parsed.notes)
     if parsed.fatal is not None:
@@ -173,16 +187,25 @@ def build(
         return ImportReport(fmt, None, 0, ordered, Problem(name, "imp_nothing", {}))
     if None in refusals:  # the bank as a whole (its name): nothing can be imported
         return ImportReport(fmt, None, 0, ordered, refusals[None])
-    quiz = replace(
-        head,
-        questions=tuple(replace(q, number=n) for n, (_, q) in enumerate(kept, start=1)),
-        seconds=_seconds([d for d, _ in kept]),
-    )
+    found: dict[str, Picture] = {}
+    questions = []
+    for n, (draft, question) in enumerate(kept, start=1):
+        picture = _picture(draft, parsed, beside, found, problems)
+        image = None
+        if picture is not None:
+            file = f"pictures/{picture.stored_name}"
+            found[file] = picture
+            image = picture.image(file)
+        questions.append(replace(question, number=n, image=image))
+    ordered = tuple(in_order(problems))
+    quiz = replace(head, questions=tuple(questions), seconds=_seconds([d for d, _ in kept]))
     text = write_yaml(quiz)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         fatal = Problem(name, "imp_bank_too_big", {"limit": MAX_FILE_BYTES})
         return ImportReport(fmt, None, 0, ordered, fatal)
-    return ImportReport(fmt, text, len(kept), ordered, None, quiz, tuple(in_order(notes)))
+    return ImportReport(
+        fmt, text, len(kept), ordered, None, quiz, tuple(in_order(notes)), pictures=found
+    )
 
 
 def _alert_room() -> int:
@@ -191,6 +214,42 @@ def _alert_room() -> int:
     limits = bank_limits()
     prefix = max(limits.alert_prefix.values()) if limits.alert_prefix else 0
     return limits.alert - prefix
+
+
+def _picture(
+    draft: Draft,
+    parsed: Parsed,
+    beside: Beside | None,
+    found: Mapping[str, Picture],
+    problems: list[Problem],
+) -> Picture | None:
+    """The picture a draft names, checked; None (and the reason reported) if it has none
+    that can be used."""
+    if draft.image is None:
+        return None
+    name = draft.image
+    try:
+        data = parsed.files.get(name)
+        if data is not None:
+            picture = check(data)
+        elif beside is not None and "://" not in name:
+            picture = beside.read(name)
+        else:
+            problems.append(Problem(draft.where, "imp_image_missing", {"name": name}))
+            return None
+    except Refused as refused:
+        if refused.key == "bank_image_missing":
+            problems.append(Problem(draft.where, "imp_image_missing", {"name": name}))
+            return None
+        reason = whole(name, refused.key, **{"name": name, **refused.values})
+        problems.append(Problem(draft.where, "imp_image_refused", {"name": name, "reason": reason}))
+        return None
+    if len(found) >= MAX_IMAGES and f"pictures/{picture.stored_name}" not in found:
+        problems.append(
+            Problem(draft.where, "imp_images_many", {"name": name, "limit": MAX_IMAGES})
+        )
+        return None
+    return picture
 
 
 def _refusals(

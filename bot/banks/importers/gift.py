@@ -1,7 +1,8 @@
 """Moodle's GIFT format: ``::title:: question {=right#feedback ~wrong ####general feedback}``.
 
 Questions are separated by blank lines; ``//`` lines are comments; ``$CATEGORY:`` sets the tag
-of the questions after it. Special characters are escaped with a backslash (``\\= \\~ \\# \\{
+of the questions after it. ``<img src="pics/a.png">`` in a question's text names its picture, a
+file given beside the GIFT file. Special characters are escaped with a backslash (``\\= \\~ \\# \\{
 \\} \\:`` and ``\\n`` for a line break). Only single-answer multiple choice (including
 true/false and the "missing word" form) is imported; everything else is reported.
 """
@@ -12,7 +13,8 @@ import re
 from dataclasses import replace
 from typing import cast
 
-from bot.banks.importers.htmltext import html_to_text
+from bot.banks.importers import pictures
+from bot.banks.importers.htmltext import html_to_text, media_in
 from bot.banks.importers.model import FALSE, TRUE, Draft, Parsed, clean
 from bot.core.bank import MAX_OPTIONS, MIN_OPTIONS
 
@@ -41,8 +43,12 @@ def parse(name: str, text: str) -> Parsed:
     def flush() -> None:
         if block and any(line.strip() for line in block):
             where = f"{name}:{start}"
+            raw = "\n".join(block)
+            question, brace, rest = raw.partition("{")
+            image = pictures.take(out, where, question)  # a picture, beside the file
+            pictures.take(out, where, brace + rest, keep=False)
             try:
-                out.drafts.append(_question(where, "\n".join(block), category))
+                out.drafts.append(replace(_question(where, raw, category), image=image))
             except _Skip as skip:
                 out.skip(where, skip.key, **skip.values)
         block.clear()
@@ -170,7 +176,7 @@ def _piece(text: str, fmt: str) -> str:
 
 
 def _format(text: str, fmt: str) -> str:
-    if fmt == "html":
+    if fmt == "html" or (fmt == "moodle" and "<" in text and media_in(text) != ([], [])):
         return html_to_text(text)[0]
     if fmt == "markdown":
         text = re.sub(r"(\*\*|__|\*|`)", "", text)

@@ -14,6 +14,7 @@ import re
 from html import unescape
 
 from bot.banks.importers.model import clean
+from bot.core.images import media_name
 
 _BREAKS = frozenset(
     {
@@ -139,3 +140,44 @@ def html_to_text(markup: str) -> tuple[str, int]:
     scanner.run()
     text = "".join(scanner.parts).replace("\xa0", " ")
     return clean(text), scanner.images
+
+
+_ATTR = re.compile(
+    r"""\b(src|href|data)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
+)
+_SOUND = frozenset({"audio", "video", "source", "embed", "object", "iframe"})
+
+
+def media_in(markup: str) -> tuple[list[str], list[str]]:
+    """The pictures (``<img src>``) and the sound or video (``<audio>``, ``<video>``, a link
+    to an mp3...) that HTML names, in order; one linear pass (each tag's attributes are read
+    within the tag only)."""
+    images: list[str] = []
+    media: list[str] = []
+    i, n = 0, len(markup)
+    while i < n:
+        lt = markup.find("<", i)
+        if lt < 0:
+            break
+        gt = markup.find(">", lt)
+        if gt < 0:
+            break
+        tag = markup[lt + 1 : gt]
+        end = 0
+        while end < len(tag) and tag[end] not in _NAME_END:
+            end += 1
+        name = tag[:end].lower()
+        if name == "img" or name in _SOUND or name == "a":
+            links = {
+                m.group(1).lower(): m.group(2) or m.group(3) or m.group(4) or ""
+                for m in _ATTR.finditer(tag, end)
+            }
+            link = unescape(links.get("src") or links.get("data") or links.get("href") or "")
+            if name == "img" and link:
+                images.append(link)
+            elif name in _SOUND and (link or name not in ("audio", "video")):
+                media.append(link or f"<{name}>")  # an <audio>'s <source> names its file
+            elif name == "a" and media_name(link):
+                media.append(link)
+        i = gt + 1
+    return images, media

@@ -86,6 +86,7 @@ class Draft:
     tag: str | None = None
     seconds: int | None = None
     true_false: bool = False  # options are (TRUE, FALSE) in some order: worded when built
+    image: str | None = None  # the picture the question names (a file beside it, or embedded)
 
 
 @dataclass(slots=True)
@@ -97,6 +98,7 @@ class Parsed:
     notes: list[Problem] = field(default_factory=list)  # imported, but not quite as written
     title: str | None = None
     fatal: Problem | None = None
+    files: dict[str, bytes] = field(default_factory=dict)  # pictures embedded in the source
 
     def skip(self, where: Location, key: str, **values: object) -> None:
         self.problems.append(Problem(where, key, values))

@@ -2,7 +2,9 @@
 
 The file is parsed by defusedxml with DTDs forbidden: no entity is ever expanded, so an
 entity bomb ("billion laughs") or an external entity is refused at once. Question texts are
-HTML (often in CDATA): they become plain text; embedded images are reported and dropped.
+HTML (often in CDATA): they become plain text. The first picture of a question's text
+(``@@PLUGINFILE@@/name`` with its ``<file>``, base64) becomes the question's image; other
+pictures, and every sound or video, are named in the report (bot/banks/importers/pictures.py).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pyexpat import errors as expat_errors
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
+from bot.banks.importers import pictures
 from bot.banks.importers.htmltext import html_to_text
 from bot.banks.importers.model import FALSE, TRUE, Draft, Parsed, Place, Problem, clean
 
@@ -112,11 +115,9 @@ def _html(out: Parsed, where: Place, element: ET.Element | None) -> str:
     """The text of a ``<questiontext>``/``<feedback>``-like element, as plain text."""
     if element is None:
         return ""
-    text, images = _formatted(element)
-    images = max(images, len(element.findall("file")))  # <file> holds an <img>'s data
-    if images:
-        out.skip(where, "imp_image_dropped", count=images)
-    return text
+    if element.get("format", "html") == "html":  # its pictures and sound named, not kept
+        pictures.take(out, where, element.findtext("text") or "", keep=False)
+    return _formatted(element)[0]
 
 
 def _formatted(element: ET.Element) -> tuple[str, int]:
@@ -132,7 +133,7 @@ def _plain(element: ET.Element | None) -> str:
 
 
 def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> Draft | None:
-    text = _html(out, where, element.find("questiontext"))
+    text, image = _question_text(out, where, element.find("questiontext"))
     note = _html(out, where, element.find("generalfeedback")) or None
     options: list[str] = []
     rights: list[int] = []
@@ -147,11 +148,13 @@ def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -
             rights.append(len(options))
         elif fraction > 0:
             partial = True
-        option = _formatted(answer)[0]
+        option = _html(out, where, answer)
         if element.get("type") == "truefalse":
             option = TRUE if option.casefold() == TRUE else FALSE
         options.append(option)
         feedbacks.append(_html(out, where, answer.find("feedback")))
+    named = {str(p.values.get("name")) for p in out.problems if p.where == where and p.values}
+    pictures.embedded(out, where, element, named)
     if partial:
         out.skip(where, "imp_not_mcq", kind="partial credit")
         return None
@@ -167,4 +170,15 @@ def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -
         note,
         tag,
         true_false=element.get("type") == "truefalse" and sorted(options) == [FALSE, TRUE],
+        image=image,
     )
+
+
+def _question_text(out: Parsed, where: Place, element: ET.Element | None) -> tuple[str, str | None]:
+    """The question's text as plain text, and the picture it shows first."""
+    if element is None:
+        return "", None
+    raw = element.findtext("text") or ""
+    html = element.get("format", "html") == "html"
+    image = pictures.take(out, where, raw) if html else None
+    return (html_to_text(raw)[0] if html else clean(raw)), image

@@ -1,0 +1,149 @@
+"""A question's picture: what the model keeps of it, and what a picture must be (pure).
+
+A question carries at most one image. The model keeps its name as the bank gives it (a path
+beside the bank file, ``pics/q3.png``; in a stored quiz the content's name, ``<sha256>.png``)
+and the SHA-256 of its content, by which the bot keeps it (stored quizzes: the bytes in SQLite)
+and Telegram's ``file_id`` once it was uploaded (bot/storage/images.py).
+
+``sniff`` reads only the file's header: its type (JPEG, PNG, GIF or WebP, what ``sendPhoto``
+takes) and its size in pixels, checked against Telegram's photo limits (width + height at most
+10,000, ratio at most 20) and ours (``MAX_IMAGE_BYTES`` a picture, ``MAX_IMAGES`` a quiz).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+MAX_IMAGE_BYTES = 5 * 1024 * 1024  # Telegram takes 10 MB; a class's phones like far less
+MAX_IMAGES = 50  # a quiz
+MAX_SIDES = 10_000  # width + height (Telegram)
+MAX_RATIO = 20  # Telegram
+#: a stored quiz names each picture by its content
+STORED_NAME = re.compile(r"^([0-9a-f]{64})\.(jpg|png|gif|webp)$")
+_EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp"}
+#: sound and video, which a question cannot carry: named in an import's report
+MEDIA_EXTENSIONS = frozenset(
+    {"mp3", "ogg", "oga", "wav", "m4a", "aac", "flac", "opus", "mp4", "webm", "mov", "avi", "mkv"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """A question's picture: its name in the bank and the SHA-256 (hex) of its content."""
+
+    file: str
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture's content, checked: its bytes, type and size in pixels."""
+
+    data: bytes
+    mime: str
+    width: int
+    height: int
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    @property
+    def stored_name(self) -> str:
+        """Its name in a stored quiz: the content's hash and the type's extension."""
+        return f"{self.sha256}.{_EXTENSIONS[self.mime]}"
+
+    def image(self, file: str | None = None) -> Image:
+        return Image(file or self.stored_name, self.sha256)
+
+
+class Refused(Exception):
+    """A picture the bot cannot use: ``key`` (i18n, context ``bank``) and its values."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values
+
+
+def check(data: bytes) -> Picture:
+    """``data`` as a picture; Refused if it is too big, not a picture Telegram shows as a
+    photo, or out of Telegram's proportions."""
+    if len(data) > MAX_IMAGE_BYTES:
+        raise Refused("bank_image_big", size=len(data), limit=MAX_IMAGE_BYTES)
+    found = sniff(data)
+    if found is None:
+        raise Refused("bank_image_kind")
+    mime, width, height = found
+    if width < 1 or height < 1 or width + height > MAX_SIDES:
+        raise Refused("bank_image_sides", width=width, height=height, limit=MAX_SIDES)
+    if max(width, height) > MAX_RATIO * min(width, height):
+        raise Refused("bank_image_sides", width=width, height=height, limit=MAX_SIDES)
+    return Picture(data, mime, width, height)
+
+
+def sniff(data: bytes) -> tuple[str, int, int] | None:
+    """The type and size in pixels a picture's header gives; None if it is none we take."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
+        return "image/png", _big(data, 16, 4), _big(data, 20, 4)
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return "image/gif", _little(data, 6, 2), _little(data, 8, 2)
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return _webp(data)
+    if data.startswith(b"\xff\xd8"):
+        return _jpeg(data)
+    return None
+
+
+def media_name(name: str) -> bool:
+    """Whether a file name or link is sound or video (by its extension)."""
+    tail = name.split("?", 1)[0].split("#", 1)[0].rsplit(".", 1)
+    return len(tail) == 2 and tail[1].casefold() in MEDIA_EXTENSIONS
+
+
+def _big(data: bytes, at: int, size: int) -> int:
+    return int.from_bytes(data[at : at + size], "big")
+
+
+def _little(data: bytes, at: int, size: int) -> int:
+    return int.from_bytes(data[at : at + size], "little")
+
+
+def _webp(data: bytes) -> tuple[str, int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 " and len(data) >= 30:
+        return "image/webp", _little(data, 26, 2) & 0x3FFF, _little(data, 28, 2) & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25:
+        bits = _little(data, 21, 4)
+        return "image/webp", (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X" and len(data) >= 30:
+        return "image/webp", _little(data, 24, 3) + 1, _little(data, 27, 3) + 1
+    return None
+
+
+_SOF = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
+
+
+def _jpeg(data: bytes) -> tuple[str, int, int] | None:
+    """Walks the JPEG's segments (each looked at once) to its frame header."""
+    i, n = 2, len(data)
+    while i + 4 <= n:
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        length = _big(data, i + 2, 2)
+        if marker in _SOF:
+            if i + 9 > n:
+                return None
+            return "image/jpeg", _big(data, i + 7, 2), _big(data, i + 5, 2)
+        if length < 2:
+            return None
+        i += 2 + length
+    return None

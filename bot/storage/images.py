@@ -1,0 +1,53 @@
+"""Pictures of questions (table of schema step 8): each kept once, by the SHA-256 of its content.
+
+A stored quiz's pictures keep their bytes here (``data``); a folder bank's pictures are read
+from their files, and have a row only once uploaded. ``file_id`` is Telegram's, returned by
+the first ``sendPhoto`` that uploaded the picture, and sent instead of the bytes after that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import aiosqlite
+
+from .core import StoreCore
+
+
+class ImagesMixin(StoreCore):
+    async def image_file_id(self, sha256: str) -> str | None:
+        """Telegram's id of the picture, once it was uploaded."""
+        row = await self._fetchone("SELECT file_id FROM images WHERE sha256 = ?", (sha256,))
+        return None if row is None or row[0] is None else str(row[0])
+
+    async def image_data(self, sha256: str) -> tuple[bytes, str] | None:
+        """A stored quiz's picture: its bytes and type."""
+        row = await self._fetchone(
+            "SELECT data, mime FROM images WHERE sha256 = ? AND data IS NOT NULL", (sha256,)
+        )
+        return None if row is None else (bytes(row[0]), str(row[1]))
+
+    async def set_image_file_id(self, sha256: str, mime: str, file_id: str | None) -> None:
+        """Remember (None: forget) Telegram's id of an uploaded picture."""
+        await self._write(
+            lambda conn: conn.execute(
+                "INSERT INTO images (sha256, mime, file_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (sha256) DO UPDATE SET file_id = excluded.file_id",
+                (sha256, mime, file_id),
+            )
+        )
+
+    async def store_images(self, pictures: Iterable[tuple[str, str, bytes]]) -> None:
+        """Keep pictures (sha256, type, bytes) of a stored quiz; one already kept stays."""
+        rows = list(pictures)
+        if not rows:
+            return
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.executemany(
+                "INSERT INTO images (sha256, mime, data) VALUES (?, ?, ?)"
+                " ON CONFLICT (sha256) DO UPDATE SET data = excluded.data WHERE data IS NULL",
+                rows,
+            )
+
+        await self._write(tx)
