@@ -198,3 +198,27 @@ async def test_stop_kills_the_worker_and_keeps_what_was_written(tmp_path: Path) 
         left = await store.authored_unconverted(0, 1000)
         assert 0 < converter.converted < 6 * BATCH  # stopped in the middle
         assert converter.converted + len(left) == 6 * BATCH  # what was written stays
+
+
+async def test_conversion_waits_for_a_quiet_moment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.db"
+    old_file(path, BATCH + 5)  # u.1 published: a batch of its own, first
+    monkeypatch.setattr(authored_convert, "MAX_PAUSE", 3600.0)  # only quiet moments here
+    asked: list[bool] = []
+    busy = [True]
+
+    def quiet_for() -> float:
+        asked.append(busy[0])
+        return authored_convert.QUIET - 0.05 if busy[0] else 60.0  # an update came just now
+
+    async with await Store.open(path) as store:
+        converter = Converter(store, bank_limits(), quiet_for=quiet_for)
+        converter.start(delay=0)
+        await until(lambda: len(asked) >= 5)  # after its first batch, it waits while busy
+        assert converter.converted == 1 and converter.running()
+        busy[0] = False
+        await until(lambda: not converter.running())
+        assert converter.converted == BATCH + 5
+        await converter.stop()

@@ -28,7 +28,7 @@ import dataclasses
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from bot.banks.authored_convert import START_DELAY, Converter
 from bot.banks.catalog import Catalog
@@ -225,11 +225,14 @@ class AuthoredCatalog:
     def cached(self) -> int:
         return len(self._cache)
 
-    def start_converting(self, delay: float = START_DELAY) -> None:
+    def start_converting(
+        self, quiet_for: Callable[[], float] | None = None, delay: float = START_DELAY
+    ) -> None:
         """Convert the rows saved before the JSON form, in a worker process, from ``delay``
-        seconds after start-up (bot/banks/authored_convert.py)."""
+        seconds after start-up, in the bot's quiet moments (``quiet_for``: seconds since the
+        last update; bot/banks/authored_convert.py)."""
         assert self._store is not None
-        self._converter = Converter(self._store, self._limits)
+        self._converter = Converter(self._store, self._limits, quiet_for=quiet_for)
         self._converter.start(delay)
 
     def converting(self) -> bool:

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import Callable
 
 from bot.banks.importers.sandbox import Failed, ParsePool
 from bot.banks.yaml_reader import parse_quiz
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 
 BATCH = 20  # rows per step: ~0.3 s of parsing in the worker, ~0.8 MB written in one transaction
 START_DELAY = 1.0  # seconds after start-up before the worker starts (start-up first)
+QUIET = 0.5  # a batch starts once no update came for this long (seconds) ...
+MAX_PAUSE = 2.0  # ... or this long after the previous batch, so a busy bot converts too
 NICE = 10  # the worker's CPU priority (higher is lower): the bot's own work goes first
 WORKER_CPU_SECONDS = 60  # per batch; a batch that needs more is skipped
 
@@ -55,8 +58,15 @@ def convert_rows(rows: list[tuple[int, str]], limits: Limits) -> list[Converted]
 class Converter:
     """Converts the old rows of one store in the background (:meth:`start`, :meth:`stop`)."""
 
-    def __init__(self, store: Store, limits: Limits, pool: ParsePool | None = None) -> None:
-        self._store, self._limits = store, limits
+    def __init__(
+        self,
+        store: Store,
+        limits: Limits,
+        pool: ParsePool | None = None,
+        quiet_for: Callable[[], float] | None = None,
+    ) -> None:
+        """``quiet_for``: seconds since the bot last received an update (None: never wait)."""
+        self._store, self._limits, self._quiet_for = store, limits, quiet_for
         self._pool = pool
         self._own_pool = pool is None
         self._task: asyncio.Task[int] | None = None
@@ -96,11 +106,26 @@ class Converter:
                         break
                     after = batch[-1][0]
                     done += await self._convert(batch)
+                    await self._quiet_moment()
         finally:
             await self._close_pool()
         if done:
             log.info("%d stored quiz(zes) converted to the fast form", done)
         return done
+
+    async def _quiet_moment(self) -> None:
+        """Wait until no update came for ``QUIET`` seconds, at most ``MAX_PAUSE``: commands
+        and taps arriving get the machine to themselves, a busy bot still converts."""
+        if self._quiet_for is None:
+            return
+        waited = 0.0
+        while waited < MAX_PAUSE and self._quiet_for() < QUIET:
+            step = min(QUIET - self._quiet_for(), MAX_PAUSE - waited)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), max(step, 0.01))
+            if self._stopping.is_set():
+                return
+            waited += max(step, 0.01)
 
     async def _convert(self, batch: list[tuple[int, str]]) -> int:
         if self._pool is None:
