@@ -24,7 +24,7 @@ from test_authoring import say
 from test_stored_on_demand import ZERO_YAML, old_file
 
 import bot.banks.yaml_reader
-from bot.banks import authored_convert
+from bot.banks import authored_convert, convert_worker
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.authored_convert import BATCH, Converter
 from bot.banks.catalog import Catalog
@@ -36,6 +36,7 @@ from bot.storage.schema import migrate
 
 BOT_CODE = str(ROOT / "bot") + os.sep
 AUTHOR = 61
+LIVE = next(n for n in range(BATCH + 1, BATCH + 4) if n % 3)  # past the first batch, not deleted
 
 
 def new_file(path: Path, others: int) -> None:
@@ -133,10 +134,10 @@ async def test_old_rows_are_converted_in_a_worker_process_published_first(
     path = tmp_path / "old.db"
     old_file(path, 2 * BATCH + 5)  # every third deleted, u.1 published
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE authored_quizzes SET published = 1 WHERE quiz_no = ?", (BATCH + 5,))
+        conn.execute("UPDATE authored_quizzes SET published = 1 WHERE quiz_no = ?", (LIVE,))
     # the worker is a fresh interpreter: patched here, parsing fails only in this process
     monkeypatch.setattr(bot.banks.yaml_reader, "parse_quiz", _no_parsing_here)
-    monkeypatch.setattr(authored_convert, "parse_quiz", _no_parsing_here)
+    monkeypatch.setattr(convert_worker, "parse_quiz", _no_parsing_here)
     async with await Store.open(path) as store:
         saved: list[list[int]] = []
         save = store.save_authored_json
@@ -149,7 +150,7 @@ async def test_old_rows_are_converted_in_a_worker_process_published_first(
         authored = AuthoredCatalog(Catalog(), bank_limits())
         await authored.load(store)
         assert await authored.convert_old() == 2 * BATCH + 5
-        assert saved[0] == [1, BATCH + 5]  # the published ones, first
+        assert saved[0] == [1, LIVE]  # the published ones, first
         assert await store.authored_unconverted(0, 100) == []
         assert await store.authored_all_converted()
         quiz = authored.quiz("u.7")  # from JSON now: no parsing

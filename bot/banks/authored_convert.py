@@ -4,7 +4,7 @@ Such a row holds only its bank text, and reading it means parsing and validating
 (~15 ms for 20 questions: bot/banks/yaml_reader.py). Doing that on the event loop, even one quiz
 at a time with pauses between, delayed every command by several milliseconds for minutes after
 an upgrade (10,000 quizzes: 150 s of parsing). So the parsing runs in one worker process of its
-own, at a lower CPU priority than the bot (nice 10): the loop only reads a small batch of bank
+own, at the lowest CPU priority (nice 19): the loop only reads a small batch of bank
 texts (the reader's thread), hands it over, and writes the JSON that comes back in one short
 transaction. Published quizzes go first: every group's ``/quiz`` lists them.
 
@@ -18,41 +18,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from collections.abc import Callable
 
+from bot.banks.convert_worker import Converted, convert_rows
 from bot.banks.importers.sandbox import Failed, ParsePool
-from bot.banks.yaml_reader import parse_quiz
 from bot.core.bank import Limits
-from bot.core.problems import BankError
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
 
-BATCH = 20  # rows per step: ~0.3 s of parsing in the worker, ~0.8 MB written in one transaction
+BATCH = 10  # rows per step: ~0.15 s of parsing in the worker, ~0.4 MB written in one transaction
 START_DELAY = 1.0  # seconds after start-up before the worker starts (start-up first)
 QUIET = 0.5  # a batch starts once no update came for this long (seconds) ...
-MAX_PAUSE = 2.0  # ... or this long after the previous batch, so a busy bot converts too
-NICE = 10  # the worker's CPU priority (higher is lower): the bot's own work goes first
+MAX_PAUSE = 10.0  # ... or this long after the previous batch, so a busy bot converts too
 WORKER_CPU_SECONDS = 60  # per batch; a batch that needs more is skipped
-
-Converted = tuple[int, str | None, str]  # quiz_no, model JSON (None: invalid), why invalid
-
-
-def convert_rows(rows: list[tuple[int, str]], limits: Limits) -> list[Converted]:
-    """In the worker: each (quiz_no, bank text) validated and turned into the model's JSON."""
-    with contextlib.suppress(OSError):
-        current = os.getpriority(os.PRIO_PROCESS, 0)
-        os.setpriority(os.PRIO_PROCESS, 0, max(current, NICE))
-    out: list[Converted] = []
-    for quiz_no, bank_yaml in rows:
-        try:
-            quiz = parse_quiz(bank_yaml, f"stored quiz u.{quiz_no}", "stored", limits)
-        except BankError as exc:
-            out.append((quiz_no, None, str(exc)))
-            continue
-        out.append((quiz_no, quiz.to_json(), ""))
-    return out
 
 
 class Converter:
