@@ -298,8 +298,8 @@ def table(r: dict[str, Any]) -> list[str]:
             "before the JSON form and is converted while this is measured",
             "",
             "| stored | file | start-up (s) | RSS (MB) | /quiz (ms) | /myquizzes (ms) "
-            "| left to convert at stop | stop (s) | file (MB) |",
-            "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+            "| CPU per /quiz · /myquizzes (ms) | left to convert at stop | stop (s) | file (MB) |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in stored:
             lines.append(
@@ -307,6 +307,7 @@ def table(r: dict[str, Any]) -> list[str]:
                 f"| {row['startup_s']:.2f} | {row['rss_mb']:.0f} "
                 f"| {row['quiz_group_ms']:.1f} ({row['quiz_group_max_ms']:.0f}) "
                 f"| {row['myquizzes_ms']:.1f} ({row['myquizzes_max_ms']:.0f}) "
+                f"| {row['quiz_group_cpu_ms']:.1f} · {row['myquizzes_cpu_ms']:.1f} "
                 f"| {row['pending_at_stop']:,} | {row['stop_s']:.2f} | {row['db_mb']:.0f} |"
             )
         lines += growth(stored)
