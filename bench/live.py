@@ -39,6 +39,10 @@ class Sizes:
     shutdown_load_s: float = 8.0  # how long they run before it
     stock_httpx: bool = True  # burst: also bare PTB with httpx and concurrent updates
     bank_questions: int | None = None  # smoke: serve the shipped quiz cut to this many questions
+    overall_groups: int = 120  # many groups under the overall limit (bench/scale.py)
+    overall_students: int = 4
+    stored: tuple[int, ...] = (0, 1_000, 10_000)  # stored quizzes (bench/scale.py)
+    stored_asks: int = 40  # timed /quiz and /myquizzes each
 
 
 def tap_figures(taps: Sequence[dict[str, Any]]) -> dict[str, Any]:

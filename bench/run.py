@@ -17,7 +17,7 @@ from typing import Any
 
 import psutil  # type: ignore[import-untyped,unused-ignore]
 
-from bench import history, live
+from bench import history, live, scale
 from bench.stats import ratio
 
 RESULTS = Path(__file__).absolute().parent / "results"
@@ -37,6 +37,10 @@ SMOKE = live.Sizes(
     shutdown_groups=5,
     shutdown_load_s=1.0,
     stock_httpx=False,
+    overall_groups=3,
+    overall_students=2,
+    stored=(50,),
+    stored_asks=3,
 )
 FULL_HISTORY = history.HistorySizes()
 SMOKE_HISTORY = history.HistorySizes(answers=2_000, groups=5, students=100, quizzes=3, calls=5)
@@ -115,6 +119,18 @@ async def run_all(
         if not only or "shutdown" in only:
             results["shutdown"] = await live.shutdown(sizes, work)
             _progress("shutdown", began)
+        if not only or "overall" in only:
+            results["overall"] = await scale.overall(
+                sizes.overall_groups, sizes.overall_students, sizes.question_seconds, work.env
+            )
+            _progress("overall", began)
+        if not only or "stored" in only:
+            results["stored"] = [
+                await scale.stored(n, old=old, asks=sizes.stored_asks)
+                for n in sizes.stored
+                for old in (True, False)
+            ]
+            _progress("stored", began)
     finally:
         work.cleanup()
     results["load_after"] = os.getloadavg()
@@ -192,6 +208,7 @@ def judge(r: dict[str, Any]) -> dict[str, bool]:
         out["SIGTERM with 100 quizzes: clean log"] = bool(
             down["clean_log"] and down["stopped_cleanly"]
         )
+    out.update(scale.targets(r))
     return out
 
 
@@ -321,6 +338,7 @@ def table(r: dict[str, Any]) -> str:
         )
     if rows:
         lines += _markdown(("figure", "quizbot", "bare PTB (defaults)", "ratio"), rows)
+    lines += scale.table(r)
     lines.append("")
     lines.append("| target | met |")
     lines.append("|---|---|")
@@ -416,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["burst", "groups", "history", "memory", "shutdown"],
+        choices=["burst", "groups", "history", "memory", "shutdown", "overall", "stored"],
         help="run only this scenario (repeatable)",
     )
     parser.add_argument(
@@ -427,6 +445,12 @@ def main(argv: list[str] | None = None) -> int:
         "Telegram in seconds for every call but getUpdates (default 0)",
     )
     parser.add_argument("--rounds", type=int, help="burst rounds (default 2)")
+    parser.add_argument(
+        "--stored",
+        type=int,
+        action="append",
+        help="stored quizzes in the stored-quiz scenario (repeatable; default 0, 1000, 10000)",
+    )
     parser.add_argument(
         "--json",
         type=Path,
@@ -440,6 +464,8 @@ def main(argv: list[str] | None = None) -> int:
         sizes = live.Sizes(**{**sizes.__dict__, "rtt": args.rtt})
     if args.rounds:
         sizes = live.Sizes(**{**sizes.__dict__, "rounds": args.rounds})
+    if args.stored:
+        sizes = live.Sizes(**{**sizes.__dict__, "stored": tuple(args.stored)})
     hsizes = SMOKE_HISTORY if args.smoke else FULL_HISTORY
     results = asyncio.run(run_all(sizes, hsizes, set(args.only) if args.only else None))
     results["smoke"] = args.smoke

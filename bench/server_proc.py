@@ -307,6 +307,7 @@ class BenchTelegram(FakeTelegram):
             "finished": len(self.finished),
             "get_updates": sum(1 for c in self.calls[-50:] if c.method == "getUpdates"),
             "calls": len(self.calls),
+            "awaiting_replies": len(self.asked),
         }
 
     def _answered_at(self, qid: str) -> float | None:

@@ -68,3 +68,14 @@ def test_bench_smoke(tmp_path: Path) -> None:
     assert shutdown["clean_log"], shutdown["bad_lines"]
 
     assert set(r["targets"]) and all(isinstance(v, bool) for v in r["targets"].values())
+
+    overall = r["overall"]  # many groups under the overall limit (tiny: 3 groups)
+    assert overall["finished"] == overall["groups"] == 3 and overall["refused"] == 0
+    assert overall["shortest_open_s"] >= overall["seconds"]
+    assert 0 < overall["max_per_group_minute"] <= 20 and overall["slowest_over_median"] >= 1
+
+    stored = r["stored"]  # 50 stored quizzes, an upgraded file and a new one
+    assert [(s["quizzes"], s["file"][:3]) for s in stored] == [(50, "old"), (50, "new")]
+    for row in stored:
+        for key in ("startup_s", "rss_mb", "quiz_group_ms", "myquizzes_ms", "stop_s"):
+            assert _number(row[key]) and row[key] > 0, (row["file"], key)

@@ -94,7 +94,7 @@ async def test_an_old_file_is_served_without_parsing_at_start_and_converted_afte
         assert catalog.get("u.3") is not None and authored.loads == 2
         assert catalog.get("u.4") is not None and authored.cached() == 2  # bounded
         # the conversion, in batches; afterwards every row loads from JSON
-        assert await authored.convert_old(pause=0) == 9
+        assert await authored.convert_old() == 9
         assert await store.authored_unconverted(0, 100) == []
         body = store.authored_body_now(5)
         assert body is not None and body[0] is not None

@@ -173,7 +173,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     svc: Services = app.bot_data
     svc.store = await Store.open(svc.settings.db_path)
     await svc.authored.load(svc.store)
-    svc.authored.start_converting()  # rows saved before the JSON form, in batches
+    svc.authored.start_converting(svc.arrivals.quiet_for)  # rows saved before the JSON form
     svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)
     svc.groups = GroupQuizzes(

@@ -18,18 +18,19 @@ for live quizzes only, into dictionaries by id, name, title, author and token, s
 (the validated model as JSON, ``Quiz.to_json``) the first time something asks for the
 quiz, and kept in a bounded LRU cache; deleted quizzes are read only when their history is
 shown. A running quiz holds its own Quiz object, so an eviction never touches it. Rows saved
-before the JSON existed are converted in batches after start-up (:meth:`convert_old`).
+before the JSON existed are converted after start-up, in batches, by a worker process
+(bot/banks/authored_convert.py).
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 
+from bot.banks.authored_convert import START_DELAY, Converter
 from bot.banks.catalog import Catalog
 from bot.banks.images import StoredImages
 from bot.banks.yaml_reader import parse_quiz
@@ -42,8 +43,6 @@ log = logging.getLogger(__name__)
 AUTHORED_ID = re.compile(r"^u\.[1-9][0-9]{0,15}$")
 _PLACEHOLDER_ID = "stored"  # parse_quiz wants a folder-style id; the real one is set after
 CACHE_SIZE = 256  # parsed stored quizzes kept in memory (a running quiz keeps its own)
-CONVERT_BATCH = 50  # old rows read and written per step when converting after start-up
-CONVERT_PAUSE = 0.01  # seconds the loop is free between two conversions
 
 
 def lookup_key(text: str) -> str:
@@ -71,8 +70,7 @@ class AuthoredCatalog:
         self._published: dict[str, None] = {}
         self._cache: OrderedDict[str, Quiz] = OrderedDict()
         self.loads = 0  # quizzes read and decoded (tests, benchmarks)
-        self._converting: asyncio.Task[int] | None = None
-        self._stop_converting = False
+        self._converter: Converter | None = None
         catalog.attach_stored(self.quiz)
 
     async def load(self, store: Store) -> None:
@@ -228,55 +226,30 @@ class AuthoredCatalog:
     def cached(self) -> int:
         return len(self._cache)
 
-    def start_converting(self) -> None:
-        """Convert old rows (:meth:`convert_old`) in a task of its own, after start-up."""
-        self._stop_converting = False
-        self._converting = asyncio.get_running_loop().create_task(
-            self.convert_old(), name="quizbot-convert-stored"
-        )
+    def start_converting(
+        self, quiet_for: Callable[[], float] | None = None, delay: float = START_DELAY
+    ) -> None:
+        """Convert the rows saved before the JSON form, in a worker process, from ``delay``
+        seconds after start-up, in the bot's quiet moments (``quiet_for``: seconds since the
+        last update; bot/banks/authored_convert.py)."""
+        assert self._store is not None
+        self._converter = Converter(self._store, self._limits, quiet_for=quiet_for)
+        self._converter.start(delay)
+
+    def converting(self) -> bool:
+        """Whether old rows are still being converted (tests, benchmarks)."""
+        return self._converter is not None and self._converter.running()
 
     async def stop_converting(self) -> None:
-        """Let the conversion finish its batch and stop (before the store closes)."""
-        task, self._converting = self._converting, None
-        self._stop_converting = True
-        if task is not None:
-            try:
-                await task
-            except Exception:
-                log.exception("converting stored quizzes failed")
+        """Stop converting at once (before the store closes)."""
+        converter, self._converter = self._converter, None
+        if converter is not None:
+            await converter.stop()
 
-    async def convert_old(self, pause: float = CONVERT_PAUSE) -> int:
-        """Store the model JSON of every row saved before it existed: one quiz parsed at a time
-        (a few ms), the loop free for ``pause`` between two, written a batch at a time. Returns
-        how many were converted."""
-        store, done, after = self._store, 0, 0
-        assert store is not None
-        while not self._stop_converting:
-            batch = await store.authored_unconverted(after, CONVERT_BATCH)
-            if not batch:
-                if done:
-                    log.info("%d stored quiz(zes) converted to the fast form", done)
-                return done
-            bodies = []
-            for quiz_no, bank_yaml in batch:
-                if self._stop_converting:
-                    break
-                converted = self._convert(quiz_no, bank_yaml)
-                if converted is not None:
-                    bodies.append((quiz_no, converted))
-                await asyncio.sleep(pause)
-            await store.save_authored_json(bodies)
-            done += len(bodies)
-            after = batch[-1][0]
-        return done
-
-    def _convert(self, quiz_no: int, bank_yaml: str) -> str | None:
-        try:
-            quiz = parse(bank_yaml, f"stored quiz u.{quiz_no}", self._limits, f"u.{quiz_no}")
-        except BankError as exc:
-            log.error("stored quiz u.%s cannot be converted: %s", quiz_no, exc)
-            return None
-        return quiz.to_json()
+    async def convert_old(self) -> int:
+        """Convert every row saved before the JSON form now; returns how many were."""
+        assert self._store is not None
+        return await Converter(self._store, self._limits).run()
 
 
 def _source(quiz_id: str) -> str:

@@ -141,15 +141,34 @@ class AuthoredMixin(StoreCore):
         ).fetchone()
         return None if row is None else (None, str(row[0]))
 
-    async def authored_unconverted(self, after: int, limit: int) -> list[tuple[int, str]]:
-        """Up to ``limit`` stored quizzes past ``after`` with no model JSON yet: (no, text)."""
+    async def authored_unconverted(
+        self, after: int, limit: int, *, published_only: bool = False
+    ) -> list[tuple[int, str]]:
+        """Up to ``limit`` stored quizzes past ``after`` with no model JSON yet: (no, text);
+        with ``published_only`` the live published ones only. Walks the primary key."""
+        # ``published`` is stored after the bank text: read from the index, not the rows
+        published = (
+            " AND q.quiz_no IN (SELECT quiz_no FROM authored_quizzes INDEXED BY"
+            " authored_live_meta WHERE deleted_at IS NULL AND published = 1)"
+            if published_only
+            else ""
+        )
         rows = await self._fetchall(
             "SELECT q.quiz_no, q.bank_yaml FROM authored_quizzes q"
             " LEFT JOIN authored_bodies b ON b.quiz_no = q.quiz_no"
-            " WHERE q.quiz_no > ? AND b.quiz_no IS NULL ORDER BY q.quiz_no LIMIT ?",
+            f" WHERE q.quiz_no > ? AND b.quiz_no IS NULL{published} ORDER BY q.quiz_no LIMIT ?",
             (after, limit),
         )
         return [(int(r[0]), str(r[1])) for r in rows]
+
+    async def authored_all_converted(self) -> bool:
+        """Whether every stored quiz has its model JSON (two counts: the steady state after an
+        upgrade costs no walk over the rows)."""
+        row = await self._fetchone(
+            "SELECT (SELECT COUNT(*) FROM authored_quizzes)"
+            " <= (SELECT COUNT(*) FROM authored_bodies)"
+        )
+        return row is not None and bool(row[0])
 
     async def save_authored_json(self, bodies: list[tuple[int, str]]) -> None:
         """Store the model JSON of stored quizzes (converted from their bank text)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
@@ -32,6 +33,12 @@ class Arrivals:
         self._waiters: dict[Hashable, list[asyncio.Event]] = {}
         self._room = asyncio.Event()
         self.stopped = False
+        self._last = time.monotonic()  # the last arrival, on the machine's clock
+
+    def quiet_for(self) -> float:
+        """Seconds (real ones) since the last update reached the bot: background work such as
+        converting stored quizzes waits for a quiet moment."""
+        return time.monotonic() - self._last
 
     def stop(self) -> None:
         """The bot is stopping: nothing waits for pending taps any more."""
@@ -46,6 +53,7 @@ class Arrivals:
         if not isinstance(update, Update):
             return
         now = self._clock()
+        self._last = time.monotonic()
         self._at[update.update_id] = now
         key = self._key(update)
         if key is not None:
