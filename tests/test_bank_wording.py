@@ -131,7 +131,7 @@ def test_imported_files_carry_the_validators_words_in_each_language() -> None:
     gift = f"::a::Fine?{{=yes ~no}}\n\n::b::Long?{{=ok#{'because ' * 30} ~no}}\n".encode()
     [skipped] = import_bytes("long.gift", gift, quiz_id="long").problems
     assert skipped.text("bn") == (
-        "long.gift:3: প্রশ্নটি বাদ গেছে: explanation: ২৩৯ অক্ষর; সঠিক/ভুল ও পয়েন্টের লেখাসহ "
+        "long.gift:3: প্রশ্নটি বাদ গেছে: options[1].feedback: ২৩৯ অক্ষর; সঠিক/ভুল ও পয়েন্টের লেখাসহ "
         "(৫৬) অ্যালার্টটি হবে ২৯৫ অক্ষরের, Telegram সর্বোচ্চ ২০০ অক্ষর নেয়"
     )
 

@@ -15,6 +15,12 @@ ALERT_LIMIT = 200
 MESSAGE_LIMIT = 4096
 
 
+def utf16_len(text: str) -> int:
+    """The length of ``text`` as Telegram counts it: UTF-16 code units (an emoji outside the
+    Basic Multilingual Plane counts two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
 def bank_limits() -> Limits:
     """The longest verdict prefix and message frame, so the validator checks real sizes."""
     most = MAX_POINTS + STREAK_CAP

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from bot.core.bank import Question, Quiz
 from bot.core.engine import Reveal, Score, Verdict
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
+from bot.core.mathtext import readable
 from bot.i18n import num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
@@ -68,9 +69,12 @@ def question_message(
     )
 
 
-def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True) -> Safe:
+def reveal_message(
+    reveal: Reveal, lang: Lang, *, total: int, group: bool = True, picked: int | None = None
+) -> Safe:
     """A closed question: the right option marked, explanation and note; in a ``group`` also
-    the count of each option and how many answered and were right."""
+    the count of each option and how many answered and were right; with ``picked`` (a bank
+    index: one student's own answer) that option marked and its feedback."""
     q = reveal.question
     answer = [t(lang, "reveal_answer", label=label(reveal.correct_shown))]
     if group:
@@ -84,9 +88,10 @@ def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True
             lang,
             counts=reveal.counts if group else None,
             right=reveal.correct_shown,
+            chosen=None if picked is None else reveal.permutation.index(picked),
         ),
         join("\n", answer),
-        *explained(q, lang),
+        *explained(q, lang, picked),
     ]
     if q.note is not None:
         parts.append(html("📖 {}", q.note(lang)))
@@ -182,9 +187,20 @@ def tap_alert(
         )
         return t_plain(lang, key)
     prefix = verdict_prefix(lang, verdict, question, permutation, practice=practice)
-    if question.explanation is None:
+    assert verdict.answer is not None
+    note = alert_note(question, verdict.answer.option, lang)
+    if note is None:
         return fit(prefix, ALERT_LIMIT)
-    return fit(f"{prefix}\n\n{question.explanation(lang)}", ALERT_LIMIT)
+    return fit(f"{prefix}\n\n{note}", ALERT_LIMIT)
+
+
+def alert_note(question: Question, option: int, lang: Lang) -> str | None:
+    """What a tap on ``option`` (a bank index) says after its verdict: that option's own
+    feedback, else the question's explanation; formulas in readable Unicode (an alert shows
+    no math)."""
+    picked = question.options[option].feedback if 0 <= option < len(question.options) else None
+    text = picked if picked is not None else question.explanation
+    return None if text is None else readable(text(lang))
 
 
 # --- choosing a quiz, and private practice ---------------------------------------------------
@@ -223,11 +239,13 @@ def quiz_names(quiz_ids: Sequence[str]) -> Safe:
     return join(", ", [html("<code>{}</code>", q) for q in quiz_ids]) if quiz_ids else Safe("—")
 
 
-def practice_answered(reveal: Reveal, lang: Lang, *, total: int, verdict: str) -> Safe:
-    """A practice question after the tap: its reveal and the verdict."""
-    return join(
-        "\n\n", [reveal_message(reveal, lang, total=total, group=False), html("<b>{}</b>", verdict)]
-    )
+def practice_answered(
+    reveal: Reveal, lang: Lang, *, total: int, verdict: str, picked: int | None = None
+) -> Safe:
+    """A practice question after the tap: its reveal (the student's ``picked`` option, a bank
+    index, with its feedback) and the verdict."""
+    shown = reveal_message(reveal, lang, total=total, group=False, picked=picked)
+    return join("\n\n", [shown, html("<b>{}</b>", verdict)])
 
 
 def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:
@@ -240,8 +258,19 @@ def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:
     )
 
 
-def explained(question: Question, lang: Lang) -> list[Safe]:
-    """The explanation line of a question, if it has one."""
-    if question.explanation is None:
-        return []
-    return [html("💡 {}", question.explanation(lang))]
+def explained(question: Question, lang: Lang, picked: int | None = None) -> list[Safe]:
+    """What a closed question explains: the feedback of the student's own pick (``picked``,
+    a bank index) if it has one, then the question's explanation; without a pick (a group's
+    reveal) the explanation, else the right option's feedback."""
+    lines: list[Safe] = []
+    if picked is not None and 0 <= picked < len(question.options):
+        feedback = question.options[picked].feedback
+        if feedback is not None:
+            lines.append(html("💬 {}", feedback(lang)))
+    if question.explanation is not None:
+        lines.append(html("💡 {}", question.explanation(lang)))
+    elif picked != question.correct:
+        right = question.options[question.correct].feedback
+        if right is not None:
+            lines.append(html("💡 {}", right(lang)))
+    return lines

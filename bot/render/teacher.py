@@ -248,7 +248,7 @@ def attempt_closed(
         q.text(lang),
         options_block(q, reveal.permutation, lang, right=reveal.correct_shown, chosen=chosen),
         html("<b>{}</b>", verdict),
-        *explained(q, lang),
+        *explained(q, lang, None if chosen is None else reveal.permutation[chosen]),
     ]
     if q.note is not None:
         parts.append(html("📖 {}", q.note(lang)))

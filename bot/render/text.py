@@ -8,6 +8,7 @@ import unicodedata
 
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
+from bot.core.limits import utf16_len
 from bot.i18n import markup, t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
@@ -41,10 +42,15 @@ def html_name(name: str) -> Safe:
 
 
 def fit(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters at a word boundary, with an ellipsis if cut."""
-    if len(text) <= limit:
+    """``text`` cut to ``limit`` characters as Telegram counts them (UTF-16 code units) at a
+    word boundary, with an ellipsis if cut."""
+    if utf16_len(text) <= limit:
         return text
     cut = text[: limit - 1]
+    excess = utf16_len(cut) - (limit - 1)
+    while excess > 0:  # each character beyond the BMP counts two
+        excess -= 2 if ord(cut[-1]) > 0xFFFF else 1
+        cut = cut[:-1]
     space = cut.rfind(" ")
     if space > limit // 2:
         cut = cut[:space]

@@ -139,7 +139,7 @@ class PracticeSessions(AppBound):
             session.message_id = tap.message_id  # the message tapped is the one answered
             reveal = await self._driver.close(session)
             text = render.practice_answered(
-                reveal, session.lang, total=engine.count, verdict=prefix
+                reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.option
             )
             await outbox.edit(self._bot, tap.chat_id, tap.message_id, text)
             if engine.advance():

@@ -25,11 +25,13 @@ from bot.core.bank import (
     Text,
 )
 from bot.core.limits import bank_limits
+from bot.core.mathtext import tidy
 from bot.core.problems import Problem as BankProblem
 from bot.core.problems import SourceMap
 from bot.core.validator import validate
 from bot.i18n.lang import Lang
 
+_DOLLARS = ("gift", "moodle-xml")  # Moodle's formats: ``$x$`` is a formula there
 _BENGALI = re.compile("[\u0980-\u09ff]")
 _LATIN = re.compile("[A-Za-z]")
 
@@ -94,7 +96,7 @@ def build(
         if problem is not None:
             slots.append(problem)
             continue
-        question = _question(draft, f"q{number}", len(candidates) + 1)
+        question = _question(draft, f"q{number}", len(candidates) + 1, fmt in _DOLLARS)
         candidates.append(question)
         slots.append((draft, question))
     head = Quiz(quiz_id, Text(head_title, head_title), language, (), source=name, bilingual=False)
@@ -159,22 +161,35 @@ def _title(given: str | None, name: str) -> str:
     return title
 
 
-def _text(text: str) -> Text:
-    """A one-language text, trimmed as the YAML reader trims it."""
-    return Text(text.strip(), text.strip())
+def _text(text: str, dollars: bool) -> Text:
+    """A one-language text, trimmed as the YAML reader trims it, its formulas as a bank keeps
+    them (bot/core/mathtext.py: empty markers dropped, Moodle's ``$x$`` as ``\\(x\\)``)."""
+    kept = tidy(text.strip(), dollars=dollars).strip()
+    return Text(kept, kept)
 
 
-def _question(draft: Draft, qid: str, number: int) -> Question:
+def _question(draft: Draft, qid: str, number: int, dollars: bool) -> Question:
+    feedback = [*draft.feedback, *[None] * len(draft.options)]
     return Question(
         id=qid,
         number=number,
-        text=_text(draft.text),
-        options=tuple(Option(o.strip(), o.strip()) for o in draft.options),
+        text=_text(draft.text, dollars),
+        options=tuple(
+            _option(option, given, dollars)
+            for option, given in zip(draft.options, feedback, strict=False)
+        ),
         correct=draft.correct,
-        explanation=_text(draft.explanation) if draft.explanation else None,
-        note=_text(draft.note) if draft.note else None,
+        explanation=_text(draft.explanation, dollars) if draft.explanation else None,
+        note=_text(draft.note, dollars) if draft.note else None,
         tag=draft.tag.strip() if draft.tag else None,
     )
+
+
+def _option(text: str, feedback: str | None, dollars: bool) -> Option:
+    """An option and its own feedback (None when it has none)."""
+    kept = _text(text, dollars)
+    given = _text(feedback, dollars) if feedback and feedback.strip() else None
+    return Option(kept.bn, kept.en, given)
 
 
 def _precheck(draft: Draft) -> Problem | None:

@@ -65,6 +65,7 @@ class Draft:
     tag: str | None = None
     seconds: int | None = None
     true_false: bool = False  # options are (TRUE, FALSE) in some order: worded when built
+    feedback: tuple[str | None, ...] = ()  # each option's own feedback, by index (or none)
 
 
 @dataclass(slots=True)

@@ -119,8 +119,41 @@ def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -
         text,
         tuple(options),
         rights[0],
-        feedbacks[rights[0]] or None,
+        None,
         note,
         tag,
         true_false=element.get("type") == "truefalse" and sorted(options) == [FALSE, TRUE],
+        feedback=_combined(out, where, element, feedbacks, rights[0]),
     )
+
+
+#: what Moodle writes into every question's combined feedback unless the teacher changes it;
+#: it only repeats the verdict the alert already gives
+_MOODLE_DEFAULTS = {
+    "your answer is correct",
+    "your answer is partially correct",
+    "your answer is incorrect",
+}
+
+
+def _combined(
+    out: Parsed, where: Place, element: ET.Element, feedbacks: list[str], right: int
+) -> tuple[str | None, ...]:
+    """Each option's feedback: its own ``<answer><feedback>``, else the question's
+    ``<correctfeedback>`` (the right option) or ``<incorrectfeedback>`` (the others).
+    ``<partiallycorrectfeedback>`` has no place in a single-answer question: reported."""
+    said = {
+        name: _own(_html(out, where, element.find(name)))
+        for name in ("correctfeedback", "incorrectfeedback", "partiallycorrectfeedback")
+    }
+    if said["partiallycorrectfeedback"]:
+        out.skip(where, "imp_feedback_dropped", kind="partiallycorrectfeedback")
+    return tuple(
+        own or said["correctfeedback" if n == right else "incorrectfeedback"] or None
+        for n, own in enumerate(feedbacks)
+    )
+
+
+def _own(text: str) -> str | None:
+    """A combined feedback the teacher wrote (Moodle's default wording is not)."""
+    return None if text.strip().rstrip(".").casefold() in _MOODLE_DEFAULTS else text or None
