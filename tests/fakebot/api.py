@@ -10,7 +10,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .html_check import EntityParseError, parse_html
+from .content import ContentApi
+from .html_check import EntityParseError, parse_html, utf16_len
+from .limits import COUNTED_METHODS
 from .models import (
     JSON,
     ApiError,
@@ -19,9 +21,12 @@ from .models import (
     MessageVersion,
     StoredDocument,
     StoredMessage,
+    StoredPhoto,
     bad_request,
     forbidden,
 )
+from .rich import RichContent, parse_input_rich_message
+from .spec import check_object
 from .world import World
 
 __all__ = ["BotApi", "Files", "UploadedFile"]
@@ -35,9 +40,6 @@ MAX_CAPTION = 1024
 MAX_ALERT = 200
 MAX_CALLBACK_DATA = 64
 _COMMAND_NAME_RE = re.compile(r"[a-z0-9_]{1,32}")
-_TRAFFIC_METHODS = frozenset(
-    {"sendMessage", "sendDocument", "editMessageText", "editMessageReplyMarkup"}
-)
 _QUERY_INVALID = "query is too old and response timeout expired or query ID is invalid"
 
 _ADMIN_RIGHTS = {
@@ -122,6 +124,7 @@ class BotApi:
             "setMyShortDescription": self.accept,
             "setMyName": self.accept,
         }
+        self.handlers.update(ContentApi(self).handlers())
 
     # ------------------------------------------------------------ helpers
     def _chat(self, params: JSON, *, write: bool = True) -> Chat:
@@ -188,14 +191,14 @@ class BotApi:
             visible = text
         else:
             raise bad_request(f"unsupported parse_mode {parse_mode}")
-        if len(visible) > limit:
+        if utf16_len(visible) > limit:  # Telegram counts UTF-16 code units
             raise bad_request(too_long)
         return visible, html, entities
 
     @staticmethod
     def _markup(markup: Any) -> JSON | None:
-        if markup is None or markup == "":
-            return None
+        if markup is None or markup == "" or markup == {}:
+            return None  # {}: PTB's empty InlineKeyboardMarkup, no keyboard for Telegram
         if not isinstance(markup, dict):
             raise bad_request("can't parse reply keyboard markup JSON object")
         rows = markup.get("inline_keyboard")
@@ -300,15 +303,35 @@ class BotApi:
         html: str | None,
         entities: list[JSON],
         markup: JSON | None,
+        photo: StoredPhoto | None = None,
+        rich: RichContent | None = None,
+        clear_rich: bool = False,
     ) -> JSON:
-        if text == stored.text and entities == stored.entities and markup == stored.reply_markup:
+        """Replace a message's content (``photo``/``rich`` None: keep the current ones;
+        ``clear_rich``: a rich message becomes a text message)."""
+        new_photo = photo if photo is not None else stored.photo
+        new_rich = None if clear_rich else rich if rich is not None else stored.rich
+        if (
+            text == stored.text
+            and entities == stored.entities
+            and markup == stored.reply_markup
+            and new_photo is stored.photo
+            and (new_rich is stored.rich or new_rich == stored.rich)
+        ):
             raise bad_request(
                 "message is not modified: specified new message content and reply markup are "
                 "exactly the same as a current content and reply markup of the message"
             )
         self._check_rate(chat)
         stored.edits.append(
-            MessageVersion(stored.text, stored.html, stored.reply_markup, self.w.now())
+            MessageVersion(
+                stored.text,
+                stored.html,
+                stored.reply_markup,
+                self.w.now(),
+                stored.photo,
+                stored.rich,
+            )
         )
         stored.text, stored.html, stored.entities, stored.reply_markup = (
             text,
@@ -316,13 +339,22 @@ class BotApi:
             entities,
             markup,
         )
+        stored.photo, stored.rich = new_photo, new_rich
         raw = stored.raw
-        key = "caption" if stored.document is not None else "text"
-        raw[key] = text
-        raw.pop("entities", None)
-        raw.pop("caption_entities", None)
-        if entities:
-            raw["entities" if key == "text" else "caption_entities"] = entities
+        for key in ("text", "caption", "entities", "caption_entities", "rich_message"):
+            raw.pop(key, None)
+        if new_photo is not None:
+            raw["photo"] = new_photo.sizes()
+            raw.pop("document", None)
+            stored.document = None
+        if new_rich is not None:
+            raw["rich_message"] = new_rich.to_dict()
+        else:
+            key = "caption" if stored.has_caption else "text"
+            if text or key == "text":
+                raw[key] = text
+            if entities:
+                raw["entities" if key == "text" else "caption_entities"] = entities
         if markup is not None:
             raw["reply_markup"] = markup
         else:
@@ -456,9 +488,17 @@ class BotApi:
 
     def edit_message_text(self, params: JSON, files: Files) -> JSON:
         chat, stored = self._editable(params)
-        if stored.document is not None:
+        if stored.has_caption:
             raise bad_request("there is no text in the message to edit")
         text = params.get("text")
+        if params.get("rich_message") is not None:
+            if text is not None:
+                raise bad_request("text and rich_message can't be used together")
+            rich = self.rich_content(params["rich_message"])
+            markup = self._markup(params.get("reply_markup"))
+            return self._apply_edit(
+                chat, stored, text=rich.plain, html=None, entities=[], markup=markup, rich=rich
+            )
         if text is None or not str(text).strip():
             raise bad_request("message text is empty")
         visible, html, entities = self._text(
@@ -467,8 +507,13 @@ class BotApi:
         # Like Telegram: no reply_markup in editMessageText removes the inline keyboard.
         markup = self._markup(params.get("reply_markup"))
         return self._apply_edit(
-            chat, stored, text=visible, html=html, entities=entities, markup=markup
+            chat, stored, text=visible, html=html, entities=entities, markup=markup, clear_rich=True
         )
+
+    def rich_content(self, value: Any) -> RichContent:
+        """An ``InputRichMessage`` checked against the spec, then parsed (see rich.py)."""
+        check_object(value, "InputRichMessage")
+        return parse_input_rich_message(value, lambda file_id: file_id in self.w.photos)
 
     def edit_message_reply_markup(self, params: JSON, files: Files) -> JSON:
         chat, stored = self._editable(params)
@@ -622,4 +667,4 @@ class BotApi:
 
     @staticmethod
     def counts_as_traffic(method: str) -> bool:
-        return method in _TRAFFIC_METHODS
+        return method in COUNTED_METHODS

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .rich import RichContent
 
 JSON = dict[str, Any]
 
@@ -33,6 +36,8 @@ class ApiError(Exception):
         self.error_code = error_code
         self.description = description
         self.parameters = parameters
+        #: why the fake refused, when the description is a bare Telegram code (not sent)
+        self.detail: str | None = None
 
     def payload(self) -> JSON:
         body: JSON = {
@@ -132,6 +137,8 @@ class MessageVersion:
     html: str | None
     reply_markup: JSON | None
     at: float
+    photo: StoredPhoto | None = None
+    rich: RichContent | None = None
 
 
 @dataclass
@@ -140,6 +147,28 @@ class StoredDocument:
     data: bytes | None  # None when sent by file_id / URL
     mime_type: str | None
     file_id: str
+
+
+@dataclass
+class StoredPhoto:
+    """A photo the bot sent: uploaded (``data``), by URL (``url``) or by an earlier file_id."""
+
+    file_id: str
+    data: bytes | None = None
+    url: str | None = None
+
+    def sizes(self) -> list[JSON]:
+        """The ``photo`` field of a Message: PhotoSize objects, largest last."""
+        unique = self.file_id[-16:]
+        return [
+            {
+                "file_id": self.file_id + "-s",
+                "file_unique_id": unique + "s",
+                "width": 90,
+                "height": 60,
+            },
+            {"file_id": self.file_id, "file_unique_id": unique, "width": 1280, "height": 853},
+        ]
 
 
 @dataclass
@@ -160,6 +189,18 @@ class StoredMessage:
     document: StoredDocument | None = None
     reply_to: int | None = None
     raw: JSON = field(default_factory=dict)  # the Message object as returned to the bot
+    photo: StoredPhoto | None = None
+    rich: RichContent | None = None  # sendRichMessage / editMessageText with rich_message
+
+    @property
+    def has_caption(self) -> bool:
+        """A media message: its ``text`` is the caption."""
+        return self.document is not None or self.photo is not None
+
+    @property
+    def math(self) -> list[str]:
+        """LaTeX of the rich message's <tg-math> / <tg-math-block> (empty when not rich)."""
+        return list(self.rich.math) if self.rich is not None else []
 
     @property
     def buttons(self) -> list[list[tuple[str, str | None]]]:
@@ -214,6 +255,7 @@ class Call:
     description: str | None = None
     files: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # name, size
     in_webhook_reply: bool = False  # made in the bot's answer to a webhook request
+    detail: str | None = None  # the fake's reason behind a bare Telegram error code
 
 
 @dataclass

@@ -29,6 +29,7 @@ from .models import (
     StoredMessage,
     bad_request,
 )
+from .spec import check_call
 from .world import World
 
 __all__ = ["FakeTelegram", "WebhookDelivery"]
@@ -99,7 +100,11 @@ class FakeTelegram(World):
         bot_username: str = BOT_USERNAME,
         bot_name: str = "Quiz Bot",
         webhook_retry_delay: float = 0.2,
+        overall_limit: int | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        """``overall_limit=30`` enforces Telegram's per-bot sends+edits per second (see
+        limits.py); ``clock`` replaces the monotonic clock behind every window and timestamp."""
         super().__init__(
             window=window,
             group_limit=group_limit,
@@ -107,6 +112,8 @@ class FakeTelegram(World):
             bot_id=bot_id,
             bot_username=bot_username,
             bot_name=bot_name,
+            overall_limit=overall_limit,
+            clock=clock,
         )
         self.required_token = token
         self.tokens_seen: list[str] = []
@@ -326,6 +333,11 @@ class FakeTelegram(World):
             self._respond(call, ApiError(404, "Not Found"))
             return
         call.method = method
+        try:
+            self.overall.admit(method, params, call.at)
+        except ApiError as exc:
+            self._respond(call, exc)
+            return
         self._respond(call, await self._execute(method, params, {}))
 
     # ------------------------------------------------------------ HTTP
@@ -373,6 +385,10 @@ class FakeTelegram(World):
         if method is None:
             return self._respond(call, ApiError(404, "Not Found"))
         call.method = method
+        try:
+            self.overall.admit(method, call.params, call.at)
+        except ApiError as exc:
+            return self._respond(call, exc)
         fault = self.faults.take(method, call.params)
         if fault is None:
             return self._respond(call, await self._execute(method, call.params, files))
@@ -435,6 +451,7 @@ class FakeTelegram(World):
 
     async def _execute(self, method: str, params: JSON, files: Files) -> Any:
         try:
+            check_call(method, params, set(files))
             if method == "getUpdates":
                 return await self._get_updates(params)
             if method == "setWebhook":
@@ -451,6 +468,7 @@ class FakeTelegram(World):
         if isinstance(outcome, ApiError):
             call.status = outcome.error_code
             call.description = outcome.description
+            call.detail = outcome.detail
             body: JSON = outcome.payload()
         else:
             call.status = 200

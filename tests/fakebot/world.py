@@ -6,8 +6,9 @@ import copy
 import itertools
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from .limits import OverallLimit, max_in_window
 from .models import (
     ANONYMOUS_ADMIN_ID,
     ANY,
@@ -21,6 +22,7 @@ from .models import (
     Chat,
     QueuedUpdate,
     StoredMessage,
+    StoredPhoto,
     Topic,
     User,
     buttons_of,
@@ -48,7 +50,16 @@ class World:
         bot_id: int = BOT_ID,
         bot_username: str = BOT_USERNAME,
         bot_name: str = "Quiz Bot",
+        overall_limit: int | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        self._clock = clock if clock is not None else time.monotonic
+        #: Telegram's ~30/s across all chats; off unless ``overall_limit`` is given
+        self.overall = OverallLimit(overall_limit)
+        #: (chat id, message id) -> the bot's current reactions (ReactionType dicts)
+        self.reactions: dict[tuple[int, int], list[JSON]] = {}
+        #: file_id -> photo the bot sent (every PhotoSize's file_id), for reuse by file_id
+        self.photos: dict[str, StoredPhoto] = {}
         self.window = window
         self.group_limit = group_limit
         self.enforce_limit = enforce_limit
@@ -80,9 +91,13 @@ class World:
     def _update_queued(self) -> None:
         """Called after an update was queued; the server wakes pollers / webhook sender."""
 
-    @staticmethod
-    def now() -> float:
-        return time.monotonic()
+    def now(self) -> float:
+        """The fake's clock (monotonic seconds unless a ``clock`` was injected)."""
+        return self._clock()
+
+    def limit_overall(self, limit: int | None = 30, window: float = 1.0) -> None:
+        """Enforce (or with None stop enforcing) the overall sends+edits limit from now on."""
+        self.overall.limit, self.overall.window = limit, window
 
     # ------------------------------------------------------------- lookups
     def chat(self, ref: ChatRef) -> Chat:
@@ -578,15 +593,17 @@ class World:
 
     def max_in_window(self, chat: ChatRef, window: float | None = None) -> int:
         """Most successful sends+edits in any sliding window of ``window`` seconds."""
-        width = self.window if window is None else window
-        times = sorted(self.group_traffic(chat))
-        best = 0
-        lo = 0
-        for hi, t in enumerate(times):
-            while t - times[lo] >= width:
-                lo += 1
-            best = max(best, hi - lo + 1)
-        return best
+        return max_in_window(self.group_traffic(chat), self.window if window is None else window)
+
+    def reaction_on(self, chat: ChatRef, message: MessageRef) -> list[str]:
+        """The bot's reaction on a message, as emoji (custom emoji as their id)."""
+        chat_id = chat.id if isinstance(chat, Chat) else chat
+        found = self.reactions.get((chat_id, self._message_ref_id(message)), [])
+        return [str(r.get("emoji") or r.get("custom_emoji_id")) for r in found]
+
+    def rich_messages(self, chat: ChatRef) -> list[StoredMessage]:
+        """The bot's rich messages in ``chat`` (not deleted), in send order."""
+        return [m for m in self.messages(chat, include_deleted=False) if m.rich is not None]
 
     def commands(
         self,
