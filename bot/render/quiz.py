@@ -7,11 +7,20 @@ from collections.abc import Mapping, Sequence
 from bot.core.bank import Question, Quiz
 from bot.core.engine import Reveal, Score, Verdict
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
+from bot.core.limits import utf16_len
 from bot.core.mathtext import readable
 from bot.i18n import num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
-from bot.render.text import ALERT_LIMIT, fit, html_name, label, with_medal
+from bot.render.text import (
+    ALERT_LIMIT,
+    MESSAGE_LIMIT,
+    fit,
+    html_name,
+    label,
+    plain_text,
+    with_medal,
+)
 
 # --- the quiz in a group --------------------------------------------------------------------
 
@@ -69,8 +78,26 @@ def question_message(
     )
 
 
+def reveal_parts(reveal: Reveal, lang: Lang, *, total: int) -> tuple[Safe, Safe | None]:
+    """A group's reveal, and its note as a message of its own when the two would not fit one
+    message (a quiz stored before the bank's length check): moved, not cut (only a note longer
+    than a whole message is cut)."""
+    whole = reveal_message(reveal, lang, total=total)
+    note = reveal.question.note
+    if note is None or utf16_len(plain_text(whole)) <= MESSAGE_LIMIT:
+        return whole, None
+    alone = html("📖 {}", fit(note(lang), MESSAGE_LIMIT - 3))
+    return reveal_message(reveal, lang, total=total, with_note=False), alone
+
+
 def reveal_message(
-    reveal: Reveal, lang: Lang, *, total: int, group: bool = True, picked: int | None = None
+    reveal: Reveal,
+    lang: Lang,
+    *,
+    total: int,
+    group: bool = True,
+    picked: int | None = None,
+    with_note: bool = True,
 ) -> Safe:
     """A closed question: the right option marked, explanation and note; in a ``group`` also
     the count of each option and how many answered and were right; with ``picked`` (a bank
@@ -93,7 +120,7 @@ def reveal_message(
         join("\n", answer),
         *explained(q, lang, picked),
     ]
-    if q.note is not None:
+    if q.note is not None and with_note:
         parts.append(html("📖 {}", q.note(lang)))
     return join("\n\n", parts)
 

@@ -9,6 +9,7 @@ import unicodedata
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
 from bot.core.limits import utf16_len
+from bot.core.mathtext import readable
 from bot.i18n import markup, t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
@@ -72,6 +73,8 @@ def when(lang: Lang, seconds: float) -> Safe:
     return t(lang, "when_day") if days == 1 else t(lang, "when_days", n=days)
 
 
-def plain_text(text: str) -> str:
-    """An HTML message as plain text (for the terminal)."""
-    return html.unescape(_TAG.sub("", text))
+def plain_text(text: str, *, math: bool = False) -> str:
+    """An HTML message as plain text (for the terminal); with ``math``, its formulas in
+    readable Unicode."""
+    plain = html.unescape(_TAG.sub("", text))
+    return readable(plain) if math else plain

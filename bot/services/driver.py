@@ -27,6 +27,7 @@ from telegram.ext import Application, CallbackContext, ExtBot, Job, JobQueue
 from bot.core.engine import Answer, QuizEngine, Reveal
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
+from bot.render import rich as render_rich
 from bot.services.progress import save_progress, to_stored
 from bot.storage import EndStatus, Store
 from bot.tg import outbox
@@ -118,6 +119,42 @@ class Timers:
         await callback(data)
 
 
+async def send(
+    bot: ExtBot[Any],
+    chat_id: int,
+    text: Safe,
+    *,
+    rich: bool = False,
+    thread_id: int = 0,
+    markup: InlineKeyboardMarkup | None = None,
+) -> outbox.Outcome:
+    """Send ``text``; with ``rich`` (a question that holds math) as a rich message, in which
+    Telegram renders the formulas."""
+    if rich:
+        html = render_rich.rich_html(text)
+        return await outbox.send_rich(bot, chat_id, html, thread_id=thread_id, markup=markup)
+    return await outbox.send(bot, chat_id, text, thread_id=thread_id, markup=markup)
+
+
+async def edit(
+    bot: ExtBot[Any],
+    chat_id: int,
+    message_id: int,
+    text: Safe,
+    *,
+    rich: bool = False,
+    markup: InlineKeyboardMarkup | None = None,
+    optional: bool = False,
+) -> outbox.Outcome:
+    """Edit a message ``send`` sent, in the same form (a rich message stays rich)."""
+    if rich:
+        html = render_rich.rich_html(text)
+        return await outbox.edit_rich(
+            bot, chat_id, message_id, html, markup=markup, optional=optional
+        )
+    return await outbox.edit(bot, chat_id, message_id, text, markup=markup, optional=optional)
+
+
 class RunDriver:
     """Post, record, open, arm the timer, close: for every kind of run."""
 
@@ -145,19 +182,23 @@ class RunDriver:
         thread_id: int = 0,
         moved: Callable[[int | None], Awaitable[int]] | None = None,
         arm: Callable[[float], None] | None = None,
+        rich: bool = False,
     ) -> bool:
         """Post the current question (its text and keyboard): progress saved as "posting",
         sent (again, to the new id ``moved`` returns, if the group became a supergroup), the
         outcome to ``carry_on`` (False: the run stops here; without it, go on whatever
         happened), then opened, saved with its message, and ``arm`` called with its time.
-        True if the question is open."""
+        ``rich``: posted as a rich message (the question holds math). True if the question is
+        open."""
         engine = run.engine
         text, markup = question
         await save_progress(self._store, run.run_id, engine, None)
-        sent = await outbox.send(self._bot, chat_id, text, thread_id=thread_id, markup=markup)
+        sent = await send(self._bot, chat_id, text, rich=rich, thread_id=thread_id, markup=markup)
         if sent.status == "moved" and moved is not None:
             chat_id = await moved(sent.new_chat_id)
-            sent = await outbox.send(self._bot, chat_id, text, thread_id=thread_id, markup=markup)
+            sent = await send(
+                self._bot, chat_id, text, rich=rich, thread_id=thread_id, markup=markup
+            )
         if carry_on is not None and not await carry_on(sent):
             return False
         engine.open(self._clock())

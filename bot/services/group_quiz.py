@@ -30,12 +30,13 @@ from telegram.ext import Application
 from bot import render
 from bot.core.bank import Quiz
 from bot.core.engine import QuizEngine, Reveal, make_plan
+from bot.core.mathtext import question_has_math
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap
+from bot.services.driver import Notice, RunDriver, Tap, edit, send
 from bot.services.progress import restore_engine
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
 from bot.tg import outbox
@@ -271,6 +272,7 @@ class GroupQuizzes(AppBound):
             thread_id=run.thread_id,
             moved=moved,
             arm=lambda seconds: self._schedule_close(run, seconds),
+            rich=question_has_math(run.engine.question),
         )
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
@@ -328,15 +330,18 @@ class GroupQuizzes(AppBound):
 
     async def _reveal(self, run: LiveRun, reveal: Reveal) -> bool:
         self._timers.cancel(run.count_job)
-        text = render.reveal_message(reveal, run.lang, total=run.engine.count)
+        text, note = render.reveal_parts(reveal, run.lang, total=run.engine.count)
+        rich = question_has_math(reveal.question)
         result = outbox.Outcome("missing")
         if run.message_id is not None:
-            result = await outbox.edit(self._bot, run.chat_id, run.message_id, text)
+            result = await edit(self._bot, run.chat_id, run.message_id, text, rich=rich)
         if result.status == "moved":  # the group became a supergroup: its old message is out
             await self._moved(run, result.new_chat_id)  # of reach, the reveal goes there anew
             result = outbox.Outcome("missing")
         if result.status == "missing":  # deleted by a moderator, or never posted
-            result = await outbox.send(self._bot, run.chat_id, text, thread_id=run.thread_id)
+            result = await send(self._bot, run.chat_id, text, rich=rich, thread_id=run.thread_id)
+        if note is not None and result.ok:  # a note too long to share the reveal's message
+            result = await send(self._bot, run.chat_id, note, rich=rich, thread_id=run.thread_id)
         return await self._follow(run, result)
 
     async def stop(self, run_id: int) -> bool:
@@ -478,11 +483,12 @@ class GroupQuizzes(AppBound):
             answered = engine.answered()
             if engine.phase != "open" or answered == run.shown_count:
                 return
-            result = await outbox.edit(
+            result = await edit(
                 self._bot,
                 run.chat_id,
                 run.message_id,
                 self._question_text(run, answered),
+                rich=question_has_math(engine.question),
                 markup=self._keyboard(run),
                 optional=True,
             )
