@@ -233,7 +233,9 @@ MOODLE = """<?xml version="1.0" encoding="UTF-8"?>
 <quiz>
   <question type="multichoice">
     <name><text>roots</text></name>
-    <questiontext format="html"><text><![CDATA[<p>Roots of $x^2 + 1 = 0$?\\(\\)</p>]]></text></questiontext>
+    <questiontext format="html">
+      <text><![CDATA[<p>Roots of $x^2 + 1 = 0$?\\(\\)</p>]]></text>
+    </questiontext>
     <single>true</single>
     <correctfeedback format="html"><text>Your answer is correct.</text></correctfeedback>
     <partiallycorrectfeedback format="html"><text>Half way.</text></partiallycorrectfeedback>
