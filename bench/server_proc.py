@@ -120,7 +120,7 @@ class BenchTelegram(FakeTelegram):
             await asyncio.sleep(self.rtt / 2)  # the response travelling back
         if (
             self.autopilot is not None
-            and method == "sendMessage"
+            and method in ("sendMessage", "sendRichMessage")
             and not isinstance(outcome, ApiError)
         ):
             self._on_bot_message(outcome)

@@ -19,6 +19,7 @@ from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import button_data, open_question, populate
 
+from bot import render
 from bot.banks.importers import import_bytes
 from bot.banks.yaml_reader import parse_quiz
 from bot.banks.yaml_writer import write_yaml
@@ -29,6 +30,7 @@ from bot.core.mathtext import has_math, readable, tidy
 from bot.core.problems import BankError
 from bot.i18n.markup import Safe
 from bot.render import reveal_parts, rich_html
+from bot.render import teacher as render_teacher
 
 MATH_BANK = textwrap.dedent(
     r"""
@@ -278,3 +280,35 @@ def test_reveal_note_too_long_for_one_message_moves_to_its_own() -> None:
     assert note is not None and "📖" not in body and "Right answer: <b>B</b>" in body
     assert note.startswith("📖 n n") and len(note) <= 4096
     assert "…" not in note  # moved whole, not cut
+
+
+def test_recaps_review_practice_and_homework_show_the_students_own_pick() -> None:
+    quiz = parse_quiz(MATH_BANK, "algebra.yaml", "algebra", bank_limits())
+    q = quiz.questions[0]
+    perm = (2, 0, 1)  # shown: A) One, B) Two, C) None
+    own = "💬 No: its discriminant"
+    [recap] = render.recap_messages(
+        quiz,
+        "en",
+        points=0,
+        correct=0,
+        asked=1,
+        total=2,
+        rank=1,
+        players=1,
+        best_streak=0,
+        missed=[render.Missed(1, q, perm, chosen=1)],  # B) Two
+    )
+    review = render.review_answered(
+        quiz, q, list(perm), "en", chosen=1, verdict="v", schedule=Safe("s")
+    )
+    reveal = Reveal(0, q, perm, (0, 1, 0), 2, 1, 0)
+    practice = render.practice_answered(reveal, "en", total=1, verdict="v", picked=0)
+    homework = render_teacher.attempt_closed(reveal, "en", total=1, verdict="v", chosen=1)
+    for text in (recap, review, practice, homework):
+        assert own in text and "💡 A quadratic has real roots" in text, text
+    assert "B) Two ❌" in homework and "B) Two ❌" in practice
+    # a pick without feedback of its own: the explanation alone; the group's reveal: no pick
+    bare = render_teacher.attempt_closed(reveal, "en", total=1, verdict="v", chosen=0)
+    assert "💬" not in bare and "💡 A quadratic" in bare
+    assert "💬" not in render.reveal_message(reveal, "en", total=1)

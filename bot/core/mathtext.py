@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 from pylatexenc.latexwalker import LatexMacroNode
@@ -25,6 +26,7 @@ _MARKERS = ((r"\(", r"\)", False), (r"\[", r"\]", True), ("$$", "$$", True))
 _SUP = dict(zip("0123456789+-=()niaehkx", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵃᵉʰᵏˣ", strict=True))
 _SUB = dict(zip("0123456789+-=()aeoxhklmnpst", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ", strict=True))
 _BINARY = set("+−=≠≤≥<>±×·÷→⇒≈≡∈")
+_RELATIONS = set("=≠≤≥<>→⇒≈≡∈")  # never a sign: spaced even at the start of a formula
 _OPENING = set("([{,;")
 _TEXT_MACROS = (r"\text{", r"\mathrm{", r"\textrm{", r"\mbox{")
 _NBSP = "\u00a0"
@@ -70,9 +72,10 @@ def has_math(text: str) -> bool:
     return any(s.latex.strip() for s in spans(text))
 
 
+@lru_cache(maxsize=1024)
 def question_has_math(question: Question) -> bool:
     """Whether any text of ``question`` (in either language) holds a formula: then every
-    message about it is a rich message."""
+    message about it is a rich message (cached: asked at each send and edit)."""
     return any(has_math(part) for part in _texts(question))
 
 
@@ -139,8 +142,10 @@ def _dollars(text: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)
 def readable(text: str) -> str:
-    """``text`` with each formula in a readable Unicode form (no markers, no TeX)."""
+    """``text`` with each formula in a readable Unicode form (no markers, no TeX); cached, as
+    every tap on a question shows the same few texts."""
     found = spans(text)
     if not found:
         return text
@@ -233,7 +238,9 @@ def _spaced(text: str) -> str:
     out: list[str] = []
     for c in chars:
         previous = next((p for p in reversed(out) if p != " "), "")
-        if c in _BINARY and previous and previous not in _BINARY and previous not in _OPENING:
+        if c in _RELATIONS or (
+            c in _BINARY and previous and previous not in _BINARY and previous not in _OPENING
+        ):
             out += [" ", c, " "]
         else:
             out.append(c)
