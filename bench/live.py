@@ -39,6 +39,7 @@ class Sizes:
     shutdown_load_s: float = 8.0  # how long they run before it
     stock_httpx: bool = True  # burst: also bare PTB with httpx and concurrent updates
     bank_questions: int | None = None  # smoke: serve the shipped quiz cut to this many questions
+    bank: str | None = None  # serve this bank file as the quiz played (default questions/zero.yaml)
 
 
 def tap_figures(taps: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -80,8 +81,9 @@ class Workdir:
         self.path = Path(tempfile.mkdtemp(prefix="quizbot-bench-"))
         self._count = 0
         self.env: dict[str, str] = {}
-        if sizes.bank_questions is not None:
-            bank = yaml.safe_load((ROOT / "questions" / "zero.yaml").read_text("utf-8"))
+        if sizes.bank_questions is not None or sizes.bank is not None:
+            source = Path(sizes.bank) if sizes.bank else ROOT / "questions" / "zero.yaml"
+            bank = yaml.safe_load(source.read_text("utf-8"))
             bank["questions"] = bank["questions"][: sizes.bank_questions]
             folder = self.path / "questions"
             folder.mkdir()

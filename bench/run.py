@@ -428,6 +428,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, help="burst rounds (default 2)")
     parser.add_argument(
+        "--bank",
+        type=Path,
+        help="serve this bank file as the quiz played (default questions/zero.yaml); "
+        "bench/math.yaml: every question holds math, so it goes as rich messages",
+    )
+    parser.add_argument(
         "--json",
         type=Path,
         default=RESULTS / "latest.json",
@@ -440,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
         sizes = live.Sizes(**{**sizes.__dict__, "rtt": args.rtt})
     if args.rounds:
         sizes = live.Sizes(**{**sizes.__dict__, "rounds": args.rounds})
+    if args.bank:
+        sizes = live.Sizes(**{**sizes.__dict__, "bank": str(args.bank.resolve())})
     hsizes = SMOKE_HISTORY if args.smoke else FULL_HISTORY
     results = asyncio.run(run_all(sizes, hsizes, set(args.only) if args.only else None))
     results["smoke"] = args.smoke
