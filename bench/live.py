@@ -43,6 +43,7 @@ class Sizes:
     overall_students: int = 4
     stored: tuple[int, ...] = (0, 1_000, 10_000)  # stored quizzes (bench/scale.py)
     stored_asks: int = 40  # timed /quiz and /myquizzes each
+    bank: str | None = None  # serve this bank file as the quiz played (default questions/zero.yaml)
 
 
 def tap_figures(taps: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -84,8 +85,9 @@ class Workdir:
         self.path = Path(tempfile.mkdtemp(prefix="quizbot-bench-"))
         self._count = 0
         self.env: dict[str, str] = {}
-        if sizes.bank_questions is not None:
-            bank = yaml.safe_load((ROOT / "questions" / "zero.yaml").read_text("utf-8"))
+        if sizes.bank_questions is not None or sizes.bank is not None:
+            source = Path(sizes.bank) if sizes.bank else ROOT / "questions" / "zero.yaml"
+            bank = yaml.safe_load(source.read_text("utf-8"))
             bank["questions"] = bank["questions"][: sizes.bank_questions]
             folder = self.path / "questions"
             folder.mkdir()

@@ -452,6 +452,12 @@ def main(argv: list[str] | None = None) -> int:
         help="stored quizzes in the stored-quiz scenario (repeatable; default 0, 1000, 10000)",
     )
     parser.add_argument(
+        "--bank",
+        type=Path,
+        help="serve this bank file as the quiz played (default questions/zero.yaml); "
+        "bench/math.yaml: every question holds math, so it goes as rich messages",
+    )
+    parser.add_argument(
         "--json",
         type=Path,
         default=RESULTS / "latest.json",
@@ -466,6 +472,8 @@ def main(argv: list[str] | None = None) -> int:
         sizes = live.Sizes(**{**sizes.__dict__, "rounds": args.rounds})
     if args.stored:
         sizes = live.Sizes(**{**sizes.__dict__, "stored": tuple(args.stored)})
+    if args.bank:
+        sizes = live.Sizes(**{**sizes.__dict__, "bank": str(args.bank.resolve())})
     hsizes = SMOKE_HISTORY if args.smoke else FULL_HISTORY
     results = asyncio.run(run_all(sizes, hsizes, set(args.only) if args.only else None))
     results["smoke"] = args.smoke

@@ -126,7 +126,7 @@ class BenchTelegram(FakeTelegram):
                 self.reply_latency.append(self.now() - asked)
         if (
             self.autopilot is not None
-            and method == "sendMessage"
+            and method in ("sendMessage", "sendRichMessage")
             and not isinstance(outcome, ApiError)
         ):
             self._on_bot_message(outcome)

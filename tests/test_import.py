@@ -66,9 +66,14 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert not quiz.bilingual and quiz.language == "en" and quiz.kind == "en only"
     assert quiz.title.en == "Networking"  # from the file name, not the first $CATEGORY
     q = {x.id: x for x in quiz.questions}
-    # multi-line answers, feedback on the right answer, general feedback, category
+    # multi-line answers, each answer's own feedback, general feedback, category
     assert q["q1"].options[q["q1"].correct].en == "Three"
-    assert q["q1"].explanation is not None and q["q1"].explanation.en == "SYN, SYN-ACK, ACK."
+    assert q["q1"].explanation is None  # =right#why and ~wrong#why are the options' own
+    assert [o.feedback.en if o.feedback else None for o in q["q1"].options] == [
+        "SYN, SYN-ACK, ACK.",
+        "That would leave the server unsure the client heard it.",
+        None,
+    ]
     assert q["q1"].note is not None and q["q1"].note.en.startswith("The three-way handshake")
     assert q["q1"].tag == "Networking basics"
     assert q["q2"].text.en == "Which protocol usually listens on port 443?"  # [markdown]
@@ -83,11 +88,16 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     ]
     assert q["q4"].text.en == "What does DNS translate names into?"  # [html], &nbsp;
     assert q["q4"].options[0].en == "IP addresses"  # [html] applies to the answers too
-    assert q["q4"].explanation is not None and q["q4"].explanation.en == "Names → addresses."
-    # {F#wrong feedback#right feedback}: two options, the second right
+    right4 = q["q4"].options[0].feedback
+    assert right4 is not None and right4.en == "Names → addresses."
+    # {F#wrong feedback#right feedback}: two options, the second right; "True" (wrong) gets
+    # the wrong-answer feedback, "False" (right) the right-answer one
     assert [o.en for o in q["q5"].options] == ["True", "False"] and q["q5"].correct == 1
-    assert q["q5"].explanation is not None
-    assert q["q5"].explanation.en == "Right: UDP is best effort."
+    assert [o.feedback.en if o.feedback else None for o in q["q5"].options] == [
+        "It does not: no retransmission.",
+        "Right: UDP is best effort.",
+    ]
+    assert q["q5"].explanation is None
     assert q["q6"].options[q["q6"].correct].en == "Network layer"  # ~%100%
     assert q["q7"].text.en == "The _____ forwards packets between different networks."
     assert q["q7"].options[q["q7"].correct].en == "router"
@@ -125,8 +135,8 @@ def test_moodle_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     q1, q2, q3 = quiz.questions
     # CDATA HTML: entities decoded, tags dropped, line breaks kept
     assert q1.text.en == "What does ZeRO stage 3 shard that stages 1 & 2 do not?"
-    assert q1.explanation is not None
-    assert q1.explanation.en == "Right: only stage 3 shards the weights themselves."
+    right = q1.options[q1.correct].feedback
+    assert right is not None and right.en == "Right: only stage 3 shards the weights themselves."
     assert q1.note is not None
     assert q1.note.en == "Stage 1: optimizer states.\nStage 2: + gradients.\nStage 3: + parameters."
     assert q1.tag == "Distributed training"

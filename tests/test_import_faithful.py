@@ -52,10 +52,13 @@ def test_gift_tilde_equals_marks_the_right_answer_and_format_markers_are_not_tex
     ]
     assert [q.correct for q in quiz.questions] == [0, 0, 0]
     first, second, third = quiz.questions
-    assert first.explanation is not None and first.explanation.en == "Oui: bonjour is hello."
+    # a right answer's feedback (behind its own format marker) is that option's own feedback
+    said = first.options[0].feedback
+    assert said is not None and said.en == "Oui: bonjour is hello."
     assert second.note is not None and second.note.en == "Look outside!"
     # true/false whose feedback holds "=": read as true/false, not as a broken answer list
-    assert third.explanation is not None and third.explanation.en == "Yes, 1 + 1 = 2."
+    said = third.options[0].feedback
+    assert said is not None and said.en == "Yes, 1 + 1 = 2."
     assert not any("[" in o for row in options(quiz) for o in row)
     # a numerical question with feedback: named for what it is (branch `types` adds it)
     assert lines == [

@@ -1,11 +1,11 @@
 """The quiz model written as Moodle's GIFT, for ``quizbot export-quiz NAME --format gift``.
 
 What our GIFT reader (bot/banks/importers/gift.py) and Moodle's both read back: one question a
-block, ``::id::[plain]text {=right#explanation ~wrong ####note}``, ``$CATEGORY:`` before each
+block, ``::id::[plain]text {=right#feedback ~wrong#feedback ####note}``, ``$CATEGORY:`` before each
 run of questions with the same tag, every GIFT special character (``~ = # { } :`` and ``\\``)
 escaped with a backslash and line breaks as ``\\n``. A bilingual bank is written in one of its
-languages. Where the model carries more per option (its own feedback, issue 25) or a picture,
-:func:`option_feedback` and :func:`question_extras` are the places it joins.
+languages. Each option's own feedback (the explanation on the right option when it has none):
+:func:`option_feedback`; a picture joins at :func:`question_extras`.
 """
 
 from __future__ import annotations
@@ -30,9 +30,13 @@ def gift_escape(text: str) -> str:
 
 
 def option_feedback(question: Question, index: int, lang: Lang) -> str | None:
-    """The feedback written after option ``index`` (``#...``): today the explanation, on the
-    right option (as GIFT's ``=right#feedback`` is imported); an option's own feedback joins
-    here."""
+    """The feedback written after option ``index`` (``#...``): the option's own feedback; on
+    the right option without one, the explanation (GIFT and Moodle XML have no other place
+    for it: it is read back as that option's own feedback, which the alert and the reveal
+    show as they showed the explanation to whoever picked the right answer)."""
+    own = question.options[index].feedback if index < len(question.options) else None
+    if own is not None:
+        return own(lang)
     if index == question.correct and question.explanation is not None:
         return question.explanation(lang)
     return None

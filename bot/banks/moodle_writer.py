@@ -1,12 +1,13 @@
 """The quiz model written as Moodle XML, for ``quizbot export-quiz NAME --format moodle-xml``.
 
 Every question is a ``multichoice`` question with ``single`` true, its texts HTML (escaped,
-line breaks as ``<br>``) in CDATA sections, the explanation as the right answer's
-``<feedback>``, the note as ``<generalfeedback>``; a ``category`` question before each run of
-questions with the same tag. What Moodle's "Moodle XML format" import and our reader
-(bot/banks/importers/moodle.py) both read back. A bilingual bank is written in one of its
-languages. An option's own feedback and a picture (issue 25) join at :func:`option_feedback`
-and :func:`question_files`.
+line breaks as ``<br>``) in CDATA sections, each option's own feedback as its answer's
+``<feedback>`` (the explanation on the right answer without one), the note as
+``<generalfeedback>``; a ``category`` question before each run of questions with the same tag.
+What Moodle's "Moodle XML format" import and our reader (bot/banks/importers/moodle.py) both
+read back. A bilingual bank is written in one of its
+languages. An option's feedback comes from :func:`option_feedback`; a picture joins at
+:func:`question_files`.
 """
 
 from __future__ import annotations

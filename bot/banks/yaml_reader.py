@@ -70,6 +70,7 @@ _KINDS: dict[str, Kind] = {
     "numeric": "numeric",
     "short": "short",
 }
+_OPTION_KEYS = {"text", "feedback"}
 _ANSWER_KEYS = {"answer", "tolerance", "min", "max", "fraction", "feedback"}
 _BLANK = Text("", "")  # stands in for a text the reader could not read (marked unread)
 
@@ -486,11 +487,35 @@ def _read_options(
         return None
     if not MIN_OPTIONS <= len(node.value) <= MAX_OPTIONS:  # the validator names the count
         return tuple(Option("", "") for _ in node.value)
-    options: list[Option] = []
-    for index, opt_node in enumerate(node.value, start=1):
-        text = _text(reader, opt_node, where.at(f"options[{index}]"))
-        options.append(Option(text.bn, text.en))
-    return tuple(options)
+    return tuple(
+        _read_option(reader, opt_node, where.at(f"options[{index}]"))
+        for index, opt_node in enumerate(node.value, start=1)
+    )
+
+
+def _read_option(reader: NodeReader, node: yaml.Node, at: Where) -> Option:
+    """An option: its text (plain, or ``bn``/``en``), or ``text`` with its own ``feedback``."""
+    if not _has_key(node, "text") and not _has_key(node, "feedback"):
+        text = _text(reader, node, at)
+        return Option(text.bn, text.en)
+    fields = reader.mapping(node, at, _OPTION_KEYS, required=("text",))
+    if fields is None or "text" not in fields:
+        reader.lost(at)
+        return Option("", "")
+    text = _text(reader, fields["text"], at)
+    feedback = None
+    if "feedback" in fields:
+        feedback = reader.text(fields["feedback"], at.dot("feedback"))
+        if feedback is None:
+            reader.lost(at.dot("feedback"))
+    return Option(text.bn, text.en, feedback)
+
+
+def _has_key(node: yaml.Node, key: str) -> bool:
+    """Whether ``node`` is a mapping with ``key`` among its keys."""
+    return isinstance(node, yaml.MappingNode) and any(
+        isinstance(k, yaml.ScalarNode) and k.value == key for k, _ in node.value
+    )
 
 
 def load_folder(

@@ -32,7 +32,7 @@ def play(
         question = engine.question
         print(
             "\n"
-            + render.plain_text(
+            + render.plain_text(  # formulas in readable Unicode: a terminal renders no math
                 render.question_message(
                     question,
                     engine.permutation,
@@ -41,7 +41,8 @@ def play(
                     total=engine.count,
                     seconds=0,
                     answered=0,
-                )
+                ),
+                math=True,
             ),
             file=out,
         )
@@ -65,10 +66,8 @@ def play(
         assert verdict.answer is not None
         right += int(verdict.answer.correct)
         prefix = render.verdict_prefix(lang, verdict, question, engine.permutation, practice=True)
-        print(
-            prefix if question.explanation is None else f"{prefix}\n{question.explanation(lang)}",
-            file=out,
-        )
+        note = render.alert_note(question, verdict.answer.option, lang)
+        print(prefix if note is None else f"{prefix}\n{note}", file=out)
         engine.close()
         if not engine.advance():
             break

@@ -62,8 +62,11 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Option(Text):
-    """One option of a question: its text in every language (what an option carries beyond
-    its text, such as its own feedback, joins here)."""
+    """One option of a question: its text in every language, and what it carries beyond its
+    text: its own ``feedback``, shown to whoever picks it (right or wrong; the question's
+    explanation when None)."""
+
+    feedback: Text | None = None
 
 
 #: the two options of a true/false question, true first (shown with the chat's own words)
@@ -168,13 +171,20 @@ class Quiz:
     def _text(self, text: Text) -> str | dict[str, str]:
         return {"bn": text.bn, "en": text.en} if self.bilingual else text(self.language)
 
+    def _option(self, option: Option) -> str | dict[str, Any]:
+        """An option as its text, or ``{text, feedback}`` when it has its own feedback."""
+        text = self._text(option)
+        if option.feedback is None:
+            return text
+        return {"text": text, "feedback": self._text(option.feedback)}
+
     def _question(self, q: Question) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": q.id}
         if q.kind != "single":
             entry["type"] = q.kind
         entry["question"] = self._text(q.text)
         if q.kind in ("single", "multiple"):
-            entry["options"] = [self._text(o) for o in q.options]
+            entry["options"] = [self._option(o) for o in q.options]
         if q.kind == "multiple":
             entry["correct"] = [i + 1 for i in q.right_options]
         elif q.kind == "truefalse":
@@ -266,8 +276,13 @@ def _text_from(value: Any, bilingual: bool) -> Text:
 
 
 def _option_from(value: Any, bilingual: bool) -> Option:
+    feedback = None
+    if isinstance(value, Mapping) and "text" in value:
+        raw = value.get("feedback")
+        feedback = None if raw is None else _text_from(raw, bilingual)
+        value = value["text"]
     text = _text_from(value, bilingual)
-    return Option(bn=text.bn, en=text.en)
+    return Option(bn=text.bn, en=text.en, feedback=feedback)
 
 
 def _whole_or_none(value: Any) -> int | None:

@@ -156,6 +156,7 @@ class _Checker:
             usable = self.choices(q, where) and usable
         elif self.unread(n, "correct"):
             usable = False
+        usable = self.feedback(q, where) and usable
         if q.wrong_feedback is not None:
             usable = self.text(q.wrong_feedback, where.at("wrong_feedback")) and usable
         if q.explanation is not None:
@@ -285,6 +286,17 @@ class _Checker:
             seen.append(option)
         return ok
 
+    def feedback(self, q: Question, where: Where) -> bool:
+        """Each option's own feedback, where it has one: False if one is empty or unread."""
+        ok = True
+        for index, option in enumerate(q.options, start=1):
+            at = where.at(f"options[{index}]").dot("feedback")
+            if option.feedback is not None:
+                ok = self.text(option.feedback, at) and ok
+            elif self.unread(q.number, at.path):
+                ok = False
+        return ok
+
     def lengths(self, q: Question, where: Where) -> None:
         """Sizes as sent, in each language the bank is served in (a one-language bank's texts
         go to chats of both languages: the longer frame counts, reported once)."""
@@ -294,6 +306,8 @@ class _Checker:
             suffix = f".{lang}" if bilingual else ""
             texts = utf16_len(q.text(lang)) + sum(utf16_len(o(lang)) for o in q.options)
             extras = sum(utf16_len(x(lang)) for x in (q.explanation, q.note) if x is not None)
+            # and one option's own feedback (the student's pick, or the right one's)
+            extras += max((utf16_len(o.feedback(lang)) for o in q.options if o.feedback), default=0)
             posted = limits.question_overhead[lang] + texts if limits.question_overhead else 0
             # the reveal: the options with their counts, the explanation and the note as well
             shown = limits.reveal_overhead[lang] + texts + extras if limits.reveal_overhead else 0
@@ -315,21 +329,27 @@ class _Checker:
                     limit=limits.question_message,
                 )
                 message_done = not bilingual
-            if q.explanation is None or alert_done:
+            if alert_done:
                 continue
             prefix = limits.alert_prefix[lang] if limits.alert_prefix is not None else 0
-            size = prefix + utf16_len(q.explanation(lang))
-            if size > limits.alert:
-                self.fail(
-                    where.at(f"explanation{suffix}"),
-                    "explanation",
-                    "bank_alert_long",
-                    length=utf16_len(q.explanation(lang)),
-                    prefix=prefix,
-                    size=size,
-                    limit=limits.alert,
-                )
-                alert_done = not bilingual
+            alerts = [("explanation", q.explanation)] + [
+                (f"options[{n}].feedback", o.feedback) for n, o in enumerate(q.options, start=1)
+            ]
+            for path, text in alerts:
+                if text is None:
+                    continue
+                length = utf16_len(text(lang))
+                if prefix + length > limits.alert:
+                    self.fail(
+                        where.at(f"{path}{suffix}"),
+                        path,
+                        "bank_alert_long",
+                        length=length,
+                        prefix=prefix,
+                        size=prefix + length,
+                        limit=limits.alert,
+                    )
+                    alert_done = not bilingual
 
 
 _TOP = ("", "title", "language", "settings", "questions")
@@ -363,6 +383,8 @@ def _order(problem: Problem) -> tuple[int, ...]:
         return (3,)
     head, _, rest = problem.where.path.partition(".")
     base, _, index = head.partition("[")
+    feedback = rest.partition(".")[0] == "feedback"  # options[2].feedback.en
+    rest = rest.partition(".")[2] if feedback else rest
     lang = LANGS.index(rest) + 1 if rest in LANGS else 0
     q = problem.where.question
     if q is None:
@@ -375,4 +397,5 @@ def _order(problem: Problem) -> tuple[int, ...]:
         return (2, q, len(_FIELDS) + 1)
     number = int(index.rstrip("]")) if index.rstrip("]").isdigit() else 0
     rank = _FIELDS.index(base) if base in _FIELDS else 0
-    return (2, q, rank, number, problem.key == "bank_duplicate_option", lang)
+    kind = 2 if feedback else int(problem.key == "bank_duplicate_option")
+    return (2, q, rank, number, kind, lang)

@@ -7,6 +7,7 @@ the only kind of text ``bot.tg.outbox`` sends. One module per concern:
 
 - ``text``: labels, names, cutting to fit, Telegram's limits;
 - ``quiz``: announcement, questions, reveals, results, tap alerts, practice;
+- ``rich``: a message whose question holds math, as a rich message's HTML (Bot API 10.1);
 - ``keyboards``: every inline keyboard;
 - ``stats``: leaderboards and ``/me``;
 - ``review``: recaps, ``/review`` and recap settings;
@@ -28,6 +29,7 @@ from bot.render.keyboards import (
     timezone_keyboard,
 )
 from bot.render.quiz import (
+    alert_note,
     announcement,
     bank_limits,
     caption_fits,
@@ -41,6 +43,7 @@ from bot.render.quiz import (
     quiz_names,
     results_message,
     reveal_message,
+    reveal_parts,
     tap_alert,
     verdict_prefix,
 )
@@ -51,6 +54,7 @@ from bot.render.review import (
     review_answered,
     review_question,
 )
+from bot.render.rich import rich_html
 from bot.render.stats import leaderboard, me_in_group, me_private, my_groups
 from bot.render.text import (
     ALERT_LIMIT,
@@ -71,6 +75,7 @@ __all__ = [
     "MESSAGE_LIMIT",
     "NAME_LIMIT",
     "Missed",
+    "alert_note",
     "announcement",
     "answer_keyboard",
     "bank_limits",
@@ -98,9 +103,11 @@ __all__ = [
     "reset_keyboard",
     "results_message",
     "reveal_message",
+    "reveal_parts",
     "review_answered",
     "review_keyboard",
     "review_question",
+    "rich_html",
     "short_name",
     "start_keyboard",
     "tap_alert",

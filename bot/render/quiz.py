@@ -8,6 +8,7 @@ from bot.core.bank import Question, Quiz, utf16_len
 from bot.core.engine import Reveal, Score, Verdict
 from bot.core.limits import MESSAGE_LIMIT
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
+from bot.core.mathtext import readable
 from bot.i18n import num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
@@ -17,6 +18,7 @@ from bot.render.text import (
     fit,
     html_name,
     label,
+    plain_text,
     shown_length,
     with_medal,
 )
@@ -111,9 +113,30 @@ def caption_fits(
     return max(shown_length(asked), shown_length(revealed)) <= CAPTION_LIMIT
 
 
-def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True) -> Safe:
+def reveal_parts(reveal: Reveal, lang: Lang, *, total: int) -> tuple[Safe, Safe | None]:
+    """A group's reveal, and its note as a message of its own when the two would not fit one
+    message (a quiz stored before the bank's length check): moved, not cut (only a note longer
+    than a whole message is cut)."""
+    whole = reveal_message(reveal, lang, total=total)
+    note = reveal.question.note
+    if note is None or utf16_len(plain_text(whole)) <= MESSAGE_LIMIT:
+        return whole, None
+    alone = html("📖 {}", fit(note(lang), MESSAGE_LIMIT - 3))
+    return reveal_message(reveal, lang, total=total, with_note=False), alone
+
+
+def reveal_message(
+    reveal: Reveal,
+    lang: Lang,
+    *,
+    total: int,
+    group: bool = True,
+    picked: int | None = None,
+    with_note: bool = True,
+) -> Safe:
     """A closed question: the right option marked, explanation and note; in a ``group`` also
-    the count of each option and how many answered and were right."""
+    the count of each option and how many answered and were right; with ``picked`` (a bank
+    index: one student's own answer) that option marked and its feedback."""
     q = reveal.question
     if q.kind == "multiple":
         answer = [t(lang, "reveal_answers", labels=labels(reveal.rights_shown))]
@@ -140,13 +163,17 @@ def reveal_message(reveal: Reveal, lang: Lang, *, total: int, group: bool = True
             lang,
             counts=reveal.counts if group else None,
             right=reveal.rights_shown or reveal.correct_shown,
+            chosen=None if picked is None else reveal.permutation.index(picked),
         ),
         join("\n", answer),
-        *explained(q, lang),
+        *explained(q, lang, picked),
     ]
-    if q.note is not None:
-        # what a bank checked in code points may still be over Telegram's UTF-16 limit (a
-        # quiz stored before the check): the note gives way, cut to what fits
+    if q.note is not None and with_note and group:  # too long: moved aside by reveal_parts
+        parts.append(html("📖 {}", q.note(lang)))
+    elif q.note is not None and with_note:
+        # a practice reveal is one message: what a bank checked in code points may still be
+        # over Telegram's UTF-16 limit (a quiz stored before the check): the note gives way,
+        # cut to what fits
         room = MESSAGE_LIMIT - utf16_len(join("\n\n", parts)) - VERDICT_ROOM
         parts.append(html("📖 {}", trim_utf16(q.note(lang), room)))
     return join("\n\n", parts)
@@ -264,9 +291,20 @@ def tap_alert(
         )
         return t_plain(lang, key)
     prefix = verdict_prefix(lang, verdict, question, permutation, practice=practice)
-    if question.explanation is None:
+    assert verdict.answer is not None
+    note = alert_note(question, verdict.answer.option, lang)
+    if note is None:
         return fit(prefix, ALERT_LIMIT)
-    return fit(f"{prefix}\n\n{question.explanation(lang)}", ALERT_LIMIT)
+    return fit(f"{prefix}\n\n{note}", ALERT_LIMIT)
+
+
+def alert_note(question: Question, option: int, lang: Lang) -> str | None:
+    """What a tap on ``option`` (a bank index) says after its verdict: that option's own
+    feedback, else the question's explanation; formulas in readable Unicode (an alert shows
+    no math)."""
+    picked = question.options[option].feedback if 0 <= option < len(question.options) else None
+    text = picked if picked is not None else question.explanation
+    return None if text is None else readable(text(lang))
 
 
 def choice_alert(lang: Lang, shown: Sequence[int]) -> str:
@@ -313,11 +351,13 @@ def quiz_names(quiz_ids: Sequence[str]) -> Safe:
     return join(", ", [html("<code>{}</code>", q) for q in quiz_ids]) if quiz_ids else Safe("—")
 
 
-def practice_answered(reveal: Reveal, lang: Lang, *, total: int, verdict: str) -> Safe:
-    """A practice question after the tap: its reveal and the verdict."""
-    return join(
-        "\n\n", [reveal_message(reveal, lang, total=total, group=False), html("<b>{}</b>", verdict)]
-    )
+def practice_answered(
+    reveal: Reveal, lang: Lang, *, total: int, verdict: str, picked: int | None = None
+) -> Safe:
+    """A practice question after the tap: its reveal (the student's ``picked`` option, a bank
+    index, with its feedback) and the verdict."""
+    shown = reveal_message(reveal, lang, total=total, group=False, picked=picked)
+    return join("\n\n", [shown, html("<b>{}</b>", verdict)])
 
 
 def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:
@@ -330,8 +370,19 @@ def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:
     )
 
 
-def explained(question: Question, lang: Lang) -> list[Safe]:
-    """The explanation line of a question, if it has one."""
-    if question.explanation is None:
-        return []
-    return [html("💡 {}", question.explanation(lang))]
+def explained(question: Question, lang: Lang, picked: int | None = None) -> list[Safe]:
+    """What a closed question explains: the feedback of the student's own pick (``picked``,
+    a bank index) if it has one, then the question's explanation; without a pick (a group's
+    reveal) the explanation, else the right option's feedback."""
+    lines: list[Safe] = []
+    if picked is not None and 0 <= picked < len(question.options):
+        feedback = question.options[picked].feedback
+        if feedback is not None:
+            lines.append(html("💬 {}", feedback(lang)))
+    if question.explanation is not None:
+        lines.append(html("💡 {}", question.explanation(lang)))
+    elif picked != question.correct and question.correct < len(question.options):
+        right = question.options[question.correct].feedback
+        if right is not None:
+            lines.append(html("💡 {}", right(lang)))
+    return lines

@@ -78,7 +78,9 @@ def recap_messages(
                             label=label(right),
                             answer=fit(q.options[q.correct](lang), 500),
                         ),
-                        *explained(q, lang),
+                        *explained(
+                            q, lang, None if item.chosen is None else item.permutation[item.chosen]
+                        ),
                         *([html("📖 {}", fit(q.note(lang), 1000))] if q.note is not None else []),
                     ],
                 )
@@ -153,7 +155,9 @@ def review_answered(
                 right=permutation.index(question.correct),
                 chosen=chosen,
             ),
-            join("\n", [html("<b>{}</b>", verdict), *explained(question, lang)]),
+            join(
+                "\n", [html("<b>{}</b>", verdict), *explained(question, lang, permutation[chosen])]
+            ),
             schedule,
         ],
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.banks.catalog import Catalog
+from bot.core.mathtext import readable
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
@@ -99,7 +100,9 @@ def me_private(overview: Overview, lang: Lang, catalog: Catalog) -> Safe:
                 if quiz
                 else None
             )
-            text = fit(question.text(lang), WEAK_QUESTION) if question else weak.question_id
+            text = (
+                fit(readable(question.text(lang)), WEAK_QUESTION) if question else weak.question_id
+            )
             lines.append(
                 t(
                     lang,

@@ -17,6 +17,7 @@ from bot.core.analysis import Analysis, ItemStats
 from bot.core.bank import Question, Quiz
 from bot.core.deadlines import local_time, show_offset
 from bot.core.engine import Reveal
+from bot.core.mathtext import readable
 from bot.i18n import num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
@@ -200,7 +201,7 @@ def homework_results(
                 "hw_results_hardest",
                 n=hardest.q_index + 1,
                 share=round(100 * hardest.right / hardest.answered),
-                text=fit(question.text(lang), 120),
+                text=fit(readable(question.text(lang)), 120),
             )
         )
     lines += [Safe(""), t(lang, "results_footer")]
@@ -248,7 +249,7 @@ def attempt_closed(
         q.text(lang),
         options_block(q, reveal.permutation, lang, right=reveal.correct_shown, chosen=chosen),
         html("<b>{}</b>", verdict),
-        *explained(q, lang),
+        *explained(q, lang, None if chosen is None else reveal.permutation[chosen]),
     ]
     if q.note is not None:
         parts.append(html("📖 {}", q.note(lang)))
@@ -265,7 +266,7 @@ def _percent(lang: Lang, share: float | None) -> str:
 def _item_block(
     lang: Lang, question: Question, item: ItemStats, reports: Mapping[str, int]
 ) -> Safe:
-    lines = [t(lang, "an_item_head", n=item.number, text=fit(question.text(lang), 90))]
+    lines = [t(lang, "an_item_head", n=item.number, text=fit(readable(question.text(lang)), 90))]
     if not item.answered:
         return join("\n", [*lines, t(lang, "an_item_none")])
     d = "—" if item.discrimination is None else num(lang, f"{item.discrimination:+.2f}")

@@ -8,6 +8,8 @@ import unicodedata
 
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
+from bot.core.bank import utf16_len
+from bot.core.mathtext import readable
 from bot.i18n import markup, t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
@@ -42,10 +44,15 @@ def html_name(name: str) -> Safe:
 
 
 def fit(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters at a word boundary, with an ellipsis if cut."""
-    if len(text) <= limit:
+    """``text`` cut to ``limit`` characters as Telegram counts them (UTF-16 code units) at a
+    word boundary, with an ellipsis if cut."""
+    if utf16_len(text) <= limit:
         return text
     cut = text[: limit - 1]
+    excess = utf16_len(cut) - (limit - 1)
+    while excess > 0:  # each character beyond the BMP counts two
+        excess -= 2 if ord(cut[-1]) > 0xFFFF else 1
+        cut = cut[:-1]
     space = cut.rfind(" ")
     if space > limit // 2:
         cut = cut[:space]
@@ -67,11 +74,13 @@ def when(lang: Lang, seconds: float) -> Safe:
     return t(lang, "when_day") if days == 1 else t(lang, "when_days", n=days)
 
 
-def plain_text(text: str) -> str:
-    """An HTML message as plain text (for the terminal)."""
-    return html.unescape(_TAG.sub("", text))
+def plain_text(text: str, *, math: bool = False) -> str:
+    """An HTML message as plain text (for the terminal); with ``math``, its formulas in
+    readable Unicode."""
+    plain = html.unescape(_TAG.sub("", text))
+    return readable(plain) if math else plain
 
 
 def shown_length(text: Safe) -> int:
     """An HTML message's length as Telegram counts it: its text as shown, in UTF-16 units."""
-    return len(plain_text(text).encode("utf-16-le")) // 2
+    return utf16_len(plain_text(text))

@@ -26,6 +26,7 @@ from telegram.ext import Application
 from bot import render
 from bot.core.bank import Quiz
 from bot.core.engine import PlanMismatch, QuizEngine, make_plan
+from bot.core.mathtext import question_has_math
 from bot.core.spacing import first_review
 from bot.i18n import t
 from bot.i18n.lang import Lang
@@ -33,7 +34,7 @@ from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.services import pictures
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap
+from bot.services.driver import Notice, RunDriver, Tap, edit
 from bot.services.progress import restore_engine
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
 from bot.tg import outbox
@@ -176,6 +177,7 @@ class Attempts(AppBound):
             carry_on,
             arm=lambda seconds: self._arm(a, seconds),
             shown=pictures.before(a.quiz, engine.question),
+            rich=question_has_math(engine.question),
         )
 
     # --- answering --------------------------------------------------------------------------
@@ -215,13 +217,14 @@ class Attempts(AppBound):
         engine = a.engine
         reveal = await self._driver.close(a, a.timer)
         if a.message_id is not None:
-            await outbox.edit(
+            await edit(
                 self._bot,
                 a.user_id,
                 a.message_id,
                 render_teacher.attempt_closed(
                     reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen
                 ),
+                rich=question_has_math(reveal.question),
             )
         await self._next(a)
 
@@ -292,17 +295,19 @@ class Attempts(AppBound):
                 if self._by_id.pop(a.run_id, None) is None:
                     continue  # it finished meanwhile
                 if a.message_id is not None and a.engine.phase == "open":
-                    await outbox.edit(
+                    closed = a.engine.close()
+                    await edit(
                         self._bot,
                         a.user_id,
                         a.message_id,
                         render_teacher.attempt_closed(
-                            a.engine.close(),
+                            closed,
                             a.lang,
                             total=a.engine.count,
                             verdict=t(a.lang, "hw_time_up"),
                             chosen=None,
                         ),
+                        rich=question_has_math(closed.question),
                     )
                 await outbox.send(self._bot, a.user_id, t(a.lang, "hw_ended_midway"))
 

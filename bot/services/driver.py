@@ -27,6 +27,7 @@ from telegram.ext import Application, CallbackContext, ExtBot, Job, JobQueue
 from bot.core.engine import Answer, QuizEngine, Reveal
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
+from bot.render import rich as render_rich
 from bot.services.pictures import Pictures, Shown
 from bot.services.progress import save_progress, to_stored
 from bot.storage import EndStatus, Store
@@ -119,6 +120,48 @@ class Timers:
         await callback(data)
 
 
+async def send(
+    bot: ExtBot[Any],
+    chat_id: int,
+    text: Safe,
+    *,
+    rich: bool = False,
+    thread_id: int = 0,
+    markup: InlineKeyboardMarkup | None = None,
+    urgent: bool = False,
+) -> outbox.Outcome:
+    """Send ``text``; with ``rich`` (a question that holds math) as a rich message, in which
+    Telegram renders the formulas; ``urgent`` as for ``outbox.send``."""
+    if rich:
+        html = render_rich.rich_html(text)
+        return await outbox.send_rich(
+            bot, chat_id, html, thread_id=thread_id, markup=markup, urgent=urgent
+        )
+    return await outbox.send(bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent)
+
+
+async def edit(
+    bot: ExtBot[Any],
+    chat_id: int,
+    message_id: int,
+    text: Safe,
+    *,
+    rich: bool = False,
+    markup: InlineKeyboardMarkup | None = None,
+    optional: bool = False,
+    urgent: bool = False,
+) -> outbox.Outcome:
+    """Edit a message ``send`` sent, in the same form (a rich message stays rich)."""
+    if rich:
+        html = render_rich.rich_html(text)
+        return await outbox.edit_rich(
+            bot, chat_id, message_id, html, markup=markup, optional=optional, urgent=urgent
+        )
+    return await outbox.edit(
+        bot, chat_id, message_id, text, markup=markup, optional=optional, urgent=urgent
+    )
+
+
 class RunDriver:
     """Post, record, open, arm the timer, close: for every kind of run."""
 
@@ -149,6 +192,7 @@ class RunDriver:
         arm: Callable[[float], None] | None = None,
         urgent: bool = False,
         shown: Shown | None = None,
+        rich: bool = False,
     ) -> bool:
         """Post the current question (its text and keyboard): progress saved as "posting",
         sent (again, to the new id ``moved`` returns, if the group became a supergroup), the
@@ -156,13 +200,14 @@ class RunDriver:
         happened), then opened, saved with its message, and ``arm`` called with its time.
         ``urgent``: first in line when the bot's overall budget is short (a group's question).
         With ``shown``, the question's picture goes with it (bot/services/pictures.py).
-        True if the question is open."""
+        ``rich``: posted as a rich message (the question holds math; a picture then goes
+        first, never with the question as its caption). True if the question is open."""
         engine = run.engine
         await save_progress(self._store, run.run_id, engine, None)
-        sent = await self._send(chat_id, question, thread_id, shown, urgent)
+        sent = await self._send(chat_id, question, thread_id, shown, urgent, rich)
         if sent.status == "moved" and moved is not None:
             chat_id = await moved(sent.new_chat_id)
-            sent = await self._send(chat_id, question, thread_id, shown, urgent)
+            sent = await self._send(chat_id, question, thread_id, shown, urgent, rich)
         if carry_on is not None and not await carry_on(sent):
             return False
         engine.open(self._clock())
@@ -179,14 +224,19 @@ class RunDriver:
         thread_id: int,
         shown: Shown | None,
         urgent: bool,
+        rich: bool,
     ) -> outbox.Outcome:
+        """The question's picture (as its caption, or before it), then the question itself as
+        a text or rich message unless it went as the caption."""
         text, markup = question
-        if shown is None:
-            return await outbox.send(
-                self._bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent
+        if shown is not None:
+            photo = await self.pictures.send(
+                self._bot, chat_id, shown, text, markup, thread_id=thread_id, urgent=urgent
             )
-        return await self.pictures.send(
-            self._bot, chat_id, shown, text, markup, thread_id=thread_id, urgent=urgent
+            if photo is not None:
+                return photo
+        return await send(
+            self._bot, chat_id, text, rich=rich, thread_id=thread_id, markup=markup, urgent=urgent
         )
 
     async def record(self, run: Run, answer: Answer, *, points: int | None = None) -> bool:

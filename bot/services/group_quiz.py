@@ -30,12 +30,13 @@ from telegram.ext import Application
 from bot import render
 from bot.core.bank import Quiz
 from bot.core.engine import QuizEngine, Reveal, Verdict, make_plan
+from bot.core.mathtext import question_has_math
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap
+from bot.services.driver import Notice, RunDriver, Tap, edit, send
 from bot.services.pictures import Shown
 from bot.services.progress import from_letters, letters, restore_engine
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
@@ -289,6 +290,7 @@ class GroupQuizzes(AppBound):
             arm=lambda seconds: self._schedule_close(run, seconds),
             urgent=True,
             shown=self._shown(run),
+            rich=question_has_math(run.engine.question),
         )
 
     def _schedule_close(self, run: LiveRun, delay: float) -> None:
@@ -346,7 +348,8 @@ class GroupQuizzes(AppBound):
 
     async def _reveal(self, run: LiveRun, reveal: Reveal) -> bool:
         self._timers.cancel(run.count_job)
-        text = render.reveal_message(reveal, run.lang, total=run.engine.count)
+        text, note = render.reveal_parts(reveal, run.lang, total=run.engine.count)
+        rich = question_has_math(reveal.question)
         result = outbox.Outcome("missing")
         if run.message_id is not None:
             result = await self._edit(run, run.message_id, text, urgent=True)
@@ -354,8 +357,12 @@ class GroupQuizzes(AppBound):
             await self._moved(run, result.new_chat_id)  # of reach, the reveal goes there anew
             result = outbox.Outcome("missing")
         if result.status == "missing":  # deleted by a moderator, or never posted
-            result = await outbox.send(
-                self._bot, run.chat_id, text, thread_id=run.thread_id, urgent=True
+            result = await send(
+                self._bot, run.chat_id, text, rich=rich, thread_id=run.thread_id, urgent=True
+            )
+        if note is not None and result.ok:  # a note too long to share the reveal's message
+            result = await send(
+                self._bot, run.chat_id, note, rich=rich, thread_id=run.thread_id, urgent=True
             )
         return await self._follow(run, result)
 
@@ -566,12 +573,14 @@ class GroupQuizzes(AppBound):
 
     def _shown(self, run: LiveRun) -> Shown | None:
         """The open question's picture, and whether the question is its caption (the same
-        answer after a restart: it depends on the question and the chat's language only)."""
+        answer after a restart: it depends on the question and the chat's language only). A
+        question holding math is never a caption (a caption cannot be a rich message): its
+        picture goes first, then the question as a rich message."""
         engine = run.engine
         image = engine.question.image
         if image is None:
             return None
-        caption = render.caption_fits(
+        caption = not question_has_math(engine.question) and render.caption_fits(
             engine.question,
             engine.permutation,
             run.lang,
@@ -590,14 +599,25 @@ class GroupQuizzes(AppBound):
         optional: bool = False,
         urgent: bool = False,
     ) -> outbox.Outcome:
-        """Edit the open question's message: its text, or its photo's caption."""
+        """Edit the open question's message: its photo's caption, or its text (a rich message
+        when the question holds math), as it was posted."""
         shown = self._shown(run)
-        edit = outbox.edit_caption if shown is not None and shown.caption else outbox.edit
+        if shown is not None and shown.caption:
+            return await outbox.edit_caption(
+                self._bot,
+                run.chat_id,
+                message_id,
+                text,
+                markup=markup,
+                optional=optional,
+                urgent=urgent,
+            )
         return await edit(
             self._bot,
             run.chat_id,
             message_id,
             text,
+            rich=question_has_math(run.engine.question),
             markup=markup,
             optional=optional,
             urgent=urgent,

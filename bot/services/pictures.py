@@ -11,6 +11,8 @@ both fit in a caption (1,024 characters as shown), one photo message with the qu
 caption and the answer keyboard, its "N answered" and reveal edits made to the caption; else
 the photo first, then the question as a text message with the keyboard, edited as before.
 In private (practice, homework attempts) the photo always goes first (``before``).
+A question holding math goes as a rich message, which cannot be a caption: its photo goes first
+(the group's ``_shown`` decides so), then the question; the driver sends the question.
 """
 
 from __future__ import annotations
@@ -65,9 +67,11 @@ class Pictures:
         *,
         thread_id: int = 0,
         urgent: bool = False,
-    ) -> outbox.Outcome:
-        """Post a question with its picture; the outcome of the message that carries the
-        keyboard (the photo, or the text after it)."""
+    ) -> outbox.Outcome | None:
+        """Post a question's picture: with the question as its caption (and the keyboard), or
+        alone before it. The outcome of the message that carries the keyboard, or None when
+        the question is still to be sent (as a text or rich message: the caller sends it),
+        after the picture or without it (it could not be sent)."""
         caption = text if shown.caption else None
         keyboard = markup if shown.caption else None
         sent = await self._photo(bot, chat_id, shown, caption, keyboard, thread_id, urgent)
@@ -75,9 +79,7 @@ class Pictures:
             log.warning("chat %s: picture %s not sent", chat_id, shown.image.file)
         elif not sent.ok or shown.caption:
             return sent
-        return await outbox.send(
-            bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent
-        )
+        return None
 
     async def _photo(
         self,

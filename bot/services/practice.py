@@ -21,13 +21,14 @@ from bot import render
 from bot.banks.catalog import Catalog
 from bot.core.bank import Quiz
 from bot.core.engine import PlanMismatch, QuizEngine, make_plan
+from bot.core.mathtext import question_has_math
 from bot.core.spacing import first_review
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.render import callbacks
 from bot.services import pictures
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap
+from bot.services.driver import Notice, RunDriver, Tap, edit
 from bot.services.progress import to_engine
 from bot.storage import NewRun, Store
 from bot.tg import outbox
@@ -140,9 +141,10 @@ class PracticeSessions(AppBound):
             session.message_id = tap.message_id  # the message tapped is the one answered
             reveal = await self._driver.close(session)
             text = render.practice_answered(
-                reveal, session.lang, total=engine.count, verdict=prefix
+                reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.option
             )
-            await outbox.edit(self._bot, tap.chat_id, tap.message_id, text)
+            rich = question_has_math(reveal.question)
+            await edit(self._bot, tap.chat_id, tap.message_id, text, rich=rich)
             if engine.advance():
                 await self._ask(session)
             else:
@@ -165,7 +167,8 @@ class PracticeSessions(AppBound):
         )
         # untimed: open whatever the send's outcome (the student may /practice again)
         shown = pictures.before(session.quiz, engine.question)
-        await self._driver.post(session, session.chat_id, (text, keyboard), shown=shown)
+        rich = question_has_math(engine.question)
+        await self._driver.post(session, session.chat_id, (text, keyboard), shown=shown, rich=rich)
 
     async def _done(self, session: Session, user_id: int) -> None:
         right = sum(1 for a in session.engine.answers_of(user_id).values() if a.correct)

@@ -27,14 +27,15 @@ from bot import render
 from bot.banks.catalog import Catalog
 from bot.core.bank import Quiz
 from bot.core.engine import streaks
+from bot.core.mathtext import has_math
 from bot.core.spacing import first_review
 from bot.i18n import parse_lang, t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import teacher as render_teacher
 from bot.services.appbound import AppBound
+from bot.services.driver import send
 from bot.storage import Store, StoredRun
-from bot.tg import outbox
 from bot.tg.pacing import SlidingWindow
 
 log = logging.getLogger(__name__)
@@ -213,9 +214,8 @@ class Recaps(AppBound):
                 if delay > 0:
                     await asyncio.sleep(delay)
                 self._window.record()
-            outcome = await outbox.send(
-                self._bot, user_id, text, markup=markup if n == len(texts) else None
-            )
+            last = markup if n == len(texts) else None
+            outcome = await send(self._bot, user_id, text, rich=has_math(text), markup=last)
             if outcome.status == "gone":
                 self.blocked += 1
                 log.info("user %s can't be written to: recap skipped", user_id)
@@ -238,7 +238,7 @@ class Recaps(AppBound):
         texts: list[Safe] = []
         markup = None
         if run is not None and run.status == "running":  # the open question stays secret
-            await outbox.send(self._bot, chat_id, t(lang, "recap_not_yet"))
+            await send(self._bot, chat_id, t(lang, "recap_not_yet"))
             return
         if run is not None and quiz is not None and run.mode == "group":
             answers = await self._answers(run_id)
@@ -248,7 +248,8 @@ class Recaps(AppBound):
                 markup = self._report_markup(run, answers, user_id, lang)
         texts = texts or [t(lang, "recap_none")]
         for n, text in enumerate(texts, start=1):
-            await outbox.send(self._bot, chat_id, text, markup=markup if n == len(texts) else None)
+            last = markup if n == len(texts) else None
+            await send(self._bot, chat_id, text, rich=has_math(text), markup=last)
 
 
 def _asked(run: StoredRun, mine: Mapping[int, Any]) -> int:

@@ -30,6 +30,7 @@ from bot.banks.catalog import Catalog
 from bot.core import spacing
 from bot.core.bank import Question, Quiz
 from bot.core.engine import DAY
+from bot.core.mathtext import question_has_math
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import join
@@ -37,7 +38,7 @@ from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.render.callbacks import TZ_RANGE
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, Tap
+from bot.services.driver import Notice, Tap, edit, send
 from bot.services.recap import Recaps
 from bot.storage import Card, Store
 from bot.tg import outbox
@@ -135,10 +136,11 @@ class Reviews(AppBound):
             self._rng.shuffle(perm)
         due = await self._store.due_count(user_id, now)
         text = render.review_question(quiz, question, perm, lang, due=due)
-        await outbox.send(
+        await send(
             self._bot,
             chat_id,
             text,
+            rich=question_has_math(question),
             markup=render.review_keyboard(card.card_id, perm, step=step, right=right),
         )
         return True
@@ -174,13 +176,14 @@ class Reviews(AppBound):
                 lang, "review_up" if correct else "review_reset", when=render.when(lang, due - now)
             )
         )
-        await outbox.edit(
+        await edit(
             self._bot,
             chat_id,
             message_id,
             render.review_answered(
                 quiz, question, perm, lang, chosen=shown, verdict=verdict, schedule=schedule
             ),
+            rich=question_has_math(question),
             markup=render_teacher.card_report_keyboard(lang, card.card_id),
         )
         right += int(correct)

@@ -40,10 +40,13 @@ from bot.core.bank import (
 )
 from bot.core.images import MAX_IMAGES, Picture, Refused, check
 from bot.core.limits import bank_limits
+from bot.core.mathtext import tidy
 from bot.core.problems import Problem as BankProblem
 from bot.core.problems import SourceMap, Where, whole
 from bot.core.validator import validate
 from bot.i18n.lang import Lang, as_lang
+
+_DOLLARS = ("gift", "moodle-xml")  # Moodle's formats: ``$x$`` is a formula there
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,13 +158,9 @@ def build(
         if problem is not None:
             slots.append(problem)
             continue
-        explanation = (draft.explanation or "").strip()
-        if fit_explanations and len(explanation) > room:
-            note = f"{explanation}\n\n{draft.note.strip()}" if draft.note else explanation
-            draft = replace(draft, explanation=None, note=note)
-            moved = {"length": len(explanation), "limit": room}
-            notes.append(Problem(draft.where, "imp_explanation_moved", moved))
-        question = _question(draft, f"q{number}", len(candidates) + 1)
+        if fit_explanations:
+            draft = _fit_explanation(draft, room, notes)
+        question = _question(draft, f"q{number}", len(candidates) + 1, fmt in _DOLLARS)
         candidates.append(question)
         slots.append((draft, question))
     head = Quiz(
@@ -206,6 +205,29 @@ def build(
     return ImportReport(
         fmt, text, len(kept), ordered, None, quiz, tuple(in_order(notes)), pictures=found
     )
+
+
+def _fit_explanation(draft: Draft, room: int, notes: list[Problem]) -> Draft:
+    """An explanation too long for the tap alert moved to the note, said in ``notes``; so is
+    the right option's own feedback (GIFT's ``=answer#feedback``: what explains the answer),
+    which the alert shows too. A wrong option's long feedback stays (and is reported)."""
+    explanation = (draft.explanation or "").strip()
+    if len(explanation) > room:
+        draft = _to_note(replace(draft, explanation=None), explanation, room, notes)
+    feedback = list(draft.feedback)
+    right = (feedback[draft.correct] or "").strip() if draft.correct < len(feedback) else ""
+    if len(right) > room:
+        feedback[draft.correct] = None
+        draft = _to_note(replace(draft, feedback=tuple(feedback)), right, room, notes)
+    return draft
+
+
+def _to_note(draft: Draft, text: str, room: int, notes: list[Problem]) -> Draft:
+    """``text`` put first in the draft's note, and said so."""
+    notes.append(
+        Problem(draft.where, "imp_explanation_moved", {"length": len(text), "limit": room})
+    )
+    return replace(draft, note=f"{text}\n\n{draft.note.strip()}" if draft.note else text)
 
 
 def _alert_room() -> int:
@@ -288,22 +310,35 @@ def _title(given: str | None, name: str) -> str:
     return title
 
 
-def _text(text: str) -> Text:
-    """A one-language text, trimmed as the YAML reader trims it."""
-    return Text(text.strip(), text.strip())
+def _text(text: str, dollars: bool) -> Text:
+    """A one-language text, trimmed as the YAML reader trims it, its formulas as a bank keeps
+    them (bot/core/mathtext.py: empty markers dropped, Moodle's ``$x$`` as ``\\(x\\)``)."""
+    kept = tidy(text.strip(), dollars=dollars).strip()
+    return Text(kept, kept)
 
 
-def _question(draft: Draft, qid: str, number: int) -> Question:
+def _question(draft: Draft, qid: str, number: int, dollars: bool) -> Question:
+    feedback = [*draft.feedback, *[None] * len(draft.options)]
     return Question(
         id=qid,
         number=number,
-        text=_text(draft.text),
-        options=tuple(Option(o.strip(), o.strip()) for o in draft.options),
+        text=_text(draft.text, dollars),
+        options=tuple(
+            _option(option, given, dollars)
+            for option, given in zip(draft.options, feedback, strict=False)
+        ),
         correct=draft.correct,
-        explanation=_text(draft.explanation) if draft.explanation else None,
-        note=_text(draft.note) if draft.note else None,
+        explanation=_text(draft.explanation, dollars) if draft.explanation else None,
+        note=_text(draft.note, dollars) if draft.note else None,
         tag=draft.tag.strip() if draft.tag else None,
     )
+
+
+def _option(text: str, feedback: str | None, dollars: bool) -> Option:
+    """An option and its own feedback (None when it has none)."""
+    kept = _text(text, dollars)
+    given = _text(feedback, dollars) if feedback and feedback.strip() else None
+    return Option(kept.bn, kept.en, given)
 
 
 def _precheck(draft: Draft) -> Problem | None:

@@ -200,11 +200,19 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
     head = _split(body, "#")
     if _TRUE_FALSE.match(_text(head[0][1])):  # {T}, {F#wrong#right}; feedback may hold = or ~
         right = _text(head[0][1]).strip().upper().startswith("T")
-        # feedback for a wrong answer, then for a right one
-        given = [_piece(_text(part), fmt) for _, part in head[1:]]
-        explanation = given[1] if len(given) > 1 and given[1] else None
+        # {T#wrong#right}: the first feedback is for a wrong answer, the second for a right one
+        given = [_piece(_text(part), fmt) or None for _, part in head[1:]] + [None, None]
+        wrong_said, right_said = given[0], given[1]
+        said = (right_said, wrong_said) if right else (wrong_said, right_said)
         return Draft(
-            where, question, (TRUE, FALSE), 0 if right else 1, explanation, general, true_false=True
+            where,
+            question,
+            (TRUE, FALSE),
+            0 if right else 1,
+            None,
+            general,
+            true_false=True,
+            feedback=said,
         )
     parts = _right_marks(_split(body, "=~"))
     if len(parts) - 1 > MAX_OPTIONS:  # said before thousands of options are each formatted
@@ -240,7 +248,9 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
         raise _Skip("imp_not_mcq", kind="partial credit")
     if len(rights) != 1:
         raise _Skip("imp_right_count", count=len(rights))
-    return Draft(where, question, tuple(options), rights[0], feedbacks[rights[0]], general)
+    return Draft(
+        where, question, tuple(options), rights[0], None, general, feedback=tuple(feedbacks)
+    )
 
 
 def _right_marks(parts: list[tuple[str, Chars]]) -> list[tuple[str, Chars]]:

@@ -87,6 +87,7 @@ class Draft:
     seconds: int | None = None
     true_false: bool = False  # options are (TRUE, FALSE) in some order: worded when built
     image: str | None = None  # the picture the question names (a file beside it, or embedded)
+    feedback: tuple[str | None, ...] = ()  # each option's own feedback, by index (or none)
 
 
 @dataclass(slots=True)

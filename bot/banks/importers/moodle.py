@@ -153,6 +153,8 @@ def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -
             option = TRUE if option.casefold() == TRUE else FALSE
         options.append(option)
         feedbacks.append(_html(out, where, answer.find("feedback")))
+    # read before the <file> elements, so that a sound they name is reported once
+    said = {name: _own(_html(out, where, element.find(name))) for name in _COMBINED}
     named = {str(p.values.get("name")) for p in out.problems if p.where == where and p.values}
     pictures.embedded(out, where, element, named)
     if partial:
@@ -166,11 +168,12 @@ def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -
         text,
         tuple(options),
         rights[0],
-        feedbacks[rights[0]] or None,
+        None,
         note,
         tag,
         true_false=element.get("type") == "truefalse" and sorted(options) == [FALSE, TRUE],
         image=image,
+        feedback=_combined(out, where, said, feedbacks, rights[0]),
     )
 
 
@@ -182,3 +185,33 @@ def _question_text(out: Parsed, where: Place, element: ET.Element | None) -> tup
     html = element.get("format", "html") == "html"
     image = pictures.take(out, where, raw) if html else None
     return (html_to_text(raw)[0] if html else clean(raw)), image
+
+
+#: what Moodle writes into every question's combined feedback unless the teacher changes it;
+#: it only repeats the verdict the alert already gives
+_MOODLE_DEFAULTS = {
+    "your answer is correct",
+    "your answer is partially correct",
+    "your answer is incorrect",
+}
+_COMBINED = ("correctfeedback", "incorrectfeedback", "partiallycorrectfeedback")
+
+
+def _combined(
+    out: Parsed, where: Place, said: dict[str, str | None], feedbacks: list[str], right: int
+) -> tuple[str | None, ...]:
+    """Each option's feedback: its own ``<answer><feedback>``, else the question's
+    ``<correctfeedback>`` (the right option) or ``<incorrectfeedback>`` (the others), as
+    ``said`` holds them. ``<partiallycorrectfeedback>`` has no place in a single-answer
+    question: reported."""
+    if said["partiallycorrectfeedback"]:
+        out.skip(where, "imp_feedback_dropped", kind="partiallycorrectfeedback")
+    return tuple(
+        own or said["correctfeedback" if n == right else "incorrectfeedback"] or None
+        for n, own in enumerate(feedbacks)
+    )
+
+
+def _own(text: str) -> str | None:
+    """A combined feedback the teacher wrote (Moodle's default wording is not)."""
+    return None if text.strip().rstrip(".").casefold() in _MOODLE_DEFAULTS else text or None
