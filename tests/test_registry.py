@@ -50,8 +50,11 @@ def test_readme_documents_every_command_of_the_table() -> None:
     """README's Commands section names every documented command, moderators' ones in the
     moderators' table, and names no command the bot does not have."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("\n## Commands") :]
-    section = section[: section.index("\n## ", 1)]
+    head = re.search(r"\n(#{2,3}) Commands\n", readme)
+    assert head is not None, "README.md has no Commands section"
+    section = readme[head.start() :]
+    end = re.search(r"\n#{2,%d} " % len(head[1]), section[1:])
+    section = section[: end.start() + 1] if end else section
     moderators = section.split("For moderators", 1)[1]
     for command in REGISTRY.commands:
         if not command.documented:
