@@ -53,7 +53,7 @@ def test_readme_documents_every_command_of_the_table() -> None:
     head = re.search(r"\n(#{2,3}) Commands\n", readme)
     assert head is not None, "README.md has no Commands section"
     section = readme[head.start() :]
-    end = re.search(r"\n#{2,%d} " % len(head[1]), section[1:])
+    end = re.search(r"\n#{2," + str(len(head[1])) + r"} ", section[1:])
     section = section[: end.start() + 1] if end else section
     moderators = section.split("For moderators", 1)[1]
     for command in REGISTRY.commands:
