@@ -29,6 +29,7 @@ from bot.app.lifecycle import QuizApplication
 from bot.app.logs import setup_logging
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
+from bot.banks.resolver import QuizResolver
 from bot.core.bank import Problem, Quiz, load_folder
 from bot.core.engine import PlanMismatch
 from bot.core.limits import bank_limits
@@ -123,6 +124,7 @@ def build_application(
     svc.arrivals, svc.transports = arrivals, transports
     svc.answers = Answers(bot.base_url, transports[0], pacer)
     svc.authored = AuthoredCatalog(svc.catalog, bank_limits())
+    svc.resolver = QuizResolver(svc.catalog, svc.authored)
     register_handlers(app, registry)
     return app
 

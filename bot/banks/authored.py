@@ -54,7 +54,7 @@ class AuthoredCatalog:
             except BankError as exc:
                 log.error("stored quiz %s (%s) is not served: %s", row.quiz_id, row.name, exc)
                 return None
-        quiz = dataclasses.replace(quiz, id=row.quiz_id)
+        quiz = dataclasses.replace(quiz, id=row.quiz_id, name=row.name)
         self._rows[row.quiz_id] = row
         self._catalog.add(quiz, chats=(), origin="authored")
         return quiz
@@ -101,12 +101,15 @@ class AuthoredCatalog:
     def names(self) -> set[str]:
         return {r.name for r in self.live()}
 
-    def may_start(self, quiz_id: str, user_id: int) -> Quiz | None:
-        """The stored quiz ``quiz_id`` if this user may start it (their own, or published)."""
+    def may_start(self, quiz_id: str, user_id: int, *, shared: bool = False) -> Quiz | None:
+        """The stored quiz ``quiz_id`` if this user may start it (their own, or published); with
+        ``shared`` (practice in a private chat) also one shared by link: the end of a practice
+        that began with the link offers it again."""
         row = self._rows.get(quiz_id)
         if row is None or row.deleted_at is not None:
             return None
-        return self.quiz(quiz_id) if row.author_id == user_id or row.published else None
+        allowed = row.author_id == user_id or row.published or (shared and bool(row.share_token))
+        return self.quiz(quiz_id) if allowed else None
 
 
 def parse(bank_yaml: str, file: str, limits: Limits, quiz_id: str) -> Quiz:

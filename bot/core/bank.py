@@ -84,6 +84,12 @@ class Quiz:
     source: str = ""
     bilingual: bool = True  # False: every text is in ``language`` only, served as it is
     pick: int | None = None  # each run draws this many questions (None: all, in order)
+    name: str = ""  # a stored quiz's name (what users type); a folder bank's is its id
+
+    @property
+    def handle(self) -> str:
+        """The name users see and type: never a stored quiz's internal id."""
+        return self.name or self.id
 
     @property
     def run_length(self) -> int:

@@ -11,10 +11,10 @@ import re
 from telegram import Chat, Update
 from telegram.ext import filters
 
-from bot import render
-from bot.core.bank import QUIZ_ID, Quiz
+from bot.banks.resolver import Choice, split_trailing
+from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_DURATION, parse_duration, show_offset
-from bot.handlers.replies import is_moderator, language, reply, thread_of
+from bot.handlers.replies import is_moderator, language, quiz_named, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import ascii_digits, t, t_plain
 from bot.i18n.lang import Lang
@@ -38,11 +38,6 @@ async def _open_items(svc: Services, chat_id: int) -> list[tuple[Homework, Quiz 
         finished, _ = await svc.store.attempt_counts(hw.homework_id)
         items.append((hw, svc.quizzes.get(hw.quiz_id), finished))
     return items
-
-
-def quiz_names(svc: Services) -> Safe:
-    """The quizzes a usage reply lists."""
-    return render.quiz_names(sorted(svc.quizzes))
 
 
 async def homework_command(update: Update, context: Context) -> None:
@@ -72,14 +67,21 @@ async def homework_command(update: Update, context: Context) -> None:
     if args[0].casefold() in ("stop", "বন্ধ"):
         await _stop(update, context, svc, lang, args[1:])
         return
-    quiz = svc.quizzes.get(args[0].casefold()) if QUIZ_ID.match(args[0].casefold()) else None
-    duration = (
-        parse_duration(args[1])
-        if len(args) == 2
-        else (DEFAULT_DURATION if len(args) == 1 else None)
-    )
-    if quiz is None or duration is None:
-        await reply(update, context, t(lang, "hw_usage", names=quiz_names(svc)), important=True)
+    choices = svc.resolver.startable(chat.id, user.id, own=True)
+    picked: Choice | None = None
+    duration = None
+    for text, rest in split_trailing(args):
+        found = svc.resolver.find(text, choices, chat.id, user.id)
+        if found.choice is not None and len(rest) <= 1:
+            picked = found.choice
+            duration = parse_duration(rest[0]) if rest else DEFAULT_DURATION
+            break
+    if picked is None:
+        await quiz_named(update, context, lang, "homework", " ".join(args), choices)
+        return
+    quiz = picked.quiz
+    if duration is None:
+        await reply(update, context, t(lang, "hw_usage", names=picked.name), important=True)
         return
     await hws.create(
         chat.id,
@@ -202,7 +204,7 @@ async def _stop_picked(
     if not await context.bot_data.homeworks.end(homework_id, stopped=True):
         return t(lang, "hw_stop_gone"), True
     quiz = svc.quizzes.get(hw.quiz_id)
-    title = quiz.title(lang) if quiz is not None else hw.quiz_id
+    title = quiz.title(lang) if quiz is not None else "—"
     return t(lang, "hw_stopped", title=title), False
 
 

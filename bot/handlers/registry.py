@@ -155,11 +155,29 @@ class Registry:
         query = update.callback_query
         assert query is not None
         data = callbacks.parse(query.data)
+        if isinstance(data, callbacks.PickData):
+            return await self.picked(update, context, data)
         entry = self.buttons.get(type(data)) if data is not None else None
         chat = query.message.chat if query.message is not None else None
         if entry is None or chat is None or not _fits(entry.where, chat.type):
             return t(await language(update, context.bot_data), "alert_invalid"), True
         return await entry.callback(update, context, data)
+
+    async def picked(self, update: Update, context: Context, data: callbacks.PickData) -> Notice:
+        """A quiz picked from a "which quiz?" list: run its command with it, after the same
+        who/where checks as the typed command."""
+        lang = await language(update, context.bot_data)
+        command = next(
+            (c for c in self.commands if c.filters is None and data.command in c.names), None
+        )
+        chat = update.effective_chat
+        if command is None or chat is None or not _fits(command.where, chat.type):
+            return t_plain(lang, "alert_invalid"), True
+        if await permitted(update, context, command.who, command.where) is None:
+            return None, False
+        context.args = [data.quiz_id]
+        await command.callback(update, context)
+        return None, False
 
     # --- texts ----------------------------------------------------------------------------------
 

@@ -4,12 +4,15 @@ moderator check, and callback answers. Shared by every feature's handlers."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
+from bot import render
+from bot.banks.resolver import LIST_SIZE, Choice
 from bot.handlers.routes import Where, Who
 from bot.i18n import parse_lang, t
 from bot.i18n.lang import Lang
@@ -96,6 +99,49 @@ async def reply(
         max_wait=svc.settings.group_window,
         markup=markup,
     )
+
+
+async def quiz_named(
+    update: Update,
+    context: Context,
+    lang: Lang,
+    command: str,
+    text: str,
+    choices: Sequence[Choice],
+) -> Choice | None:
+    """The quiz ``text`` names among ``choices`` (the caller's visibility rule); None after
+    answering with a short list of buttons (none named, an unknown name, or several match)."""
+    found = context.bot_data.resolver.find(text, choices, *_who_where(update))
+    if found.choice is not None:
+        return found.choice
+    await offer_quizzes(update, context, lang, command, found.options, ambiguous=found.ambiguous)
+    return None
+
+
+async def offer_quizzes(
+    update: Update,
+    context: Context,
+    lang: Lang,
+    command: str,
+    options: Sequence[Choice],
+    *,
+    ambiguous: bool = False,
+) -> None:
+    """Which quiz? A short numbered list, a button each; remembered so "/command 2" works."""
+    shown = list(options[:LIST_SIZE])
+    context.bot_data.resolver.remember(*_who_where(update), shown)
+    await reply(
+        update,
+        context,
+        render.quiz_choices(lang, command, shown, ambiguous=ambiguous),
+        important=True,
+        markup=render.pick_keyboard(command, shown, lang) if shown else None,
+    )
+
+
+def _who_where(update: Update) -> tuple[int, int]:
+    chat, user = update.effective_chat, update.effective_user
+    return (chat.id if chat else 0), (user.id if user else 0)
 
 
 async def is_moderator(update: Update, svc: Services) -> bool:

@@ -14,14 +14,13 @@ import re
 from telegram import Chat, Update
 from telegram.ext import filters
 
-from bot import render
 from bot.core.bank import Quiz
 from bot.core.regrade import rescore
-from bot.handlers.replies import language, reply
+from bot.handlers.replies import language, quiz_named, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import ascii_digits, t, t_plain
 from bot.i18n.lang import Lang
-from bot.i18n.markup import Safe
+from bot.i18n.markup import Safe, join
 from bot.render import callbacks, label
 from bot.render import teacher as render_teacher
 from bot.services import analysis
@@ -31,7 +30,7 @@ from bot.tg import outbox
 
 log = logging.getLogger(__name__)
 
-AN_PAYLOAD = re.compile(r"an-([1-9][0-9]{0,15})_([a-z0-9][a-z0-9_-]{0,31})")
+AN_PAYLOAD = re.compile(r"an-([1-9][0-9]{0,15})_(U[1-9][0-9]{0,15}|[a-z0-9][a-z0-9_-]{0,31})")
 TeacherData = callbacks.ReportData | callbacks.CardReportData
 
 
@@ -59,35 +58,33 @@ async def analysis_command(update: Update, context: Context) -> None:
     if chat is None or user is None:
         return
     lang = await language(update, svc)
-    args = [a.casefold() for a in context.args or []]
-    if len(args) > 1 or (args and args[0] not in svc.quizzes):
-        await reply(
-            update,
-            context,
-            t(lang, "quiz_unknown", names=render.quiz_names(sorted(svc.quizzes))),
-            important=True,
+    played = await svc.store.quizzes_played(chat.id, await svc.store.current_season(chat.id))
+    if context.args:
+        picked = await quiz_named(
+            update, context, lang, "analysis", " ".join(context.args), svc.resolver.known(played)
         )
-        return
-    if args:
-        quiz_id = args[0]
+        if picked is None:
+            return
+        quiz = picked.quiz
     else:
-        played = [
-            q
-            for q in await svc.store.quizzes_played(
-                chat.id, await svc.store.current_season(chat.id)
-            )
-            if q in svc.quizzes
-        ]
-        if not played:
+        latest = next((c for c in svc.resolver.known(played) if c.quiz_id in played), None)
+        if latest is None:
             await reply(update, context, t(lang, "an_nothing"), important=True)
             return
-        quiz_id = played[0]
+        quiz = latest.quiz
     private_lang = await svc.recaps.language_of(user.id, lang)
-    if not await _send_analysis(svc, context, user.id, chat.id, svc.quizzes[quiz_id], private_lang):
+    if not await _send_analysis(svc, context, user.id, chat.id, quiz, private_lang):
         markup = render_teacher.analysis_link(
-            lang, context.bot.username, f"an-{abs(chat.id)}_{quiz_id}"
+            lang, context.bot.username, f"an-{abs(chat.id)}_{_payload_id(quiz.id)}"
         )
         await reply(update, context, t(lang, "an_link"), important=True, markup=markup)
+        return
+    await reply(update, context, t(lang, "sent_privately"), important=True)
+
+
+def _payload_id(quiz_id: str) -> str:
+    """A quiz id fit for a deep link (``[A-Za-z0-9_-]``): a stored quiz's ``u.N`` as ``UN``."""
+    return "U" + quiz_id[2:] if quiz_id.startswith("u.") else quiz_id
 
 
 async def _send_analysis(
@@ -110,7 +107,8 @@ async def start_analysis(update: Update, context: Context) -> None:
     if user is None:
         return
     lang = await language(update, svc)
-    quiz = svc.quizzes.get(match[2]) if match else None
+    quiz_id = ("u." + match[2][1:] if match[2].startswith("U") else match[2]) if match else ""
+    quiz = svc.quizzes.get(quiz_id) if match else None
     group = Chat(-int(match[1]), Chat.SUPERGROUP) if match else None
     if quiz is None or group is None:
         await reply(update, context, t(lang, "an_nothing"))
@@ -124,28 +122,39 @@ async def start_analysis(update: Update, context: Context) -> None:
 # --- /regrade -------------------------------------------------------------------------------------
 
 
+BENGALI_LETTERS = "কখগঘঙচছজঝঞ"  # option letters in Bengali chats and imports
+
+
 def parse_letter(raw: str) -> int | None:
-    """An option letter (``A`` … ``J``) → bank index."""
+    """An option letter (``A`` … ``J``, or ``ক`` … ``ঞ``) → bank index."""
     text = raw.strip().upper()
+    if len(text) == 1 and text in BENGALI_LETTERS:
+        return BENGALI_LETTERS.index(text)
     return ord(text) - ord("A") if len(text) == 1 and "A" <= text <= "J" else None
 
 
 async def regrade_command(update: Update, context: Context) -> None:
-    """``/regrade QUIZ [N X]`` (moderators): re-score stored answers of this season."""
+    """``/regrade QUIZ [N X]`` (moderators): preview a re-scoring of this season's answers;
+    a button applies it."""
     svc = context.bot_data
-    chat = update.effective_chat
-    if chat is None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
         return
     lang = await language(update, svc)
     args = context.args or []
-    quiz = svc.quizzes.get(args[0].casefold()) if args else None
-    if quiz is None or len(args) not in (1, 3):
-        await reply(update, context, t(lang, "regrade_usage"), important=True)
+    keyed = len(args) >= 3 and ascii_digits(args[-2]).isdecimal()
+    words = args[:-2] if keyed else args
+    played = await svc.store.quizzes_played(chat.id, await svc.store.current_season(chat.id))
+    picked = await quiz_named(
+        update, context, lang, "regrade", " ".join(words), svc.resolver.known(played)
+    )
+    if picked is None:
         return
-    number: int | None = None
-    if len(args) == 3:
-        digits = ascii_digits(args[1])
-        number = int(digits) if digits.isdecimal() and len(digits) < 5 else 0
+    quiz = picked.quiz
+    number, option = 0, 0
+    if keyed:
+        digits = ascii_digits(args[-2])
+        number = int(digits) if len(digits) < 5 else 0
         if not 1 <= number <= len(quiz.questions):
             await reply(
                 update,
@@ -155,8 +164,8 @@ async def regrade_command(update: Update, context: Context) -> None:
             )
             return
         question = quiz.questions[number - 1]
-        option = parse_letter(args[2])
-        if option is None or option >= len(question.options):
+        found = parse_letter(args[-1])
+        if found is None or found >= len(question.options):
             letters = ", ".join(label(i) for i in range(len(question.options)))
             await reply(
                 update,
@@ -165,42 +174,94 @@ async def regrade_command(update: Update, context: Context) -> None:
                 important=True,
             )
             return
-        keys = {question.id: option}
-    else:
-        keys = {q.id: q.correct for q in quiz.questions}
-    busy = any(r.chat_id == chat.id and r.quiz.id == quiz.id for r in svc.groups.active()) or any(
-        hw.quiz_id == quiz.id for hw in await svc.store.open_homework(chat.id)
-    )
-    if busy:
+        option = found
+    outcome = await _regrade(svc, chat.id, quiz, number, option, apply=False)
+    if outcome is None:
         await reply(update, context, t(lang, "regrade_busy"), important=True)
         return
-    season = await svc.store.current_season(chat.id)
-    changes = rescore(await svc.store.season_answers(chat.id, season, quiz.id), keys)
-    changed = await svc.store.apply_regrade(
-        [Rescored(c.run_id, c.q_index, c.user_id, c.correct, c.points) for c in changes]
-    )
-    if not changed:
+    flips, students, points = outcome
+    if not flips and not points:
         await reply(update, context, t(lang, "regrade_nothing"), important=True)
         return
-    students = len({c.user_id for c in changes})
-    log.info(
-        "chat %s: quiz %s re-graded, %s answers of %s students", chat.id, quiz.id, changed, students
+    head = (
+        t(lang, "regrade_preview_one", title=quiz.title(lang), n=number, label=label(option))
+        if number
+        else t(lang, "regrade_preview_all", title=quiz.title(lang))
     )
+    text = join(
+        "\n",
+        [head, t(lang, "regrade_preview_counts", answers=flips, students=students, points=points)],
+    )
+    markup = render_teacher.regrade_keyboard(lang, quiz.id, number, option)
+    await reply(update, context, text, important=True, markup=markup)
+
+
+async def _regrade(
+    svc: Services, chat_id: int, quiz: Quiz, number: int, option: int, *, apply: bool
+) -> tuple[int, int, int] | None:
+    """Re-score this season's answers (question ``number``'s key = ``option``; 0: the bank's
+    keys): (answers whose verdict changes, students whose points change, points gained in
+    total), applied if ``apply``. None while the quiz runs here."""
+    busy = any(r.chat_id == chat_id and r.quiz.id == quiz.id for r in svc.groups.active()) or any(
+        hw.quiz_id == quiz.id for hw in await svc.store.open_homework(chat_id)
+    )
+    if busy:
+        return None
+    keys = (
+        {quiz.questions[number - 1].id: option}
+        if number
+        else {q.id: q.correct for q in quiz.questions}
+    )
+    season = await svc.store.current_season(chat_id)
+    changes = rescore(await svc.store.season_answers(chat_id, season, quiz.id), keys)
+    flips = sum(1 for c in changes if c.correct != c.old_correct)
+    students = len({c.user_id for c in changes if c.points != c.old_points})
+    points = sum(c.points - c.old_points for c in changes)
+    if apply and changes:
+        await svc.store.apply_regrade(
+            [Rescored(c.run_id, c.q_index, c.user_id, c.correct, c.points) for c in changes]
+        )
+        log.info("chat %s: quiz %s re-graded, %s answers changed", chat_id, quiz.id, len(changes))
+    return flips, students, points
+
+
+async def regrade_button(update: Update, context: Context, data: callbacks.RegradeData) -> Notice:
+    """Apply (or drop) the re-grading ``/regrade`` previewed (the group's moderators)."""
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    chat = query.message.chat
+    lang = await language(update, svc)
+    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, query.from_user.id):
+        return t_plain(lang, "alert_mod_only"), True
+    quiz = svc.quizzes.get(data.quiz_id)
+    if quiz is None or data.number > len(quiz.questions):
+        return t_plain(lang, "alert_invalid"), True
+    if not data.confirm:
+        await outbox.edit(
+            context.bot, chat.id, query.message.message_id, t(lang, "regrade_dropped")
+        )
+        return None, False
+    outcome = await _regrade(svc, chat.id, quiz, data.number, data.option, apply=True)
+    if outcome is None:
+        return t_plain(lang, "regrade_busy"), True
+    flips, students, _ = outcome
     title = quiz.title(lang)
     text = (
         t(
             lang,
             "regrade_one",
             title=title,
-            n=number,
-            label=label(keys[quiz.questions[number - 1].id]),
-            answers=changed,
+            n=data.number,
+            label=label(data.option),
+            answers=flips,
             students=students,
         )
-        if number is not None
-        else t(lang, "regrade_all", title=title, answers=changed, students=students)
+        if data.number
+        else t(lang, "regrade_all", title=title, answers=flips, students=students)
     )
-    await reply(update, context, text, important=True)
+    await outbox.edit(context.bot, chat.id, query.message.message_id, text)
+    return None, False
 
 
 # --- buttons --------------------------------------------------------------------------------------
@@ -286,4 +347,8 @@ COMMANDS = (
         menu="cmd_regrade",
     ),
 )
-BUTTONS = (Button(callbacks.ReportData, button), Button(callbacks.CardReportData, button))
+BUTTONS = (
+    Button(callbacks.ReportData, button),
+    Button(callbacks.CardReportData, button),
+    Button(callbacks.RegradeData, regrade_button),
+)

@@ -16,7 +16,7 @@ from telegram.error import TelegramError
 
 from bot.handlers.replies import private_here, reply
 from bot.i18n import t
-from bot.render.authoring import import_text
+from bot.render.authoring import import_text, quiz_card
 from bot.services import draft_text as text_import
 from bot.services.container import Context
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR
@@ -68,4 +68,5 @@ async def document_sent(update: Update, context: Context) -> None:
     if saved.row is None:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
-    await reply(update, context, import_text(lang, saved.row, report))
+    card = quiz_card(lang, context.bot.username, saved.row) if saved.row is not None else None
+    await reply(update, context, import_text(lang, saved.row, report), markup=card)

@@ -96,15 +96,21 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     # --- greeting and help -------------------------------------------------------------------
     "start": {
         "bn": "👋 স্বাগতম! আমি <b>quizbot</b>, গ্রুপে MCQ কুইজ চালাই।\n\n"
-        "গ্রুপে কোনো মডারেটর <code>/quiz zero</code> লিখলে প্রশ্ন একে একে আসবে; "
-        "উত্তরের বোতামে চাপ দিলেই শুধু আপনি দেখতে পাবেন উত্তর ঠিক হলো কি না, আর কেন।\n\n"
-        "আমার সঙ্গে প্রাইভেট চ্যাটে একা অনুশীলনও করতে পারেন: <code>/quiz</code> লিখুন। "
+        "🎓 <b>শিক্ষার্থী</b>: গ্রুপে কোনো মডারেটর কুইজ শুরু করলে প্রশ্ন একে একে আসবে; "
+        "উত্তরের বাটনে চাপলে উত্তর ঠিক হলো কি না, আর কেন—তা শুধু আপনিই দেখবেন। "
+        "এখানে একা অনুশীলন করতে <code>/quiz</code> লিখুন।\n\n"
+        "🧑‍🏫 <b>শিক্ষক</b>: <code>/newquiz</code> লিখে নিজের কুইজ তৈরি করুন (📎 মেনু → Poll → "
+        "Quiz mode), অথবা একটি প্রশ্নের ফাইল (CSV, GIFT, Aiken, Moodle XML) এখানে পাঠান। "
+        "সংরক্ষণের পর বাটন চেপে কুইজটি গ্রুপে শুরু করুন, হোমওয়ার্ক দিন বা শেয়ার করুন।\n\n"
         "সব কমান্ড: /help",
         "en": "👋 Hello! I'm <b>quizbot</b>: I run multiple-choice quizzes in groups.\n\n"
-        "When a moderator types <code>/quiz zero</code> in a group, questions come one at "
+        "🎓 <b>Students</b>: when a moderator starts a quiz in a group, questions come one at "
         "a time; tap an answer button and you privately see whether you were right, "
-        "and why.\n\nYou can also practise here on your own: type <code>/quiz</code>. "
-        "All commands: /help",
+        "and why. To practise here on your own, type <code>/quiz</code>.\n\n"
+        "🧑‍🏫 <b>Teachers</b>: type <code>/newquiz</code> to write your own quiz from quiz "
+        "polls (📎 menu → Poll → Quiz mode), or send me a file of questions (CSV, GIFT, "
+        "Aiken, Moodle XML). Once it is saved, its buttons start it in a group, set it as "
+        "homework or share it.\n\nAll commands: /help",
     },
     # --- command list shown by Telegram (plain text, at most 256 characters each) -----------
     "cmd_quiz": {
@@ -133,8 +139,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "📚 <b>Quizzes</b> — pick one to start:",
     },
     "quiz_list_item": {
-        "bn": "• <code>{id}</code> — {title} ({count}টি প্রশ্ন)",
-        "en": "• <code>{id}</code> — {title} ({count:question|questions})",
+        "bn": "{n}. <code>{id}</code> — {title} ({count}টি প্রশ্ন)",
+        "en": "{n}. <code>{id}</code> — {title} ({count:question|questions})",
     },
     "quiz_none": {"bn": "এখনো কোনো কুইজ নেই।", "en": "There are no quizzes yet."},
     "quiz_usage": {
@@ -234,8 +240,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "🏁 Practice finished. Score: {right}/{total}",
     },
     "practice_restart": {
-        "bn": "আবার খেলতে: <code>/quiz {id}</code>",
-        "en": "To play again: <code>/quiz {id}</code>",
+        "bn": "আবার অনুশীলন করতে নিচের 🔁 বাটনে চাপুন (কুইজটির নাম: <code>{id}</code>)।",
+        "en": "To practise again, tap 🔁 below (the quiz's name: <code>{id}</code>).",
     },
     "quiz_usage_play": {"bn": "এগুলোর মধ্যে একটি লিখুন: {labels}", "en": "Type one of: {labels}"},
     # --- leaderboards and stats ---------------------------------------------------------------
@@ -526,3 +532,6 @@ MESSAGES.update(strings_cli.MESSAGES)
 from bot.i18n import strings_bank  # noqa: E402
 
 MESSAGES.update(strings_bank.MESSAGES)
+from bot.i18n import strings_teacher21  # noqa: E402
+
+MESSAGES.update(strings_teacher21.MESSAGES)

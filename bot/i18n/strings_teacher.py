@@ -52,10 +52,10 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "hw_usage": {
         "bn": "ব্যবহার: <code>/homework নাম [সময়]</code>; সময় যেমন <code>2m</code>, "
         "<code>90m</code>, <code>24h</code>, <code>3d</code> (১ মিনিট থেকে ১৪ দিন; "
-        "না দিলে ২৪ ঘণ্টা)। আছে: {names}",
+        "না দিলে ২৪ ঘণ্টা)। কুইজ: {names}",
         "en": "Usage: <code>/homework NAME [DURATION]</code>, the duration like "
         "<code>2m</code>, <code>90m</code>, <code>24h</code>, <code>3d</code> "
-        "(1 minute to 14 days; 24 hours if left out). Quizzes: {names}",
+        "(1 minute to 14 days; 24 hours if left out). Quiz: {names}",
     },
     "hw_stop_usage": {
         "bn": "ব্যবহার: <code>/homework stop</code> বা <code>/homework stop N</code> "

@@ -42,6 +42,37 @@ def saved_text(lang: Lang, row: AuthoredQuiz) -> Safe:
     return t(lang, "author_saved", title=row.title, name=row.name, count=row.question_count)
 
 
+def quiz_card(lang: Lang, bot_username: str | None, row: AuthoredQuiz) -> InlineKeyboardMarkup:
+    """The buttons ending ``/done`` and an upload: start in a group (a ``?startgroup=`` link
+    that adds the bot to a group of the author's choice and offers the quiz there), set as
+    homework, share, practise here."""
+    rows: list[list[InlineKeyboardButton]] = []
+    if bot_username:
+        link = f"https://t.me/{bot_username}?startgroup={callbacks.GROUP_START_PREFIX}{row.quiz_no}"
+        rows.append([InlineKeyboardButton(t_plain(lang, "card_start_group"), url=link)])
+    rows.append(
+        [
+            InlineKeyboardButton(
+                t_plain(lang, "card_homework"),
+                callback_data=callbacks.encode(callbacks.QuizCardData(row.quiz_id, "h")),
+            ),
+            InlineKeyboardButton(
+                t_plain(lang, "card_share"),
+                callback_data=callbacks.encode(callbacks.QuizCardData(row.quiz_id, "s")),
+            ),
+        ]
+    )
+    rows.append(
+        [
+            InlineKeyboardButton(
+                t_plain(lang, "card_practise"),
+                callback_data=callbacks.encode(callbacks.StartData(row.quiz_id)),
+            )
+        ]
+    )
+    return InlineKeyboardMarkup(rows)
+
+
 def import_text(lang: Lang, row: AuthoredQuiz | None, report: ImportReport) -> Safe:
     """The reply to an uploaded file: what was saved (or that nothing was), then each problem
     with its place in the file; the whole fits one message."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.banks.resolver import Choice
 from bot.core.bank import Question, Quiz
 from bot.core.engine import Reveal, Score, Verdict
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
@@ -125,6 +126,7 @@ def results_message(
                     correct=score.correct,
                     total=asked,
                 ),
+                score.points,
             )
         )
     best = max(scores, key=lambda s: s.best_streak, default=None)  # the first of equals
@@ -208,14 +210,28 @@ def quiz_list(
                 t(
                     lang,
                     "quiz_list_item",
-                    id=names.get(q.id, q.id),
+                    n=n,
+                    id=names.get(q.id, q.handle),
                     title=q.title(lang),
                     count=q.run_length,
                 )
-                for q in quizzes
+                for n, q in enumerate(quizzes, start=1)
             ),
         ],
     )
+
+
+def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], *, ambiguous: bool) -> Safe:
+    """A short numbered list answering a command that named no quiz, or several: each with the
+    command that picks it (the number works too)."""
+    if not choices:
+        return t(lang, "pick_none")
+    head = t(lang, "pick_ambiguous" if ambiguous else "pick_head", command=command)
+    lines = [
+        t(lang, "pick_item", n=n, title=c.title(lang), command=command, name=c.name)
+        for n, c in enumerate(choices, start=1)
+    ]
+    return join("\n", [head, *lines, t(lang, "pick_number", command=command)])
 
 
 def quiz_names(quiz_ids: Sequence[str]) -> Safe:
@@ -231,6 +247,8 @@ def practice_answered(reveal: Reveal, lang: Lang, *, total: int, verdict: str) -
 
 
 def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:
+    """The end of a practice: the score, and how to play again (``quiz_id``: the name users
+    type, never an internal id)."""
     return join(
         "\n",
         [

@@ -74,7 +74,7 @@ def show_deadline(lang: Lang, when: float, tz_minutes: int) -> str:  # plain: a 
 def homework_card(quiz: Quiz, lang: Lang, hw: Homework, tz_minutes: int, finished: int) -> Safe:
     lines = [
         t(lang, "hw_card_head", title=quiz.title(lang)),
-        t(lang, "hw_card_quiz", quiz=quiz.id, count=len(quiz.questions), seconds=hw.seconds),
+        t(lang, "hw_card_quiz", quiz=quiz.handle, count=len(quiz.questions), seconds=hw.seconds),
     ]
     if hw.status == "open":
         lines += [
@@ -112,7 +112,7 @@ def homework_list(
         return t(lang, "hw_none_open")
     lines = [t(lang, "hw_list_head")]
     for n, (hw, quiz, finished) in enumerate(items, start=1):
-        title = quiz.title(lang) if quiz is not None else hw.quiz_id
+        title = quiz.title(lang) if quiz is not None else "—"
         lines.append(
             t(
                 lang,
@@ -138,7 +138,7 @@ def homework_stop_keyboard(
                             lang,
                             "hw_stop_button",
                             n=n,
-                            title=(quiz.title(lang) if quiz is not None else hw.quiz_id),
+                            title=(quiz.title(lang) if quiz is not None else "—"),
                         ),
                         60,
                     ),
@@ -180,6 +180,7 @@ def homework_results(
                     correct=s.correct,
                     total=total,
                 ),
+                s.points,
             )
         )
     takers = len(standings)
@@ -312,7 +313,7 @@ def analysis_messages(
     head = join(
         "\n",
         [
-            t(lang, "an_head", title=quiz.title(lang), quiz=quiz.id),
+            t(lang, "an_head", title=quiz.title(lang), quiz=quiz.handle),
             t(lang, "an_scope", group=group, season=season, sittings=result.sittings),
             t(lang, "an_legend"),
         ],
@@ -429,6 +430,23 @@ def card_report_keyboard(lang: Lang, card_id: int) -> InlineKeyboardMarkup:
                     t_plain(lang, "report_button"),
                     callback_data=callbacks.encode(callbacks.CardReportData(card_id)),
                 )
+            ]
+        ]
+    )
+
+
+def regrade_keyboard(lang: Lang, quiz_id: str, number: int, option: int) -> InlineKeyboardMarkup:
+    """Apply or drop a previewed re-grading."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, key),
+                    callback_data=callbacks.encode(
+                        callbacks.RegradeData(quiz_id, number, option, confirm)
+                    ),
+                )
+                for key, confirm in (("regrade_apply", True), ("regrade_cancel", False))
             ]
         ]
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -17,11 +18,12 @@ from bot.banks.importers.build import ImportReport, build
 from bot.banks.importers.model import Draft as ImportDraft
 from bot.banks.importers.model import Parsed
 from bot.core.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Quiz, Where
+from bot.i18n import ascii_digits
 from bot.i18n.lang import Lang
 
 MAX_QUIZZES_PER_AUTHOR = 50
 MAX_DRAFT_QUESTIONS = MAX_QUESTIONS  # 200
-_SLUG = re.compile(r"[^a-z0-9]+")
+_SLUG = re.compile(r"[^a-z0-9\u0981-\u09e3\u09f0\u09f1]+")  # ASCII and Bengali letters
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +133,9 @@ def check_title(raw: str) -> str | None:
 
 
 def slug(title: str) -> str:
-    """A name for a new quiz from its title: lowercase ASCII words joined by '-', else 'quiz'."""
-    words = _SLUG.sub("-", title.casefold()).strip("-")
+    """A name for a new quiz from its title, in its own script: lowercase ASCII or Bengali words
+    joined by '-' (Bengali digits as ASCII), else 'quiz'."""
+    words = _SLUG.sub("-", ascii_digits(unicodedata.normalize("NFC", title)).casefold()).strip("-")
     return words[:24].strip("-") or "quiz"
 
 
