@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, ReactionTypeEmoji, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
@@ -22,6 +22,7 @@ from bot.tg import outbox
 
 log = logging.getLogger(__name__)
 
+SEEN = "👀"  # the reaction that says "seen, not now"
 REPLY_COOLDOWN = 20.0  # seconds between two optional replies to one student in one group
 
 
@@ -85,11 +86,12 @@ async def reply(
         now = svc.clock()
         cooldowns = svc.cooldowns
         if now - cooldowns.get(key, -REPLY_COOLDOWN) < REPLY_COOLDOWN:
+            await seen(context, chat.id, message.message_id)
             return
         cooldowns[key] = now
         if len(cooldowns) > 10_000:
             cooldowns.clear()
-    await outbox.send(
+    sent = await outbox.send(
         context.bot,
         chat.id,
         text,
@@ -99,6 +101,19 @@ async def reply(
         max_wait=svc.settings.group_window,
         markup=markup,
     )
+    if optional and not sent.ok:  # the group's budget had no room: never silent
+        await seen(context, chat.id, message.message_id)
+
+
+async def seen(context: Context, chat_id: int, message_id: int) -> None:
+    """A reaction on a command the bot does not answer in words ("seen, not now"): costs none
+    of the group's budget of sends and edits."""
+    try:
+        await context.bot.set_message_reaction(
+            chat_id, message_id, reaction=[ReactionTypeEmoji(SEEN)]
+        )
+    except TelegramError as exc:  # reactions may be off in this group: nothing more to do
+        log.info("no reaction in chat %s: %s", chat_id, exc)
 
 
 async def quiz_named(

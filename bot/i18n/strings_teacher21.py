@@ -22,7 +22,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "Several quizzes match. Which one?",
     },
     "pick_item": {
-        "bn": "{n}. {title} — <code>/{command} {name}</code>",
+        "bn": "{n}. {title} — লিখুন <code>/{command} {name}</code>",
         "en": "{n}. {title} — <code>/{command} {name}</code>",
     },
     "pick_number": {
@@ -70,8 +70,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "Usage: <code>/rename NAME NEW-NAME</code>",
     },
     "rename_bad": {
-        "bn": "“{name}” নাম হিসেবে চলবে না: শুধু অক্ষর, অঙ্ক আর “-” দিন, যেমন "
-        "<code>কোষ-বিজ্ঞান</code>।",
+        "bn": "“{name}” নাম হিসেবে চলবে না: শুধু অক্ষর, অঙ্ক আর “-” দিন, যেমন <code>কোষ-বিজ্ঞান</code>।",
         "en": "“{name}” cannot be a name: use letters, digits and “-” only, e.g. "
         "<code>cell-biology</code>.",
     },
@@ -103,8 +102,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "🎯 <b>{title}</b> — by {author}, {count:question|questions}. Here it comes…",
     },
     "group_offer": {
-        "bn": "▶️ <b>{title}</b> ({count}টি প্রশ্ন) শুরু করতে নিচের বাটনে চাপুন "
-        "(শুধু গ্রুপের মডারেটররা)।",
+        "bn": "▶️ <b>{title}</b> ({count}টি প্রশ্ন) শুরু করতে নিচের বাটনে চাপুন (শুধু গ্রুপের মডারেটররা)।",
         "en": "▶️ Tap below to start <b>{title}</b> ({count:question|questions}); only the "
         "group's moderators can.",
     },
