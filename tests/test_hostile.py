@@ -16,6 +16,7 @@ from harness import BotHarness
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from quizkit import (
+    ZERO,
     assert_quiet,
     button_data,
     correct_label,
@@ -28,6 +29,7 @@ from quizkit import (
 from telegram import Update
 
 from bot.banks.authored import AUTHORED_ID
+from bot.banks.resolver import Choice, Found
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
 from bot.handlers.quiz import _seconds, parse_quiz_args
 from bot.render import NAME_LIMIT, callbacks
@@ -87,6 +89,12 @@ near_valid = st.one_of(
         st.text(string.printable + "০১২৩৪৫৬৭৮৯٣", max_size=70),
     ),
 )
+
+
+def _find(text: str) -> Found:
+    """A stand-in for the resolver: a quiz by its exact name, any case and surrounding space."""
+    name = text.strip().casefold()
+    return Found(Choice(name, name, ZERO)) if name in QUIZ_IDS else Found(None)
 
 
 @settings(max_examples=800, deadline=None)
@@ -176,16 +184,22 @@ args_strategy = st.lists(
 )
 
 
+def _find(text: str) -> Found:
+    """A stand-in for the resolver: a quiz by its exact name, any case and surrounding space."""
+    name = text.strip().casefold()
+    return Found(Choice(name, name, ZERO)) if name in QUIZ_IDS else Found(None)
+
+
 @settings(max_examples=800, deadline=None)
 @given(args_strategy)
 def test_quiz_args_never_raise_and_only_name_served_quizzes(args: list[str]) -> None:
-    result = parse_quiz_args(args, QUIZ_IDS)
-    if result.name is None:
-        assert args[0].casefold() not in QUIZ_IDS
+    result = parse_quiz_args(args, _find)
+    if result.choice is None:
+        assert args[0].strip().casefold() not in QUIZ_IDS
         return
-    assert result.name in QUIZ_IDS
-    assert QUIZ_ID.fullmatch(result.name)
-    if len(args) > 2:
+    assert result.choice.name in QUIZ_IDS
+    assert QUIZ_ID.fullmatch(result.choice.name)
+    if len(args) > 2 and result.choice.name == args[0].strip().casefold():
         assert result.usage
     elif result.usage:
         assert len(args) == 2
@@ -229,18 +243,19 @@ def test_seconds_in_range_are_taken_in_both_digit_sets(n: int) -> None:
     ],
 )
 def test_junk_quiz_arguments(args: list[str]) -> None:
-    result = parse_quiz_args(args, QUIZ_IDS)
+    result = parse_quiz_args(args, _find)
+    name = result.choice.name if result.choice is not None else None
     expected: dict[tuple[str, ...], tuple[str, int, bool]] = {
         ("ZERO", "30"): ("zero", 30, False),
         ("zero", "৩০"): ("zero", 30, False),
     }
     if tuple(args) in expected:
-        assert (result.name, result.seconds, result.usage) == expected[tuple(args)]
-    elif args[0] in ("zero",):
-        assert result.name == "zero"
+        assert (name, result.seconds, result.usage) == expected[tuple(args)]
+    elif args[0].strip() == "zero" and len(args) > 1:
+        assert name == "zero"
         assert result.usage
     else:
-        assert result.name is None
+        assert name in (None, "zero")
 
 
 # --- forged and malformed buttons, end to end -------------------------------------------

@@ -56,7 +56,7 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
     teacher, group = cls.creator, cls.chat_id
     students = cls.students
     clock = FrozenClock()
-    async with harness(tg, db_path, clock) as bot:
+    async with harness(tg, db_path, clock):
         me = teacher.id
         await say(tg, group, teacher, f"/lang {lang}", "")
         await say(tg, me, teacher, f"/lang {lang}", "")

@@ -21,8 +21,10 @@ ASCII_DIGIT = re.compile(r"[0-9]")
 
 
 def test_english_counts_one_and_many() -> None:
-    assert t("en", "quiz_list_item", id="zero", title="ZeRO", count=1).endswith("(1 question)")
-    assert t("en", "quiz_list_item", id="zero", title="ZeRO", count=8).endswith("(8 questions)")
+    assert t("en", "quiz_list_item", n=1, id="zero", title="ZeRO", count=1).endswith("(1 question)")
+    assert t("en", "quiz_list_item", n=1, id="zero", title="ZeRO", count=8).endswith(
+        "(8 questions)"
+    )
     line = t("en", "lb_line", rank=1, name="Mita", points=1, correct=1, runs=1)
     assert line == "1. Mita — 1 point · 1 right · 1 quiz"
     assert t("en", "lb_line", rank=2, name="Arif", points=0, correct=0, runs=3).endswith(
