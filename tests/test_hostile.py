@@ -91,7 +91,7 @@ near_valid = st.one_of(
 )
 
 
-def _find(text: str) -> Found:
+def _find_quiz(text: str) -> Found:
     """A stand-in for the resolver: a quiz by its exact name, any case and surrounding space."""
     name = text.strip().casefold()
     return Found(Choice(name, name, ZERO)) if name in QUIZ_IDS else Found(None)
@@ -184,7 +184,7 @@ args_strategy = st.lists(
 )
 
 
-def _find(text: str) -> Found:
+def _find_quiz(text: str) -> Found:
     """A stand-in for the resolver: a quiz by its exact name, any case and surrounding space."""
     name = text.strip().casefold()
     return Found(Choice(name, name, ZERO)) if name in QUIZ_IDS else Found(None)
@@ -193,7 +193,7 @@ def _find(text: str) -> Found:
 @settings(max_examples=800, deadline=None)
 @given(args_strategy)
 def test_quiz_args_never_raise_and_only_name_served_quizzes(args: list[str]) -> None:
-    result = parse_quiz_args(args, _find)
+    result = parse_quiz_args(args, _find_quiz)
     if result.choice is None:
         assert args[0].strip().casefold() not in QUIZ_IDS
         return
@@ -243,7 +243,7 @@ def test_seconds_in_range_are_taken_in_both_digit_sets(n: int) -> None:
     ],
 )
 def test_junk_quiz_arguments(args: list[str]) -> None:
-    result = parse_quiz_args(args, _find)
+    result = parse_quiz_args(args, _find_quiz)
     name = result.choice.name if result.choice is not None else None
     expected: dict[tuple[str, ...], tuple[str, int, bool]] = {
         ("ZERO", "30"): ("zero", 30, False),

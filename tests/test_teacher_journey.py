@@ -70,9 +70,9 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
             ],
             start=1,
         ):
-            before = len(tg.messages(me))
+            count = len(tg.messages(me))
             tg.user_sends_poll(teacher, question, options, correct=[1 if n == 1 else 0])
-            await tg.wait_for(lambda b=before: len(tg.messages(me)) > b, what=f"question {n}")
+            await tg.wait_for(lambda: len(tg.messages(me)) > count, what=f"question {n}")  # noqa: B023
         saved = await say(tg, me, teacher, "/done", NAMES[lang])
         name = NAMES[lang]
         buttons = [b for row in saved.buttons for b in row]
