@@ -91,12 +91,6 @@ near_valid = st.one_of(
 )
 
 
-def _find_quiz(text: str) -> Found:
-    """A stand-in for the resolver: a quiz by its exact name, any case and surrounding space."""
-    name = text.strip().casefold()
-    return Found(Choice(name, name, ZERO)) if name in QUIZ_IDS else Found(None)
-
-
 @settings(max_examples=800, deadline=None)
 @given(near_valid)
 def test_callback_parse_never_raises_and_stays_in_bounds(raw: str) -> None:
