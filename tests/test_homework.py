@@ -215,15 +215,22 @@ async def test_several_homework_stop_timezone_and_a_restart_past_the_deadline(
 
 
 @pytest.mark.parametrize(
-    "text", ["/homework nosuchquiz", "/homework zero 3x", "/homework zero 1d 2d"]
+    ("text", "answer"),
+    [
+        ("/homework nosuchquiz", "There is no quiz by that name"),
+        ("/homework zero 3x", "Usage: /homework"),
+        ("/homework zero 1d 2d", "Usage: /homework"),
+    ],
 )
 async def test_bad_homework_commands_change_nothing(
-    tg: FakeTelegram, db_path: Path, text: str
+    tg: FakeTelegram, db_path: Path, text: str, answer: str
 ) -> None:
     cls = populate(tg, students=1)
     async with harness(tg, db_path, FrozenClock()) as bot:
         tg.user_says(cls.chat_id, cls.creator, text)
-        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Usage: /homework"))
+        said = await tg.wait_for(lambda: tg.find_message(cls.chat_id, answer))
+        if "nosuchquiz" in text:  # an unknown quiz: the quizzes to pick from, a button each
+            assert [d for row in said.buttons for _, d in row] == ["k:homework:zero"]
         assert await bot.services.store.open_homework() == []
 
 

@@ -55,6 +55,16 @@ async def command(
     )
 
 
+async def edited(tg: FakeTelegram, chat: int, message: StoredMessage, expect: str) -> StoredMessage:
+    """Wait until ``message`` is edited to contain ``expect``."""
+
+    def now() -> StoredMessage | None:
+        stored = tg.stored_message(chat, message.message_id)
+        return stored if stored is not None and expect in stored.text else None
+
+    return await tg.wait_for(now, what=expect)
+
+
 def csv_rows(message: StoredMessage) -> list[dict[str, str]]:
     assert message.document is not None and message.document.data is not None
     return list(csv.DictReader(io.StringIO(message.document.data.decode("utf-8-sig"))))
@@ -150,12 +160,23 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         )
         await command(tg, chat, cls.creator, "/regrade zero ৯ A", "questions 1 to 8", clock)
         await command(tg, chat, cls.creator, "/regrade zero 1 Z", "has options A, B, C, D", clock)
-        done = await command(
-            tg, chat, cls.creator, f"/regrade zero ১ {bank_letter(wrong)}", "re-graded", clock
+        # a preview first (nothing changes yet), applied by its button, only by a moderator
+        preview = await command(
+            tg, chat, cls.creator, f"/regrade zero ১ {bank_letter(wrong)}", "Apply it?", clock
         )
+        assert f"question 1's right answer becomes {bank_letter(wrong)}" in preview.text
+        assert "verdict of 4 answers and the points of 4 students" in preview.text
+        apply = f"rg:zero:1:{wrong}:y"
+        assert [d for row in preview.buttons for _, d in row] == [apply, f"rg:zero:1:{wrong}:n"]
+        board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student0 — 2100 points" in plain(board.text)  # not applied yet
+        refused = await tg.wait_answered(tg.tap(chat, s0, preview.message_id, apply))
+        assert refused.show_alert and "admins" in (refused.text or "")
+        await tg.wait_answered(tg.tap(chat, cls.creator, preview.message_id, apply))
+        done = await edited(tg, chat, preview, "re-graded")
         assert (
             f"question 1 is re-graded, its right answer is now {bank_letter(wrong)}. "
-            "8 answers re-scored, points of 4 students changed."
+            "4 answers scored differently, points of 4 students changed."
         ) in done.text
         board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
         assert "🥇 1. Student1 — 2100 points · 2 right" in plain(board.text)
@@ -174,13 +195,15 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         assert nothing is not None
 
         # /export: the results reflect it, and a second file analyses each question
-        await command(tg, chat, cls.creator, "/export", "The group's results", clock)
-        results = tg.find_message(chat, "The group's results")
-        assert results is not None
+        tg.user_says(cls.creator.id, cls.creator, "/start")  # the files come privately
+        await command(tg, chat, cls.creator, "/export", "Sent to you privately", clock)
+        results = await tg.wait_for(lambda: tg.find_message(cls.creator.id, "The group's results"))
         by_user = {row["name"]: row for row in csv_rows(results)}
         assert (by_user["Student1"]["points"], by_user["Student1"]["correct"]) == ("2100", "2")
         assert (by_user["Student0"]["points"], by_user["Student0"]["correct"]) == ("1000", "1")
-        questions = await tg.wait_for(lambda: tg.find_message(chat, "Question analysis, this"))
+        questions = await tg.wait_for(
+            lambda: tg.find_message(cls.creator.id, "Question analysis, this")
+        )
         rows = csv_rows(questions)
         assert [row["question"] for row in rows] == [str(n) for n in range(1, 9)]
         assert rows[0]["answered"] == "4" and rows[0]["right_share"] == "0.500"
@@ -189,8 +212,16 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         assert rows[2]["answered"] == "0" and rows[2]["right_share"] == ""
 
         # /regrade QUIZ: the bank's keys again, as before
-        back = await command(tg, chat, cls.creator, "/regrade zero", "re-graded", clock)
-        assert "with the bank's current answers. 8 answers re-scored" in back.text
+        back = await command(tg, chat, cls.creator, "/regrade zero", "Apply it?", clock)
+        assert "re-grade with the question bank's current answers" in back.text
+        await tg.wait_answered(tg.tap(chat, cls.creator, back.message_id, "rg:zero:0:0:n"))
+        dropped = await edited(tg, chat, back, "cancelled")
+        assert "nothing changed" in dropped.text
+        board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student1 — 2100 points" in plain(board.text)  # cancelled: as it was
+        back = await command(tg, chat, cls.creator, "/regrade zero", "Apply it?", clock)
+        await tg.wait_answered(tg.tap(chat, cls.creator, back.message_id, "rg:zero:0:0:y"))
+        await edited(tg, chat, back, "with the question bank's current answers. 4 answers")
         board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
         assert "🥇 1. Student0 — 2100 points · 2 right" in plain(board.text)
         await until(lambda: True)

@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
@@ -29,9 +30,11 @@ from bot.i18n import ascii_digits
 
 MEMORY = 2_000  # (chat, user) lists remembered, oldest forgotten first
 LIST_SIZE = 8  # choices a "which one?" reply offers
+LONGEST = 256  # no name or title is longer (titles: 200 characters): longer text names nothing
 _DROP = re.compile(r"[\s\-_.,:;!?'\"“”‘’()«»]+")
 
 
+@lru_cache(maxsize=8192)
 def key(text: str) -> str:
     """The form names and titles are compared in: case, spacing and dashes ignored."""
     folded = unicodedata.normalize("NFC", ascii_digits(text)).casefold()
@@ -53,11 +56,13 @@ class Choice:
 @dataclass(frozen=True, slots=True)
 class Found:
     """The outcome of :meth:`QuizResolver.find`: the one quiz meant, or the ones to choose from
-    (several that match, or when nothing does, the caller's whole list, shortened)."""
+    (several that match, or when nothing does, the caller's whole list, shortened).
+    ``unknown``: a quiz was named, and nothing answers to it."""
 
     choice: Choice | None
     options: tuple[Choice, ...] = ()
     ambiguous: bool = False
+    unknown: bool = False
 
 
 class QuizResolver:
@@ -124,6 +129,8 @@ class QuizResolver:
         wanted = text.strip()
         if not wanted:
             return Found(None, tuple(choices[:LIST_SIZE]))
+        if len(wanted) > LONGEST:
+            return Found(None, tuple(choices[:LIST_SIZE]), unknown=True)
         by_id = {c.quiz_id: c for c in choices}
         number = ascii_digits(wanted)
         if number.isascii() and number.isdigit() and len(number) < 4:
@@ -142,7 +149,7 @@ class QuizResolver:
         if matches:
             return Found(None, tuple(matches[:LIST_SIZE]), ambiguous=True)
         near = [c for c in choices if any(wanted_key in k for k in _keys(c))] if wanted_key else []
-        return Found(None, tuple((near or list(choices))[:LIST_SIZE]))
+        return Found(None, tuple((near or list(choices))[:LIST_SIZE]), unknown=True)
 
     def remember(self, chat_id: int, user_id: int, shown: Sequence[Choice]) -> None:
         """The list just shown to this user here: "/analysis 2" means its second quiz."""
@@ -166,5 +173,27 @@ def _keys(choice: Choice) -> set[str]:
 def split_trailing(args: Sequence[str]) -> list[tuple[str, list[str]]]:
     """Ways to read ``args`` as a quiz (possibly several words) followed by other arguments:
     the longest quiz first. ``/quiz Cell Biology 30`` → ("Cell Biology 30", []),
-    ("Cell Biology", ["30"]), ("Cell", ["Biology", "30"])."""
-    return [(" ".join(args[:n]), list(args[n:])) for n in range(len(args), 0, -1)]
+    ("Cell Biology", ["30"]), ("Cell", ["Biology", "30"]). The whole always comes first; a
+    longer reading than any name or title is skipped (so a 2,000-word message costs little)."""
+    readings = [(" ".join(args), list(args[len(args) :]))]
+    size = -1
+    ends = []
+    for n, arg in enumerate(args, start=1):
+        size += len(arg) + 1
+        if size > LONGEST:
+            break
+        ends.append(n)
+    readings += [(" ".join(args[:n]), list(args[n:])) for n in reversed(ends) if n < len(args)]
+    return readings
+
+
+def named(args: Sequence[str], find: Callable[[str], Found]) -> tuple[Found, list[str]]:
+    """The longest reading of ``args`` that names a quiz, with the arguments after it; when none
+    does, what the whole text found (the list to offer) and no arguments."""
+    first: Found | None = None
+    for text, rest in split_trailing(args):
+        found = find(text)
+        first = first or found
+        if found.choice is not None:
+            return found, rest
+    return first or Found(None), []

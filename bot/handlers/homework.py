@@ -11,10 +11,10 @@ import re
 from telegram import Chat, Update
 from telegram.ext import filters
 
-from bot.banks.resolver import Choice, split_trailing
+from bot.banks.resolver import named
 from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_DURATION, parse_duration, show_offset
-from bot.handlers.replies import is_moderator, language, quiz_named, reply, thread_of
+from bot.handlers.replies import is_moderator, language, offer_quizzes, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import ascii_digits, t, t_plain
 from bot.i18n.lang import Lang
@@ -68,17 +68,12 @@ async def homework_command(update: Update, context: Context) -> None:
         await _stop(update, context, svc, lang, args[1:])
         return
     choices = svc.resolver.startable(chat.id, user.id, own=True)
-    picked: Choice | None = None
-    duration = None
-    for text, rest in split_trailing(args):
-        found = svc.resolver.find(text, choices, chat.id, user.id)
-        if found.choice is not None and len(rest) <= 1:
-            picked = found.choice
-            duration = parse_duration(rest[0]) if rest else DEFAULT_DURATION
-            break
+    found, rest = named(args, lambda text: svc.resolver.find(text, choices, chat.id, user.id))
+    picked = found.choice
     if picked is None:
-        await quiz_named(update, context, lang, "homework", " ".join(args), choices)
+        await offer_quizzes(update, context, lang, "homework", found)
         return
+    duration = (parse_duration(rest[0]) if rest else DEFAULT_DURATION) if len(rest) <= 1 else None
     quiz = picked.quiz
     if duration is None:
         await reply(update, context, t(lang, "hw_usage", names=picked.name), important=True)

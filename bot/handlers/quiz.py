@@ -13,7 +13,7 @@ from telegram.ext import filters
 
 from bot import render
 from bot.banks.authored import AUTHORED_ID
-from bot.banks.resolver import Choice, Found, split_trailing
+from bot.banks.resolver import Choice, Found, named
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS
 from bot.handlers.replies import is_moderator, language, offer_quizzes, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
@@ -67,9 +67,7 @@ async def quiz(update: Update, context: Context) -> None:
         return
     request = parse_quiz_args(args, lambda text: svc.resolver.find(text, choices, chat.id, user.id))
     if request.choice is None:
-        await offer_quizzes(
-            update, context, lang, "quiz", request.options, ambiguous=request.ambiguous
-        )
+        await offer_quizzes(update, context, lang, "quiz", request.missed or Found(None))
         return
     if request.usage:
         await reply(
@@ -109,27 +107,21 @@ class QuizArgs:
     choice: Choice | None
     seconds: int | None = None
     usage: bool = False
-    options: tuple[Choice, ...] = ()
-    ambiguous: bool = False
+    missed: Found | None = None
 
 
 def parse_quiz_args(args: Sequence[str], find: Callable[[str], Found]) -> QuizArgs:
     """Parse the (non-empty) arguments of ``/quiz``: a quiz (name, title of several words, or a
     listed number), then at most SECONDS; never raises."""
-    first: Found | None = None
-    for text, rest in split_trailing(args):
-        found = find(text)
-        first = first or found
-        if found.choice is None:
-            continue
-        if len(rest) > 1:
-            return QuizArgs(found.choice, usage=True)
-        if rest:
-            seconds = _seconds(rest[0])
-            return QuizArgs(found.choice, seconds or None, usage=seconds == 0)
-        return QuizArgs(found.choice)
-    assert first is not None
-    return QuizArgs(None, options=first.options, ambiguous=first.ambiguous)
+    found, rest = named(args, find)
+    if found.choice is None:
+        return QuizArgs(None, missed=found)
+    if len(rest) > 1:
+        return QuizArgs(found.choice, usage=True)
+    if rest:
+        seconds = _seconds(rest[0])
+        return QuizArgs(found.choice, seconds or None, usage=seconds == 0)
+    return QuizArgs(found.choice)
 
 
 def _seconds(raw: str) -> int:

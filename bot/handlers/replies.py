@@ -12,7 +12,7 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
 from bot import render
-from bot.banks.resolver import LIST_SIZE, Choice
+from bot.banks.resolver import LIST_SIZE, Choice, Found
 from bot.handlers.routes import Where, Who
 from bot.i18n import parse_lang, t
 from bot.i18n.lang import Lang
@@ -129,7 +129,7 @@ async def quiz_named(
     found = context.bot_data.resolver.find(text, choices, *_who_where(update))
     if found.choice is not None:
         return found.choice
-    await offer_quizzes(update, context, lang, command, found.options, ambiguous=found.ambiguous)
+    await offer_quizzes(update, context, lang, command, found)
     return None
 
 
@@ -138,17 +138,15 @@ async def offer_quizzes(
     context: Context,
     lang: Lang,
     command: str,
-    options: Sequence[Choice],
-    *,
-    ambiguous: bool = False,
+    found: Found,
 ) -> None:
     """Which quiz? A short numbered list, a button each; remembered so "/command 2" works."""
-    shown = list(options[:LIST_SIZE])
+    shown = list(found.options[:LIST_SIZE])
     context.bot_data.resolver.remember(*_who_where(update), shown)
     await reply(
         update,
         context,
-        render.quiz_choices(lang, command, shown, ambiguous=ambiguous),
+        render.quiz_choices(lang, command, shown, found),
         important=True,
         markup=render.pick_keyboard(command, shown, lang) if shown else None,
     )

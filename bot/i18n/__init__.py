@@ -150,8 +150,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "{high}. For example: <code>/quiz zero 30</code>",
     },
     "quiz_unknown": {
-        "bn": "এই নামে কোনো কুইজ নেই। যেগুলো আছে: {names}",
-        "en": "There is no quiz by that name. Available: {names}",
+        "bn": "এই নামে কোনো কুইজ নেই। এগুলোর মধ্যে কোনটি?",
+        "en": "There is no quiz by that name. Which of these?",
     },
     "quiz_running": {
         "bn": "এখানে ইতিমধ্যে একটি কুইজ চলছে। আগে /stop দিয়ে সেটি শেষ করুন।",
@@ -240,8 +240,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "🏁 Practice finished. Score: {right}/{total}",
     },
     "practice_restart": {
-        "bn": "আবার অনুশীলন করতে নিচের 🔁 বাটনে চাপুন (কুইজটির নাম: <code>{id}</code>)।",
-        "en": "To practise again, tap 🔁 below (the quiz's name: <code>{id}</code>).",
+        "bn": "আবার অনুশীলন করতে নিচের 🔁 বাটনে চাপুন, অথবা লিখুন <code>/quiz {id}</code>।",
+        "en": "To practise again, tap 🔁 below or type <code>/quiz {id}</code>.",
     },
     "quiz_usage_play": {"bn": "এগুলোর মধ্যে একটি লিখুন: {labels}", "en": "Type one of: {labels}"},
     # --- leaderboards and stats ---------------------------------------------------------------

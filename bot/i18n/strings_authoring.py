@@ -141,14 +141,6 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "my_published": {"bn": "সব গ্রুপে প্রকাশিত", "en": "published to all groups"},
     "my_shared": {"bn": "লিংক আছে", "en": "shared by link"},
-    "my_unknown": {
-        "bn": "আপনার «{name}» নামে কোনো কুইজ নেই। তালিকা: /myquizzes",
-        "en": "You have no quiz called «{name}». Your list: /myquizzes",
-    },
-    "delete_usage": {
-        "bn": "লিখুন: <code>/deletequiz নাম</code>",
-        "en": "Usage: <code>/deletequiz NAME</code>",
-    },
     "delete_confirm": {
         "bn": "«{title}» (<code>{name}</code>) মুছে ফেলবেন? আগের খেলার ফল ও লিডারবোর্ড থেকে যাবে।",
         "en": "Delete «{title}» (<code>{name}</code>)? Past results and leaderboards stay.",
@@ -163,16 +155,11 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "<code>{name}</code> রেখে দেওয়া হলো।",
         "en": "<code>{name}</code> was kept.",
     },
-    "share_usage": {"bn": "লিখুন: <code>/share নাম</code>", "en": "Usage: <code>/share NAME</code>"},
     "share_link": {
         "bn": "🔗 এই লিংক খুললে যে কেউ <code>{name}</code> একান্তে অনুশীলন করতে পারবেন:\n{url}",
         "en": "🔗 Anyone who opens this link can practise <code>{name}</code> privately:\n{url}",
     },
     "share_gone": {"bn": "এই লিংকটি আর কাজ করে না।", "en": "This link no longer works."},
-    "publish_usage": {
-        "bn": "লিখুন: <code>/publish নাম</code> বা <code>/publish নাম off</code>",
-        "en": "Usage: <code>/publish NAME</code> or <code>/publish NAME off</code>",
-    },
     "publish_on": {
         "bn": "📣 <code>{name}</code> এখন সব গ্রুপে পাওয়া যাবে।",
         "en": "📣 <code>{name}</code> is now offered to every group.",

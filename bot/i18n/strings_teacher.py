@@ -236,18 +236,18 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "regrade_one": {
         "bn": "✏️ <b>{title}</b>: প্রশ্ন {n}-এর সঠিক উত্তর এখন {label}। "
-        "{answers}টি উত্তরের নম্বর বদলেছে, {students} জনের পয়েন্ট বদলেছে। "
+        "{answers}টি উত্তরের ফল বদলেছে, {students} জনের পয়েন্ট বদলেছে। "
         "/leaderboard",
         "en": "✏️ <b>{title}</b>: question {n} is re-graded, its right answer is now "
-        "{label}. {answers:answer|answers} re-scored, points of "
+        "{label}. {answers:answer|answers} scored differently, points of "
         "{students:student|students} changed. /leaderboard",
     },
     "regrade_all": {
-        "bn": "✏️ <b>{title}</b>: ব্যাংকের বর্তমান উত্তর দিয়ে আবার নম্বর দেওয়া হলো। "
-        "{answers}টি উত্তরের নম্বর বদলেছে, {students} জনের পয়েন্ট বদলেছে। "
+        "bn": "✏️ <b>{title}</b>: প্রশ্নব্যাংকের বর্তমান উত্তর দিয়ে আবার নম্বর দেওয়া হলো। "
+        "{answers}টি উত্তরের ফল বদলেছে, {students} জনের পয়েন্ট বদলেছে। "
         "/leaderboard",
-        "en": "✏️ <b>{title}</b> is re-graded with the bank's current answers. "
-        "{answers:answer|answers} re-scored, points of "
+        "en": "✏️ <b>{title}</b> is re-graded with the question bank's current answers. "
+        "{answers:answer|answers} scored differently, points of "
         "{students:student|students} changed. /leaderboard",
     },
 }

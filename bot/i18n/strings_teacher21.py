@@ -13,6 +13,10 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "এখানে এখনো কোনো কুইজ নেই।",
         "en": "There is no quiz here yet.",
     },
+    "pick_none_named": {
+        "bn": "এই নামে এখানে কোনো কুইজ নেই।",
+        "en": "There is no quiz by that name here.",
+    },
     "pick_head": {
         "bn": "কোন কুইজ? একটি বেছে নিন:",
         "en": "Which quiz? Pick one:",

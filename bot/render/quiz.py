@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.banks.resolver import Choice
+from bot.banks.resolver import Choice, Found
 from bot.core.bank import Question, Quiz
 from bot.core.engine import Reveal, Score, Verdict
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
@@ -221,22 +221,21 @@ def quiz_list(
     )
 
 
-def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], *, ambiguous: bool) -> Safe:
+def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], found: Found) -> Safe:
     """A short numbered list answering a command that named no quiz, or several: each with the
     command that picks it (the number works too)."""
     if not choices:
-        return t(lang, "pick_none")
-    head = t(lang, "pick_ambiguous" if ambiguous else "pick_head", command=command)
+        return t(lang, "pick_none_named" if found.unknown else "pick_none")
+    head = t(
+        lang,
+        "pick_ambiguous" if found.ambiguous else "quiz_unknown" if found.unknown else "pick_head",
+        command=command,
+    )
     lines = [
         t(lang, "pick_item", n=n, title=c.title(lang), command=command, name=c.name)
         for n, c in enumerate(choices, start=1)
     ]
     return join("\n", [head, *lines, t(lang, "pick_number", command=command)])
-
-
-def quiz_names(quiz_ids: Sequence[str]) -> Safe:
-    """The served quiz ids, for "no quiz by that name"."""
-    return join(", ", [html("<code>{}</code>", q) for q in quiz_ids]) if quiz_ids else Safe("—")
 
 
 def practice_answered(reveal: Reveal, lang: Lang, *, total: int, verdict: str) -> Safe:
