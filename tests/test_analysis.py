@@ -84,6 +84,20 @@ def test_flags_too_easy_and_too_hard() -> None:
     assert analyse(["x"], [r(1, "x", 0, True)]).items[0].discrimination is None  # one sitting
 
 
+def test_flags_need_five_students() -> None:
+    # everyone right: too easy, but only once five different students answered
+    def answers(users: range) -> list[Response]:
+        return [r(u, q, 0, True) for u in users for q in ("x", "y")]
+
+    few = analyse(["x", "y"], answers(range(1, 5))).items
+    assert [(i.students, i.share_right, i.flag) for i in few] == [(4, 1.0, None)] * 2
+    many = analyse(["x", "y"], answers(range(1, 6))).items
+    assert [(i.students, i.flag) for i in many] == [(5, "too_easy")] * 2
+    # one student answering five times (five runs) is still one student
+    again = analyse(["x"], [Response(run, 1, "x", 0, True) for run in range(1, 6)]).items[0]
+    assert (again.answered, again.students, again.flag) == (5, 1, None)
+
+
 def g(
     q: int, option: int, correct: bool, points: int, after: float, posted: float | None = 100.0
 ) -> Graded:

@@ -87,7 +87,7 @@ async def test_quiz_polls_become_a_quiz_its_author_runs_in_a_group(
 
         # a student (not a moderator) can never start it; another moderator does not see it
         tg.user_says(cls.chat_id, cls.outsider, "/quiz adam-memory")
-        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Only the group's moderators"))
         tg.user_says(cls.chat_id, cls.admin, "/quiz adam-memory")
         await tg.wait_for(lambda: tg.find_message(cls.chat_id, "There is no quiz"))
         assert bot.services.groups.running(cls.chat_id, 0) is None

@@ -23,7 +23,7 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
     async with BotHarness(tg, db_path) as bot:
         # A non-moderator cannot start a quiz; nothing starts.
         tg.user_says(chat, cls.outsider, "/quiz zero")
-        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins") is not None)
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators") is not None)
         assert bot.services.groups.running(chat, 0) is None
 
         # /quiz alone lists the quizzes; in a group no start buttons (the whole class sees
@@ -87,12 +87,12 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
 
         # Non-moderator /next: refused, the question stays open. The outsider was refused a
         # moment ago, so their repeat costs the group nothing; another student gets the reply.
-        refusals = len([m for m in tg.messages(chat) if "Only the group's admins" in m.text])
+        refusals = len([m for m in tg.messages(chat) if "Only the group's moderators" in m.text])
         tg.user_says(chat, cls.outsider, "/next")
         tg.user_says(chat, cls.students[2], "/next")
         await tg.wait_for(
             lambda: (
-                len([m for m in tg.messages(chat) if "Only the group's admins" in m.text])
+                len([m for m in tg.messages(chat) if "Only the group's moderators" in m.text])
                 == refusals + 1
             )
         )

@@ -31,7 +31,7 @@ async def test_moderators_are_looked_up_once_and_anonymous_admins_count(
         assert tg.admin_lookups(chat) == 1
         # A student's refused command triggers at most one fresh look-up.
         tg.user_says(chat, cls.students[0], "/stop")
-        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
         assert tg.admin_lookups(chat) <= 2
         assert bot.services.groups.running(chat, 0) is not None
         tg.user_says(chat, cls.creator, "/stop")
@@ -43,7 +43,7 @@ async def test_group_language_switch(tg: FakeTelegram, db_path: Path) -> None:
     chat = cls.chat_id
     async with BotHarness(tg, db_path, env={"QUIZBOT_LANGUAGE": "en"}):
         tg.user_says(chat, cls.students[0], "/lang bn")
-        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
         tg.user_says(chat, cls.creator, "/lang bengali?")
         await tg.wait_for(lambda: tg.find_message(chat, "Usage: /lang bn or /lang en"))
         tg.user_says(chat, cls.creator, "/lang bn")

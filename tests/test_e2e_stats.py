@@ -56,14 +56,14 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
 
         # A non-moderator cannot reset or export.
         tg.user_says(chat, cls.outsider, "/resetleaderboard")
-        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
         tg.user_says(chat, cls.creator, "/resetleaderboard")
         confirm = await tg.wait_for(lambda: tg.find_message(chat, "End season 1"))
         yes = confirm.buttons[0][0][1]
         assert yes is not None
         # Only a moderator's tap counts.
         refused = await tg.wait_answered(tg.tap(chat, cls.students[0], confirm.message_id, yes))
-        assert refused.text == "Only the group's admins can do that."
+        assert refused.text == "Only the group's moderators can do that."
         await tg.wait_answered(tg.tap(chat, cls.admin, confirm.message_id, yes))
         await tg.wait_for(
             lambda: (

@@ -305,8 +305,8 @@ async def test_forged_buttons_get_an_alert_and_store_nothing(
             (f"a:{run + 1000}:0:0", OVER),  # a run that never existed
             ("s:../../etc/passwd", INVALID),
             ("s:nonexistent", INVALID),
-            ("s:zero", "Only the group's admins can start a quiz."),  # not a moderator
-            ("r:1:y", "Only the group's admins can do that."),  # reset, not a moderator
+            ("s:zero", "Only the group's moderators can do that."),  # not a moderator
+            ("r:1:y", "Only the group's moderators can do that."),  # reset, not a moderator
             ("r:0:y", INVALID),
             ("v:1:3021:0:1:0", INVALID),  # a review button, but in a group
             ("v:1:3321:0:1:0", INVALID),  # and malformed
@@ -419,7 +419,7 @@ async def test_junk_commands_are_refused_or_ignored(
         assert groups.active() == []
         # Only the "admins only" refusal of /next, /stop ... without a sender may be answered.
         extra = tg.messages(chat)[before:]
-        assert all("Only the group's admins" in m.text for m in extra), [m.text for m in extra]
+        assert all("Only the group's moderators" in m.text for m in extra), [m.text for m in extra]
         assert len(extra) <= 1
 
         # The bot's own name works.

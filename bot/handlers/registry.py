@@ -74,6 +74,24 @@ BUTTONS: tuple[Button, ...] = (
 _NAME = re.compile(r"[a-z0-9_]{1,32}")  # what setMyCommands accepts
 
 
+#: /help lines shown in the teachers' section (write, share, homework, analysis), wherever the
+#: command's entry is
+TEACHER_HELP = frozenset(
+    {
+        "help_newquiz",
+        "help_done",
+        "help_cancel",
+        "help_myquizzes",
+        "help_share",
+        "help_rename",
+        "help_deletequiz",
+        "help_homework_mod",
+        "help_analysis",
+        "help_regrade",
+    }
+)
+
+
 class Registry:
     """A table of commands and buttons (``/help`` is added to it), checked when built."""
 
@@ -182,18 +200,19 @@ class Registry:
     # --- texts ----------------------------------------------------------------------------------
 
     def help_text(self, lang: Lang, *, admin: bool = False) -> Safe:
-        """``/help``: a section per kind of user, a line per command, in table order; the
-        administrators' section only for an ``admin``."""
+        """``/help``: a section per role (student, teacher, moderator in a group, and the bot's
+        operators, only for an ``admin``), a line per command in table order."""
+        students = [c.help for c in self.commands if c.who == "everyone"]
+        moderators = [
+            c.help if c.who == "moderator" else c.mod_help
+            for c in self.commands
+            if c.who != "admin"
+        ]
+        teachers = [k for k in [*students, *moderators] if k in TEACHER_HELP]
         sections = (
-            ("help_students", [c.help for c in self.commands if c.who == "everyone"]),
-            (
-                "help_moderators",
-                [
-                    c.help if c.who == "moderator" else c.mod_help
-                    for c in self.commands
-                    if c.who != "admin"
-                ],
-            ),
+            ("help_students", [k for k in students if k not in TEACHER_HELP]),
+            ("help_teachers", ["help_teacher_flow", *teachers] if teachers else []),
+            ("help_moderators", [k for k in moderators if k not in TEACHER_HELP]),
             ("help_admins", [c.help for c in self.commands if c.who == "admin" and admin]),
         )
         return join(

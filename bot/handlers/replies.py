@@ -16,13 +16,14 @@ from bot.banks.resolver import LIST_SIZE, Choice, Found
 from bot.handlers.routes import Where, Who
 from bot.i18n import parse_lang, t
 from bot.i18n.lang import Lang
-from bot.i18n.markup import Safe
+from bot.i18n.markup import Safe, join
 from bot.services.container import Context, Services
 from bot.tg import outbox
 
 log = logging.getLogger(__name__)
 
 SEEN = "👀"  # the reaction that says "seen, not now"
+PRIVATE = "✍"  # the reaction that says "answered in your private chat"
 REPLY_COOLDOWN = 20.0  # seconds between two optional replies to one student in one group
 
 
@@ -86,7 +87,7 @@ async def reply(
         now = svc.clock()
         cooldowns = svc.cooldowns
         if now - cooldowns.get(key, -REPLY_COOLDOWN) < REPLY_COOLDOWN:
-            await seen(context, chat.id, message.message_id)
+            await held_back(update, context, text)
             return
         cooldowns[key] = now
         if len(cooldowns) > 10_000:
@@ -102,18 +103,33 @@ async def reply(
         markup=markup,
     )
     if optional and not sent.ok:  # the group's budget had no room: never silent
-        await seen(context, chat.id, message.message_id)
+        await held_back(update, context, text)
 
 
-async def seen(context: Context, chat_id: int, message_id: int) -> None:
-    """A reaction on a command the bot does not answer in words ("seen, not now"): costs none
-    of the group's budget of sends and edits."""
+async def held_back(update: Update, context: Context, text: Safe) -> None:
+    """A student's command the group gets no reply to (their cooldown, or the group's budget
+    full): the answer goes to their private chat if they started the bot, with a ✍ reaction
+    on the command ("see your private chat"), at most once per cooldown; else a 👀 reaction
+    ("seen, not now"). Reactions cost none of the group's budget of sends and edits."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    svc = context.bot_data
+    key = (user.id, 0)  # a user's private copies (group keys are (chat, user), chat < 0)
+    now = svc.clock()
+    emoji = SEEN
+    if now - svc.cooldowns.get(key, -REPLY_COOLDOWN) >= REPLY_COOLDOWN:
+        svc.cooldowns[key] = now
+        lang = await svc.recaps.language_of(user.id, await language(update, svc))
+        head = t(lang, "held_private", group=chat.title or "—")
+        sent = await outbox.send(context.bot, user.id, join("\n", [head, text]))
+        emoji = PRIVATE if sent.ok else SEEN
     try:
         await context.bot.set_message_reaction(
-            chat_id, message_id, reaction=[ReactionTypeEmoji(SEEN)]
+            chat.id, message.message_id, reaction=[ReactionTypeEmoji(emoji)]
         )
     except TelegramError as exc:  # reactions may be off in this group: nothing more to do
-        log.info("no reaction in chat %s: %s", chat_id, exc)
+        log.info("no reaction in chat %s: %s", chat.id, exc)
 
 
 async def quiz_named(

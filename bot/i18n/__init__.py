@@ -159,8 +159,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "quiz_not_running": {"bn": "এখানে এখন কোনো কুইজ চলছে না।", "en": "No quiz is running here."},
     "not_moderator": {
-        "bn": "এটি শুধু গ্রুপের অ্যাডমিনরা করতে পারেন।",
-        "en": "Only the group's admins can do that.",
+        "bn": "এটি শুধু গ্রুপের মডারেটররা করতে পারেন।",
+        "en": "Only the group's moderators can do that.",
     },
     "announce": {
         "bn": "📝 <b>{title}</b>\n{count}টি প্রশ্ন · প্রতিটিতে {seconds} সেকেন্ড\n\n"
@@ -212,8 +212,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "Sorry, your answer could not be saved. Please tap again.",
     },
     "alert_mod_only": {
-        "bn": "শুধু গ্রুপের অ্যাডমিনরা কুইজ শুরু করতে পারেন।",
-        "en": "Only the group's admins can start a quiz.",
+        "bn": "এটি শুধু গ্রুপের মডারেটররা করতে পারেন।",
+        "en": "Only the group's moderators can do that.",
     },
     # --- results -------------------------------------------------------------------------------
     "results_head": {"bn": "🏁 <b>{title}</b> — ফলাফল", "en": "🏁 <b>{title}</b> — results"},

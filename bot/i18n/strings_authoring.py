@@ -105,7 +105,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "author_saved": {
         "bn": "💾 «{title}» সংরক্ষিত হলো, নাম <code>{name}</code>, {count}টি প্রশ্ন।\n"
-        "যে গ্রুপে আপনি অ্যাডমিন সেখানে: <code>/quiz {name}</code> · এখানে অনুশীলন: "
+        "যে গ্রুপে আপনি মডারেটর সেখানে: <code>/quiz {name}</code> · এখানে অনুশীলন: "
         "<code>/quiz {name}</code> · লিংক: <code>/share {name}</code>",
         "en": "💾 «{title}» saved as <code>{name}</code>, {count:question|questions}.\n"
         "In a group where you are an admin: <code>/quiz {name}</code> · practise here: "

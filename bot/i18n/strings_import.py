@@ -158,8 +158,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     # --- /reload ------------------------------------------------------------------------------
     "cmd_reload": {
-        "bn": "প্রশ্নের ফোল্ডার আবার পড়া (অ্যাডমিন)",
-        "en": "Re-read the questions folder (admins)",
+        "bn": "প্রশ্নের ফোল্ডার আবার পড়া (বট পরিচালক)",
+        "en": "Re-read the questions folder (operators)",
     },
     "reload_head": {
         "bn": "🔄 প্রশ্নের ফোল্ডার আবার পড়া হয়েছে: {count}টি কুইজ চালু।",

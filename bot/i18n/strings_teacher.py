@@ -151,30 +151,62 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "📊 <b>Question analysis: {title}</b> (<code>{quiz}</code>)",
     },
     "an_scope": {
-        "bn": "গ্রুপ: {group} · সিজন {season} · {sittings}টি অংশগ্রহণ (লাইভ কুইজ ও হোমওয়ার্ক)",
-        "en": "Group: {group} · season {season} · {sittings:sitting|sittings} "
-        "(live quizzes and homework)",
+        "bn": "গ্রুপ: {group} · সিজন {season} · {sittings} বার অংশগ্রহণ (লাইভ কুইজ ও হোমওয়ার্ক; "
+        "কেউ দুবার নিলে দুবার গোনা হয়)",
+        "en": "Group: {group} · season {season} · taken {sittings:time|times} (live quizzes and "
+        "homework; a student who took it twice counts twice)",
     },
     "an_legend": {
-        "bn": "D = পার্থক্য সূচক (বাকি প্রশ্নে সেরা ২৭% বনাম দুর্বলতম ২৭%); অপশনের অক্ষর ব্যাংকের ক্রমে।",
-        "en": "D = discrimination index (best 27% vs weakest 27% on the rest of the "
-        "quiz); option letters in the bank's order.",
+        "bn": "প্রতিটি প্রশ্নে: কতজন উত্তর দিয়েছেন, কতজন সঠিক করেছেন, আর প্রশ্নটি ভালো ও দুর্বল "
+        "শিক্ষার্থীদের কতটা আলাদা করে (ভালো-দুর্বল বাকি প্রশ্নগুলোর ফল দেখে)। বিকল্পগুলো তাদের "
+        "লেখা দিয়েই দেখানো হলো, শিক্ষার্থীরা যেমন দেখেছেন।",
+        "en": "For each question: how many answered, how many got it right, and whether "
+        "stronger students (by the rest of the quiz) get it right more often than weaker ones. "
+        "Options are named by their text, as the class saw them.",
     },
     "an_item_head": {"bn": "<b>প্রশ্ন {n}.</b> {text}", "en": "<b>Q{n}.</b> {text}"},
     "an_item_stats": {
-        "bn": "👥 উত্তর {answered} · ✅ সঠিক {right} · D {d}",
-        "en": "👥 {answered} answered · ✅ {right} right · D {d}",
+        "bn": "👥 {answered} জন উত্তর দিয়েছেন · ✅ {right} জন সঠিক ({percent})",
+        "en": "👥 {answered} answered · ✅ {right} got it right ({percent})",
+    },
+    "an_spread_well": {
+        "bn": "↕️ ভালো শিক্ষার্থীরা দুর্বলদের চেয়ে অনেক বেশি সঠিক করেছেন: প্রশ্নটি তাদের ভালোভাবে আলাদা করে",
+        "en": "↕️ stronger students got it right much more often than weaker ones: it tells "
+        "them apart well",
+    },
+    "an_spread_some": {
+        "bn": "↕️ ভালো শিক্ষার্থীরা দুর্বলদের চেয়ে কিছুটা বেশি সঠিক করেছেন",
+        "en": "↕️ stronger students got it right a little more often than weaker ones",
+    },
+    "an_spread_none": {
+        "bn": "↕️ ভালো ও দুর্বল শিক্ষার্থীরা প্রায় একই রকম করেছেন: প্রশ্নটি তাদের আলাদা করে না",
+        "en": "↕️ stronger and weaker students did about the same: it does not tell them apart",
+    },
+    "an_spread_reversed": {
+        "bn": "↕️ দুর্বল শিক্ষার্থীরাই ভালোদের চেয়ে বেশি সঠিক করেছেন",
+        "en": "↕️ weaker students got it right more often than stronger ones",
     },
     "an_item_wrong": {
-        "bn": "❌ সবচেয়ে বেশি বাছা ভুল: {wrong} · ⏱ মধ্যমা {median} সেকেন্ড",
-        "en": "❌ most chosen wrong: {wrong} · ⏱ median {median} s",
+        "bn": "❌ সবচেয়ে বেশি বেছে নেওয়া ভুল বিকল্প: “{option}” ({share})",
+        "en": "❌ most chosen wrong answer: “{option}” ({share})",
+    },
+    "an_item_time": {
+        "bn": "⏱ অর্ধেক উত্তর এসেছে {median} সেকেন্ডের মধ্যে (মধ্যক)",
+        "en": "⏱ half the answers came within {median} s (the median)",
     },
     "an_flag_key": {
-        "bn": "⚠️ <b>উত্তর যাচাই করুন</b>: ভালো শিক্ষার্থীরাই বেশি ভুল করছেন",
-        "en": "⚠️ <b>check the key</b>: stronger students miss it more than weaker ones",
+        "bn": "⚠️ <b>সঠিক উত্তরটি যাচাই করুন</b>: ভালো শিক্ষার্থীরাই বেশি ভুল করছেন ({students} জনের উত্তরে)",
+        "en": "⚠️ <b>check the key</b>: stronger students miss it more than weaker ones "
+        "({students:student|students} answered)",
     },
-    "an_flag_hard": {"bn": "🔴 খুব কঠিন (৩০% বা কম সঠিক)", "en": "🔴 too hard (30% or fewer right)"},
-    "an_flag_easy": {"bn": "🟢 খুব সহজ (৯০% বা বেশি সঠিক)", "en": "🟢 too easy (90% or more right)"},
+    "an_flag_hard": {
+        "bn": "🔴 খুব কঠিন: ৩০% বা কম সঠিক ({students} জনের উত্তরে)",
+        "en": "🔴 too hard: 30% or fewer right ({students:student|students} answered)",
+    },
+    "an_flag_easy": {
+        "bn": "🟢 খুব সহজ: ৯০% বা বেশি সঠিক ({students} জনের উত্তরে)",
+        "en": "🟢 too easy: 90% or more right ({students:student|students} answered)",
+    },
     "an_item_none": {"bn": "এই সিজনে এখনো কেউ উত্তর দেননি।", "en": "No answers this season yet."},
     "an_item_reports": {
         "bn": "📝 শিক্ষার্থীদের রিপোর্ট: {reports}",

@@ -33,6 +33,11 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "তালিকার নম্বরও চলবে, যেমন <code>/{command} 1</code>।",
         "en": "The list's number works too, e.g. <code>/{command} 1</code>.",
     },
+    "held_private": {
+        "bn": "✍ <b>{group}</b> গ্রুপে আপনার কমান্ডের উত্তর (গ্রুপে এখন আর উত্তর দেওয়া হলো না):",
+        "en": "✍ The answer to your command in <b>{group}</b> (the group gets no more replies "
+        "just now):",
+    },
     "sent_privately": {
         "bn": "📬 আপনাকে প্রাইভেট চ্যাটে পাঠানো হয়েছে।",
         "en": "📬 Sent to you privately.",

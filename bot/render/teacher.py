@@ -263,31 +263,42 @@ def _percent(lang: Lang, share: float | None) -> str:
     return "—" if share is None else num(lang, round(100 * share)) + "%"
 
 
+def _spread_key(d: float) -> str:
+    """Plain words for the discrimination index D: do stronger students (on the rest of the
+    quiz) get this question right more often than weaker ones?"""
+    if d >= 0.3:
+        return "an_spread_well"
+    if d >= 0.1:
+        return "an_spread_some"
+    return "an_spread_none" if d > -0.1 else "an_spread_reversed"
+
+
 def _item_block(
     lang: Lang, question: Question, item: ItemStats, reports: Mapping[str, int]
 ) -> Safe:
     lines = [t(lang, "an_item_head", n=item.number, text=fit(question.text(lang), 90))]
     if not item.answered:
         return join("\n", [*lines, t(lang, "an_item_none")])
-    d = "—" if item.discrimination is None else num(lang, f"{item.discrimination:+.2f}")
     lines.append(
         t(
             lang,
             "an_item_stats",
             answered=item.answered,
-            right=_percent(lang, item.share_right),
-            d=d,
+            right=item.right,
+            percent=_percent(lang, item.share_right),
         )
     )
-    wrong = (
-        "—"
-        if item.wrong_option is None
-        else f"{label(item.wrong_option)} ({_percent(lang, item.wrong_share)})"
-    )
-    median = "—" if item.median_seconds is None else num(lang, f"{item.median_seconds:.1f}")
-    lines.append(t(lang, "an_item_wrong", wrong=wrong, median=median))
+    if item.discrimination is not None:
+        lines.append(t(lang, _spread_key(item.discrimination)))
+    if item.wrong_option is not None:
+        option = fit(question.options[item.wrong_option](lang), 60)
+        share = _percent(lang, item.wrong_share)
+        lines.append(t(lang, "an_item_wrong", option=option, share=share))
+    if item.median_seconds is not None:
+        median = num(lang, f"{item.median_seconds:.1f}")
+        lines.append(t(lang, "an_item_time", median=median))
     if item.flag is not None:
-        lines.append(t(lang, FLAG_KEYS[item.flag]))
+        lines.append(t(lang, FLAG_KEYS[item.flag], students=item.students))
     if reports:
         parts = join(
             ", ",
