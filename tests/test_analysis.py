@@ -171,6 +171,25 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
             st.sampled_from([None, "key", "unclear", "typo"]),
         ),
         st.builds(callbacks.CardReportData, st.integers(1, 2**53 - 1)),
+        st.builds(
+            callbacks.RunRegradeData,
+            st.integers(1, 2**53 - 1),
+            st.integers(1, 999),
+            st.integers(0, 9),
+            st.sampled_from("pyn"),
+        ),
+        st.builds(
+            callbacks.RegradeData,
+            st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15}", fullmatch=True),
+            st.integers(0, 999),
+            st.integers(0, 9),
+            st.booleans(),
+        ),
+        st.builds(
+            callbacks.PickData,
+            st.sampled_from(["quiz", "homework", "regrade", "analysis", "deletequiz"]),
+            st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15}", fullmatch=True),
+        ),
     )
 )
 def test_teacher_callbacks_round_trip(data: callbacks.CallbackData) -> None:
@@ -192,6 +211,14 @@ def test_teacher_callbacks_round_trip(data: callbacks.CallbackData) -> None:
         "p:1:1:k:k",
         "pc:",
         "pc:-3",
+        "rr:0:1:1:p",
+        "rr:1:0:1:p",
+        "rr:1:1:1:x",
+        "rr:1:1:10:y",
+        "rr:9007199254740993:1:0:y",
+        "rg:../x:1:1:y",
+        "k:quiz:",
+        "k:QUIZ:zero",
         "p:9007199254740993:0",
     ],
 )

@@ -174,10 +174,12 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         await command(tg, chat, cls.creator, "/regrade zero ৯ A", "questions 1 to 8", clock)
         await command(tg, chat, cls.creator, "/regrade zero 1 Z", "has options A, B, C, D", clock)
         # a preview first (nothing changes yet), applied by its button, only by a moderator
+        bengali_letter = "কখগঘ"[wrong]  # ক–ঘ work as A–D (and Bengali digits as ASCII)
         preview = await command(
-            tg, chat, cls.creator, f"/regrade zero ১ {bank_letter(wrong)}", "Apply it?", clock
+            tg, chat, cls.creator, f"/regrade zero ১ {bengali_letter}", "Apply it?", clock
         )
-        assert f"question 1's right answer becomes {bank_letter(wrong)}" in preview.text
+        new_key = f"{bank_letter(wrong)} (“{q1.options[wrong].en[:40]}"
+        assert f"question 1's right answer becomes {new_key}" in preview.text
         assert "verdict of 4 answers and the points of 4 students" in preview.text
         apply = f"rg:zero:1:{wrong}:y"
         assert [d for row in preview.buttons for _, d in row] == [apply, f"rg:zero:1:{wrong}:n"]
@@ -187,10 +189,8 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         assert refused.show_alert and "moderators" in (refused.text or "")
         await tg.wait_answered(tg.tap(chat, cls.creator, preview.message_id, apply))
         done = await edited(tg, chat, preview, "re-graded")
-        assert (
-            f"question 1 is re-graded, its right answer is now {bank_letter(wrong)}. "
-            "4 answers scored differently, points of 4 students changed."
-        ) in done.text
+        assert ("…”). 4 answers scored differently, points of 4 students changed.") in done.text
+        assert f"question 1 is re-graded, its right answer is now {new_key}" in done.text
         board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
         assert "🥇 1. Student1 — 2100 points · 2 right" in plain(board.text)
         assert "🥈 2. Student2 — 2100 points · 2 right" in plain(board.text)
@@ -238,4 +238,55 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
         assert "🥇 1. Student0 — 2100 points · 2 right" in plain(board.text)
         await until(lambda: True)
+    totals_match_answers(db_path)
+
+
+async def test_a_students_report_reaches_the_teacher_with_a_regrade_button(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    s0, s1 = cls.students
+    teacher = cls.creator
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock) as bot:
+        quiz: Quiz = bot.services.quizzes["zero"]
+        q1 = quiz.questions[0]
+        right, wrong = q1.correct, (q1.correct + 1) % len(q1.options)
+        for user in (s0, teacher):  # recaps and the report come privately
+            tg.user_says(tg.private_chat(user), user, "/start")
+            await tg.wait_for(functools.partial(tg.messages, user.id))
+        first = await start_quiz(tg, cls)
+        await tap_bank(tg, bot, cls, s0, first, wrong)
+        await tap_bank(tg, bot, cls, s1, first, right)
+        tg.user_says(chat, teacher, "/stop")
+        recap = await tg.wait_for(lambda: tg.find_message(s0.id, "your recap"))
+        await tg.wait_answered(tg.tap(s0.id, s0, recap.message_id, recap.buttons[0][0][1]))
+        ask = await tg.wait_for(lambda: tg.find_message(s0.id, "question 1: what is wrong?"))
+        await tg.wait_answered(tg.tap(s0.id, s0, ask.message_id, ask.buttons[0][0][1]))
+
+        # the teacher who started the run hears of it privately: question, reason, key, buttons
+        told = await tg.wait_for(lambda: tg.find_message(teacher.id, "A student in"))
+        assert "reports question 1 of ZeRO and Sharded Optimizers: Wrong answer key" in told.text
+        assert f"Its right answer now: {bank_letter(right)} (“" in told.text
+        data = [d for row in told.buttons for _, d in row]
+        assert len(data) == len(q1.options) - 1 and f"rr:1:1:{right}:p" not in data
+        make_wrong = f"rr:1:1:{wrong}:p"
+        assert make_wrong in data
+        assert not tg.find_message(s1.id, "A student in")  # nobody else is told
+
+        # a non-moderator's tap is refused; the teacher's shows the preview, Apply applies it
+        forged = await tg.wait_answered(tg.tap(s0.id, s0, told.message_id, make_wrong))
+        assert forged.show_alert
+        await tg.wait_answered(tg.tap(teacher.id, teacher, told.message_id, make_wrong))
+        preview = await tg.wait_for(lambda: tg.find_message(teacher.id, "Apply it?"))
+        assert "verdict of 2 answers and the points of 2 students" in preview.text
+        board = await command(tg, chat, teacher, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student1 — 1000 points" in plain(board.text)  # not applied yet
+        apply = f"rr:1:1:{wrong}:y"
+        assert [d for row in preview.buttons for _, d in row] == [apply, f"rr:1:1:{wrong}:n"]
+        await tg.wait_answered(tg.tap(teacher.id, teacher, preview.message_id, apply))
+        await edited(tg, teacher.id, preview, "2 answers scored differently")
+        board = await command(tg, chat, teacher, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student0 — 1000 points" in plain(board.text)
     totals_match_answers(db_path)

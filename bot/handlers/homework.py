@@ -54,6 +54,8 @@ async def homework_command(update: Update, context: Context) -> None:
     hws = context.bot_data.homeworks
     if not args:
         items = await _open_items(svc, chat.id)
+        for hw, _, _ in items:  # each card catches up with the count this list shows
+            hws.refresh_card(hw.homework_id)
         await reply(
             update,
             context,

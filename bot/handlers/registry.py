@@ -34,6 +34,7 @@ from bot.handlers import (
     myquizzes,
     quiz,
     recap,
+    regrade,
     reload,
     review,
     stats,
@@ -56,7 +57,8 @@ COMMANDS: tuple[Command, ...] = (
     *review.COMMANDS,
     *recap.COMMANDS,
     *homework.COMMANDS,  # homework, /timezone
-    *teacher.COMMANDS,  # /analysis, /regrade, reports
+    *teacher.COMMANDS,  # /analysis
+    *regrade.COMMANDS,  # /regrade (its buttons: reports too)
     *authoring.COMMANDS,  # writing quizzes in the chat (issue 16)
     *myquizzes.COMMANDS,
     *quiz.GENERAL_COMMANDS,
@@ -67,7 +69,7 @@ BUTTONS: tuple[Button, ...] = (
     *stats.BUTTONS,
     *review.BUTTONS,
     *homework.BUTTONS,
-    *teacher.BUTTONS,
+    *regrade.BUTTONS,  # re-grading, students' reports
     *authoring.BUTTONS,
     *myquizzes.BUTTONS,
 )

@@ -29,6 +29,22 @@ def ascii_digits(text: str) -> str:
     return text.translate(_ASCII_DIGITS)
 
 
+#: option letters: Latin A–J, and the Bengali ক–ঞ (Bengali chats and imports answer "খ")
+LATIN_LETTERS = "ABCDEFGHIJ"
+BENGALI_LETTERS = "কখগঘঙচছজঝঞ"
+
+
+def letter_index(text: str) -> int | None:
+    """An option letter a user typed (``B``, ``b`` or ``খ``) → its 0-based index, else None."""
+    letter = text.strip().upper()
+    if len(letter) != 1:
+        return None
+    for letters in (LATIN_LETTERS, BENGALI_LETTERS):
+        if letter in letters:
+            return letters.index(letter)
+    return None
+
+
 def whole_number(text: str, low: int, high: int) -> int | None:
     """A whole number a user typed, in either digit system (``30``, ``৩০``), if it is from
     ``low`` to ``high``; None for anything else (signs, spaces, other scripts' digits)."""

@@ -73,6 +73,15 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "পুনর্মূল্যায়ন বাতিল হয়েছে; কিছুই বদলায়নি।",
         "en": "Re-grading cancelled; nothing changed.",
     },
+    "report_to_teacher": {
+        "bn": "📝 <b>{group}</b> গ্রুপের একজন শিক্ষার্থী <b>{title}</b>-এর প্রশ্ন {n} নিয়ে জানিয়েছেন: "
+        "{reason}।\n❓ {question}\nএখনকার সঠিক উত্তর: {right}\nঅন্য কোনো বিকল্পকে সঠিক ধরে আবার "
+        "নম্বর দিতে নিচের বাটনে চাপুন (আগে কী বদলাবে দেখাবে)।",
+        "en": "📝 A student in <b>{group}</b> reports question {n} of <b>{title}</b>: "
+        "{reason}.\n❓ {question}\nIts right answer now: {right}\nTo re-grade with another "
+        "option as the right one, tap it below (you see what changes first).",
+    },
+    "report_regrade_to": {"bn": "✏️ সঠিক: {label} {text}", "en": "✏️ Right: {label} {text}"},
     "practice_again": {"bn": "🔁 আবার অনুশীলন করুন", "en": "🔁 Practise again"},
     "rename_usage": {
         "bn": "ব্যবহার: <code>/rename নাম নতুন-নাম</code>",

@@ -26,6 +26,9 @@ A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
   ``h`` how to set it as homework.
 - ``rg:QUIZ:N:OPT:y`` / ``…:n`` — apply or drop the re-grading ``/regrade`` previewed: question
   N's key becomes bank option OPT (N = 0: every question's current key).
+- ``rr:RUN:N:OPT:S`` — under a student's report sent to the teacher privately: re-grade the
+  run's group's answers, question N's key becoming bank option OPT; S = ``p`` preview,
+  ``y`` apply, ``n`` drop.
 
 Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and are routed by
 a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
@@ -60,6 +63,7 @@ _QUIZ_ID = r"([a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})"
 _PICK = re.compile(rf"k:([a-z]{{1,16}}):{_QUIZ_ID}")
 _CARD = re.compile(rf"g:{_QUIZ_ID}:([sh])")
 _REGRADE = re.compile(rf"rg:{_QUIZ_ID}:(0|[1-9][0-9]{{0,2}}):([0-9]):([yn])")
+_RUN_REGRADE = re.compile(r"rr:([1-9][0-9]{0,15}):([1-9][0-9]{0,2}):([0-9]):([pyn])")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
 
@@ -159,6 +163,18 @@ class RegradeData:
     confirm: bool
 
 
+@dataclass(frozen=True, slots=True)
+class RunRegradeData:
+    """Re-grade from a student's report (the teacher's private chat): question ``number`` (of
+    the bank, 1-based) of run ``run_id``'s quiz gets bank option ``option`` as its key, in the
+    run's group; ``step`` ``p`` previews, ``y`` applies, ``n`` drops."""
+
+    run_id: int
+    number: int
+    option: int
+    step: str
+
+
 CallbackData = (
     AnswerData
     | StartData
@@ -174,6 +190,7 @@ CallbackData = (
     | PickData
     | QuizCardData
     | RegradeData
+    | RunRegradeData
 )
 _REASON_LETTER = {v: k for k, v in REASON_CODES.items()}
 
@@ -206,6 +223,8 @@ def encode(data: CallbackData) -> str:
         text = f"k:{data.command}:{data.quiz_id}"
     elif isinstance(data, QuizCardData):
         text = f"g:{data.quiz_id}:{data.action}"
+    elif isinstance(data, RunRegradeData):
+        text = f"rr:{data.run_id}:{data.number}:{data.option}:{data.step}"
     elif isinstance(data, RegradeData):
         text = f"rg:{data.quiz_id}:{data.number}:{data.option}:{'y' if data.confirm else 'n'}"
     else:
@@ -267,6 +286,9 @@ def _parse_teacher(raw: str) -> CallbackData | None:
         return QuizCardData(m[1], m[2])
     if m := _REGRADE.fullmatch(raw):
         return RegradeData(m[1], int(m[2]), int(m[3]), m[4] == "y")
+    if m := _RUN_REGRADE.fullmatch(raw):
+        run_id = int(m[1])
+        return RunRegradeData(run_id, int(m[2]), int(m[3]), m[4]) if run_id < _MAX_ID else None
     return None
 
 

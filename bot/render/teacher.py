@@ -463,6 +463,45 @@ def regrade_keyboard(lang: Lang, quiz_id: str, number: int, option: int) -> Inli
     )
 
 
+def report_regrade_keyboard(
+    lang: Lang, quiz: Quiz, run_id: int, number: int
+) -> InlineKeyboardMarkup:
+    """Under a report the teacher received: one button per other option of question
+    ``number`` (bank order), making it the key (a preview first)."""
+    question = quiz.questions[number - 1]
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    fit(t_plain(lang, "report_regrade_to", label=label(i), text=text(lang)), 60),
+                    callback_data=callbacks.encode(
+                        callbacks.RunRegradeData(run_id, number, i, "p")
+                    ),
+                )
+            ]
+            for i, text in enumerate(question.options)
+            if i != question.correct
+        ]
+    )
+
+
+def run_regrade_keyboard(lang: Lang, run_id: int, number: int, option: int) -> InlineKeyboardMarkup:
+    """Apply or drop a re-grading previewed from a report."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, key),
+                    callback_data=callbacks.encode(
+                        callbacks.RunRegradeData(run_id, number, option, step)
+                    ),
+                )
+                for key, step in (("regrade_apply", "y"), ("regrade_cancel", "n"))
+            ]
+        ]
+    )
+
+
 def reason_keyboard(lang: Lang, run_id: int, q_index: int) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 
 from bot.banks.importers.model import Draft, Parsed, clean
+from bot.i18n import letter_index
 
-_OPTION = re.compile(r"^\s*([A-Z])\s*[.)]\s+(.*\S)\s*$")
+_OPTION = re.compile(r"^\s*([A-Z]|[\u0995-\u099e])\s*[.)]\s+(.*\S)\s*$")  # A) or ক)
 _ANSWER = re.compile(r"^\s*ANSWER\s*:\s*(.*?)\s*$", re.IGNORECASE)
 
 
@@ -44,11 +45,11 @@ def parse(name: str, text: str) -> Parsed:
         answer = _ANSWER.match(line)
         if answer and question:
             where = f"{name}:{start}"
-            letter = answer.group(1).upper()
+            chosen = letter_index(answer.group(1))  # A, or the Bengali ক
             letters = [chr(ord("A") + i) for i in range(len(options))]
             if not options:
                 out.skip(where, "imp_aiken_no_options")
-            elif len(letter) != 1 or letter not in letters:
+            elif chosen is None or chosen >= len(options):
                 out.skip(
                     where,
                     "imp_aiken_letter",
@@ -56,15 +57,13 @@ def parse(name: str, text: str) -> Parsed:
                     letters=", ".join(letters),
                 )
             else:
-                out.drafts.append(
-                    Draft(where, clean("\n".join(question)), tuple(options), letters.index(letter))
-                )
+                out.drafts.append(Draft(where, clean("\n".join(question)), tuple(options), chosen))
             reset()
             continue
         option = _OPTION.match(line)
         if option and question:
             expected = chr(ord("A") + len(options))
-            if option.group(1) != expected:
+            if letter_index(option.group(1)) != len(options):
                 out.skip(
                     f"{name}:{number}", "imp_aiken_order", letter=option.group(1), expected=expected
                 )

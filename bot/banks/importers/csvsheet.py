@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.banks.importers.model import Draft, Parsed, Place, Problem, clean
-from bot.i18n import ascii_digits
+from bot.i18n import ascii_digits, letter_index
 
 _HEAD_ROWS = 20  # how far down to look for the header row
 csv.field_size_limit(64 * 1024)
@@ -139,8 +139,8 @@ def _row(out: Parsed, where: Place, row: list[str], cols: _Columns) -> Draft | N
     chosen: int | None = None
     if pick.isdigit():
         chosen = int(pick)
-    elif len(pick) == 1 and pick.upper() in "ABCDEFGHIJ":
-        chosen = ord(pick.upper()) - ord("A") + 1
+    elif (letter := letter_index(pick)) is not None:  # A–J, or the Bengali ক–ঞ
+        chosen = letter + 1
     else:
         chosen = next((n for n, text in present if text.casefold() == pick.casefold()), None)
     numbers = [n for n, _ in present]
