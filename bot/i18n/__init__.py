@@ -180,7 +180,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "announce": {
         "bn": "📝 <b>{title}</b>\n{count}টি প্রশ্ন · প্রতিটিতে {seconds} সেকেন্ড\n\n"
-        "বোতামে চাপ দিয়ে উত্তর দিন; শুধু প্রথম উত্তরটিই গণ্য হবে। "
+        "বাটনে চেপে উত্তর দিন; শুধু প্রথম উত্তরটিই গণ্য হবে। "
         "যত দ্রুত সঠিক উত্তর, তত বেশি পয়েন্ট (৫০০–১০০০)। টানা সঠিক উত্তরে স্ট্রিক বোনাস: "
         "দ্বিতীয়টি থেকে প্রতিবার ১০০ করে বাড়ে, সর্বোচ্চ +৫০০।",
         "en": "📝 <b>{title}</b>\n{count:question|questions} · {seconds} seconds each\n\n"
@@ -224,7 +224,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "alert_over": {"bn": "এই কুইজ শেষ হয়ে গেছে।", "en": "This quiz is over."},
     "alert_invalid": {"bn": "এই বোতামটি আর কাজ করে না।", "en": "This button is no longer valid."},
     "alert_error": {
-        "bn": "দুঃখিত, আপনার উত্তরটি জমা হয়নি। আবার চাপ দিন।",
+        "bn": "দুঃখিত, আপনার উত্তরটি জমা হয়নি। আবার চাপুন।",
         "en": "Sorry, your answer could not be saved. Please tap again.",
     },
     "alert_mod_only": {
@@ -274,9 +274,9 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "এই সিজনে এখনো কেউ পয়েন্ট পাননি। একটি কুইজ চালান: /quiz",
         "en": "Nobody has scored this season yet. Run a quiz: /quiz",
     },
-    "lb_players": {"bn": "মোট খেলোয়াড়: {count} জন", "en": "Players: {count}"},
+    "lb_players": {"bn": "মোট অংশগ্রহণকারী: {count} জন", "en": "Players: {count}"},
     "lb_usage": {
-        "bn": "ব্যবহার: <code>/leaderboard</code>, <code>/leaderboard কুইজের_নাম</code> "
+        "bn": "ব্যবহার: <code>/leaderboard</code>, <code>/leaderboard নাম</code> "
         "বা <code>/leaderboard season নম্বর</code>",
         "en": "Usage: <code>/leaderboard</code>, <code>/leaderboard QUIZ</code> or "
         "<code>/leaderboard season N</code>",
@@ -416,7 +416,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "Use this command in a private chat with me.",
     },
     "review_head": {
-        "bn": "🔁 <b>রিভিউ</b> · {quiz} · বাক্স {box}/{boxes} · এখন বাকি {due}টি",
+        "bn": "🔁 <b>রিভিউ</b> · {quiz} · ধাপ {box}/{boxes} · এখন বাকি {due}টি",
         "en": "🔁 <b>Review</b> · {quiz} · box {box}/{boxes} · {due} due now",
     },
     "review_empty": {
@@ -430,7 +430,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "🎉 Nothing to review right now. The next question is due {when}.",
     },
     "review_up": {
-        "bn": "বাক্স {box}/{boxes}: প্রশ্নটি আবার আসবে {days} দিন পরে।",
+        "bn": "ধাপ {box}/{boxes}: প্রশ্নটি আবার আসবে {days} দিন পরে।",
         "en": "Box {box}/{boxes}: back in {days:day|days}.",
     },
     "review_learnt": {
@@ -438,7 +438,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "🎓 Learnt! This one won't come back.",
     },
     "review_reset": {
-        "bn": "প্রশ্নটি আবার বাক্স ১-এ ফিরে গেল; আগামীকাল আবার আসবে।",
+        "bn": "প্রশ্নটি আবার ধাপ ১-এ ফিরে গেল; আগামীকাল আবার আসবে।",
         "en": "Back to box 1: it comes back tomorrow.",
     },
     "review_done": {
@@ -478,7 +478,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "remind_ask_tz": {
         "bn": "আপনি কোন সময় অঞ্চলে আছেন? একটি বেছে নিন, অথবা UTC থেকে সময়ের পার্থক্য "
-        "লিখে পাঠান: <code>/remind {time} +৫:৪৫</code>",
+        "লিখে পাঠান: <code>/remind {time} +5:45</code>",
         "en": "Which time zone are you in? Pick one, or send your offset from UTC: "
         "<code>/remind {time} +5:45</code>",
     },

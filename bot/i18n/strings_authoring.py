@@ -15,7 +15,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "The title must be one line of text, at most {limit} characters. Send it again.",
     },
     "author_send_questions": {
-        "bn": "📝 «{title}»। এবার প্রশ্ন পাঠান: সংযুক্তি মেনু → Poll → Quiz mode, ঠিক উত্তর "
+        "bn": "📝 “{title}”। এবার প্রশ্ন পাঠান: 📎 মেনু → Poll → Quiz mode, সঠিক উত্তরটি "
         "বেছে দিন। Aiken ধাঁচের লেখাও চলবে (প্রশ্ন, <code>A)</code>… লাইন, "
         "<code>ANSWER: B</code>)। শেষ হলে /done, বাদ দিতে /cancel।",
         "en": "📝 «{title}». Now send the questions: attach menu → Poll → Quiz mode, and mark the "
@@ -23,7 +23,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "lines, <code>ANSWER: B</code>). /done when finished, /cancel to drop it.",
     },
     "author_draft_exists": {
-        "bn": "আপনার একটি খসড়া চলছে: «{title}», {count}টি প্রশ্ন। আরও প্রশ্ন পাঠান, "
+        "bn": "আপনার একটি খসড়া চলছে: “{title}”, {count}টি প্রশ্ন। আরও প্রশ্ন পাঠান, "
         "সংরক্ষণ করতে /done, বাদ দিতে /cancel।",
         "en": "You already have a draft: «{title}», {count:question|questions}. "
         "Send more questions, /done to save it or /cancel to drop it.",
@@ -57,22 +57,22 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "To make a quiz from polls, start with /newquiz and give it a title.",
     },
     "author_poll_not_quiz": {
-        "bn": "এটি সাধারণ পোল। পোল তৈরির সময় Quiz mode চালু করে ঠিক উত্তর বেছে দিন।",
+        "bn": "এটি সাধারণ পোল। পোল তৈরির সময় Quiz mode চালু করে সঠিক উত্তরটি চিহ্নিত করুন।",
         "en": "This is a regular poll. Switch on Quiz mode when you create the poll and mark "
         "the right answer.",
     },
     "author_poll_many_right": {
-        "bn": "এই পোলে একাধিক ঠিক উত্তর। প্রতিটি প্রশ্নে ঠিক উত্তর একটিই হতে হবে।",
+        "bn": "এই পোলে একাধিক সঠিক উত্তর। প্রতিটি প্রশ্নে সঠিক উত্তর একটিই হতে হবে।",
         "en": "This poll has several right answers. Each question needs exactly one.",
     },
     "author_poll_forwarded": {
-        "bn": "ফরোয়ার্ড করা কুইজের ঠিক উত্তর আমি দেখতে পাই না। এই চ্যাটেই পোলটি নতুন করে "
-        "তৈরি করুন (সংযুক্তি মেনু → Poll → Quiz mode), অথবা Aiken ধাঁচে লিখে পাঠান।",
+        "bn": "ফরোয়ার্ড করা কুইজের সঠিক উত্তর আমি দেখতে পাই না। এই চ্যাটেই পোলটি নতুন করে "
+        "তৈরি করুন (📎 মেনু → Poll → Quiz mode), অথবা Aiken ধাঁচে লিখে পাঠান।",
         "en": "I can't see the right answer of a forwarded quiz. Create the poll again in this "
         "chat (attach menu → Poll → Quiz mode), or send it as Aiken text.",
     },
     "author_poll_hidden": {
-        "bn": "এই পোলের ঠিক উত্তর আমি দেখতে পাচ্ছি না। এই চ্যাটেই Quiz mode-এ পোলটি তৈরি করুন।",
+        "bn": "এই পোলের সঠিক উত্তর আমি দেখতে পাচ্ছি না। এই চ্যাটেই Quiz mode-এ পোলটি তৈরি করুন।",
         "en": "I can't see this poll's right answer. Create it in this chat, in Quiz mode.",
     },
     "author_poll_options": {
@@ -87,7 +87,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "ANSWER: A</code>",
     },
     "author_added": {
-        "bn": "✅ প্রশ্ন {number} যোগ হলো। ঠিক উত্তর: {right}",
+        "bn": "✅ প্রশ্ন {number} যোগ হলো। সঠিক উত্তর: {right}",
         "en": "✅ Question {number} added. Right answer: {right}",
     },
     "author_next": {
@@ -104,7 +104,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "Only the draft's last question can be undone.",
     },
     "author_saved": {
-        "bn": "💾 «{title}» সংরক্ষিত হলো, নাম <code>{name}</code>, {count}টি প্রশ্ন।\n"
+        "bn": "💾 “{title}” সংরক্ষিত হলো, নাম <code>{name}</code>, {count}টি প্রশ্ন।\n"
         "যে গ্রুপে আপনি মডারেটর সেখানে: <code>/quiz {name}</code> · এখানে অনুশীলন: "
         "<code>/quiz {name}</code> · লিংক: <code>/share {name}</code>",
         "en": "💾 «{title}» saved as <code>{name}</code>, {count:question|questions}.\n"
@@ -117,7 +117,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "The file is too big: at most {limit} MB. Nothing was saved.",
     },
     "upload_failed": {
-        "bn": "ফাইলটি নামানো গেল না। একটু পরে আবার পাঠান।",
+        "bn": "ফাইলটি ডাউনলোড করা গেল না। একটু পরে আবার পাঠান।",
         "en": "The file could not be downloaded. Please send it again in a moment.",
     },
     "upload_nothing": {
@@ -140,9 +140,9 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "• <code>{name}</code> — {title} · {count:question|questions} · {runs:run|runs}",
     },
     "my_published": {"bn": "সব গ্রুপে প্রকাশিত", "en": "published to all groups"},
-    "my_shared": {"bn": "লিংক আছে", "en": "shared by link"},
+    "my_shared": {"bn": "লিংকে শেয়ার করা", "en": "shared by link"},
     "delete_confirm": {
-        "bn": "«{title}» (<code>{name}</code>) মুছে ফেলবেন? আগের খেলার ফল ও লিডারবোর্ড থেকে যাবে।",
+        "bn": "“{title}” (<code>{name}</code>) মুছে ফেলবেন? আগের খেলার ফল ও লিডারবোর্ড থেকে যাবে।",
         "en": "Delete «{title}» (<code>{name}</code>)? Past results and leaderboards stay.",
     },
     "delete_yes": {"bn": "🗑 মুছুন", "en": "🗑 Delete"},
@@ -156,7 +156,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "<code>{name}</code> was kept.",
     },
     "share_link": {
-        "bn": "🔗 এই লিংক খুললে যে কেউ <code>{name}</code> একান্তে অনুশীলন করতে পারবেন:\n{url}",
+        "bn": "🔗 এই লিংক খুললে যে কেউ <code>{name}</code> প্রাইভেট চ্যাটে অনুশীলন করতে পারবেন:\n{url}",
         "en": "🔗 Anyone who opens this link can practise <code>{name}</code> privately:\n{url}",
     },
     "share_gone": {"bn": "এই লিংকটি আর কাজ করে না।", "en": "This link no longer works."},
@@ -173,6 +173,6 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "cmd_done": {"bn": "খসড়া কুইজ সংরক্ষণ", "en": "Save the draft quiz"},
     "cmd_cancel": {"bn": "খসড়া কুইজ বাদ দিন", "en": "Drop the draft quiz"},
     "cmd_myquizzes": {"bn": "আপনার লেখা কুইজ", "en": "Your quizzes"},
-    "cmd_share": {"bn": "অনুশীলনের লিংক দিন", "en": "A link to practise your quiz"},
+    "cmd_share": {"bn": "অনুশীলনের লিংক নিন", "en": "A link to practise your quiz"},
     "cmd_deletequiz": {"bn": "আপনার একটি কুইজ মুছুন", "en": "Delete one of your quizzes"},
 }

@@ -20,11 +20,11 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "<code>{quiz}</code> · {count}টি প্রশ্ন · প্রতিটিতে {seconds} সেকেন্ড",
         "en": "<code>{quiz}</code> · {count:question|questions} · {seconds} seconds each",
     },
-    "hw_card_deadline": {"bn": "⏰ শেষ সময়: {when}", "en": "⏰ Deadline: {when}"},
-    "hw_card_finished": {"bn": "✅ শেষ করেছেন: {count} জন", "en": "✅ Finished: {count}"},
+    "hw_card_deadline": {"bn": "⏰ জমার শেষ সময়: {when}", "en": "⏰ Deadline: {when}"},
+    "hw_card_finished": {"bn": "✅ জমা দিয়েছেন: {count} জন", "en": "✅ Finished: {count}"},
     "hw_card_how": {
-        "bn": "নিচের বোতামে চাপ দিন: আমার সঙ্গে প্রাইভেট চ্যাটে একবারই দিতে পারবেন। "
-        "ফলাফল আসবে শেষ সময়ের পরে, এখানে।",
+        "bn": "নিচের বাটনে চাপুন: আমার সঙ্গে প্রাইভেট চ্যাটে একবারই করতে পারবেন। "
+        "ফলাফল আসবে জমার শেষ সময়ের পরে, এখানে।",
         "en": "Tap Start: you take it once, in a private chat with me. The results "
         "come here after the deadline.",
     },
@@ -36,11 +36,11 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "hw_list_head": {"bn": "📚 <b>খোলা হোমওয়ার্ক</b>", "en": "📚 <b>Open homework</b>"},
     "hw_list_line": {
-        "bn": "{n}. {title} — শেষ সময় {when} · শেষ করেছেন {count} জন",
+        "bn": "{n}. {title} — জমার শেষ সময় {when} · জমা দিয়েছেন {count} জন",
         "en": "{n}. {title} — until {when} · {count} finished",
     },
     "hw_stop_pick": {
-        "bn": "কোনটি এখনই শেষ করবেন? বোতামে চাপ দিন, বা <code>/homework stop N</code> লিখুন।",
+        "bn": "কোনটি এখনই শেষ করবেন? বাটনে চাপুন, বা <code>/homework stop N</code> লিখুন।",
         "en": "Which one ends now? Tap it, or type <code>/homework stop N</code>.",
     },
     "hw_stop_button": {"bn": "⏹ {n}. {title} — শেষ করুন", "en": "⏹ {n}. {title} — end now"},
@@ -72,8 +72,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "bn": "(মডারেটর শেষ সময়ের আগেই বন্ধ করেছেন)",
         "en": "(ended early by a moderator)",
     },
-    "hw_results_nobody": {"bn": "কেউ হোমওয়ার্কটি দেননি।", "en": "Nobody took this homework."},
-    "hw_results_took": {"bn": "👥 দিয়েছেন {count} জন", "en": "👥 {count} took it"},
+    "hw_results_nobody": {"bn": "কেউ হোমওয়ার্কটি জমা দেননি।", "en": "Nobody took this homework."},
+    "hw_results_took": {"bn": "👥 জমা দিয়েছেন {count} জন", "en": "👥 {count} took it"},
     "hw_results_average": {
         "bn": "📈 গড়: {points} পয়েন্ট, {right}/{total} সঠিক",
         "en": "📈 Average: {points:point|points}, {right}/{total} right",
@@ -85,7 +85,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     # --- homework: the attempt in private ---------------------------------------------------
     "hw_intro": {
         "bn": "📚 <b>হোমওয়ার্ক: {title}</b>\n{count}টি প্রশ্ন, প্রতিটিতে {seconds} "
-        "সেকেন্ড। একবারই দেওয়া যায়; দ্রুত সঠিক উত্তরে বেশি পয়েন্ট।",
+        "সেকেন্ড। একবারই জমা দেওয়া যায়; দ্রুত সঠিক উত্তরে বেশি পয়েন্ট।",
         "en": "📚 <b>Homework: {title}</b>\n{count:question|questions}, "
         "{seconds} seconds each. "
         "One attempt only; the faster a right answer, the more points.",
@@ -109,11 +109,11 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "hw_refused_missing": {"bn": "এই হোমওয়ার্কটি খুঁজে পাওয়া গেল না।", "en": "There is no such homework."},
     "hw_refused_taken": {
-        "bn": "আপনি এই হোমওয়ার্কটি আগেই দিয়েছেন; প্রত্যেকে একবারই দিতে পারেন।",
+        "bn": "আপনি এই হোমওয়ার্কটি আগেই জমা দিয়েছেন; একবারই জমা দেওয়া যায়।",
         "en": "You have already taken this homework: one attempt each.",
     },
     "hw_refused_closed": {
-        "bn": "এই হোমওয়ার্কের শেষ সময় পেরিয়ে গেছে; এখন আর দেওয়া যাবে না।",
+        "bn": "এই হোমওয়ার্কের শেষ সময় পেরিয়ে গেছে; এখন আর জমা দেওয়া যাবে না।",
         "en": "This homework is closed: its deadline has passed.",
     },
     "hw_alert_over": {"bn": "এই হোমওয়ার্ক আর চলছে না।", "en": "This homework is no longer running."},
@@ -242,8 +242,8 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "report_again": {"bn": "এটি আপনি আগেই জানিয়েছেন।", "en": "You have reported this already."},
     # --- re-grading -------------------------------------------------------------------------
     "regrade_usage": {
-        "bn": "ব্যবহার: <code>/regrade কুইজ N X</code> (প্রশ্ন N ব্যাংকের ক্রমে, X তার "
-        "সঠিক অপশনের অক্ষর, ব্যাংকের ক্রমে) বা <code>/regrade কুইজ</code> "
+        "bn": "ব্যবহার: <code>/regrade কুইজ N X</code> (প্রশ্ন N প্রশ্নব্যাংকের মূল ক্রমে, X তার "
+        "সঠিক বিকল্পের অক্ষর, প্রশ্নব্যাংকের মূল ক্রমে) বা <code>/regrade কুইজ</code> "
         "(ব্যাংকের বর্তমান উত্তর)",
         "en": "Usage: <code>/regrade QUIZ N X</code> (question N in the bank's "
         "order, X its right option's letter in the bank's order) or "
@@ -254,7 +254,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "This quiz has questions 1 to {count}.",
     },
     "regrade_bad_letter": {
-        "bn": "প্রশ্ন {n}-এর অপশন: {letters}",
+        "bn": "প্রশ্ন {n}-এর বিকল্প: {letters}",
         "en": "Question {n} has options {letters}.",
     },
     "regrade_busy": {

@@ -124,4 +124,25 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "▶️ Tap below to start <b>{title}</b> ({count:question|questions}); only the "
         "group's moderators can.",
     },
+    # --- question kinds the importers name (in "not a multiple-choice question (KIND)")
+    "kind_description": {"bn": "বিবরণ, প্রশ্ন নয়", "en": "a description"},
+    "kind_several answer blocks": {"bn": "একাধিক উত্তর-অংশ", "en": "several answer blocks"},
+    "kind_essay": {"bn": "রচনামূলক", "en": "essay"},
+    "kind_numerical": {"bn": "সংখ্যাভিত্তিক উত্তর", "en": "numerical"},
+    "kind_matching": {"bn": "মিলকরণ", "en": "matching"},
+    "kind_short answer": {"bn": "সংক্ষিপ্ত উত্তর", "en": "short answer"},
+    "kind_partial credit": {"bn": "আংশিক নম্বর", "en": "partial credit"},
+    "kind_multiple answers": {"bn": "একাধিক সঠিক উত্তর", "en": "multiple answers"},
+    "kind_shortanswer": {"bn": "সংক্ষিপ্ত উত্তর", "en": "short answer"},
+    "kind_multianswer": {"bn": "একাধিক ফাঁকা ঘর", "en": "embedded answers"},
+    "kind_ddwtos": {"bn": "টেনে এনে বসানো", "en": "drag and drop"},
+    "kind_truefalse": {"bn": "সত্য/মিথ্যা", "en": "true/false"},
+    "kind_boolean": {"bn": "সত্য/মিথ্যা", "en": "true/false"},
+    # --- file formats, as the upload's reply names them
+    "format_yaml": {"bn": "YAML", "en": "YAML"},
+    "format_gift": {"bn": "GIFT", "en": "GIFT"},
+    "format_aiken": {"bn": "Aiken", "en": "Aiken"},
+    "format_moodle-xml": {"bn": "Moodle XML", "en": "Moodle XML"},
+    "format_csv": {"bn": "CSV", "en": "CSV"},
+    "format_opentdb": {"bn": "Open Trivia DB", "en": "Open Trivia DB"},
 }

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.banks.importers import ImportReport
-from bot.i18n import t, t_plain
+from bot.i18n import MESSAGES, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
@@ -78,7 +78,9 @@ def import_text(lang: Lang, row: AuthoredQuiz | None, report: ImportReport) -> S
     with its place in the file; the whole fits one message."""
     lines = [saved_text(lang, row) if row is not None else t(lang, "upload_nothing")]
     if row is not None:
-        lines.append(t(lang, "upload_format", format=report.format))
+        shown = f"format_{report.format}"
+        name = t_plain(lang, shown) if shown in MESSAGES else report.format
+        lines.append(t(lang, "upload_format", format=name))
     problems = problem_lines(report, lang)
     if problems:
         count = len(report.problems) + (1 if report.fatal else 0)

@@ -8,7 +8,7 @@ from typing import Literal
 
 from bot.core.bank import Problem as BankProblem
 from bot.core.bank import Where
-from bot.i18n import t_plain
+from bot.i18n import MESSAGES, t_plain
 from bot.i18n.lang import Lang
 
 
@@ -53,6 +53,9 @@ class Problem:
             name: value.detail(lang) if isinstance(value, BankProblem) else value
             for name, value in self.values.items()
         }
+        kind = f"kind_{values.get('kind')}"
+        if kind in MESSAGES:  # a question kind the importers name: in the reader's language
+            values["kind"] = t_plain(lang, kind)
         where = self.where if isinstance(self.where, str) else self.where.text(lang)
         return t_plain(lang, self.key, where=where, **values)
 
