@@ -8,6 +8,7 @@ document in the group, every student command answered (a reply or a reaction) wi
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -77,11 +78,16 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         name = NAMES[lang]
         buttons = [b for row in saved.buttons for b in row]
         assert len(buttons) >= 2, saved.buttons  # start in a group, homework, share, practise
-        assert any(
-            "startgroup=qs-" in (b.get("url") or "")
+        urls = [
+            b.get("url") or ""
             for row in (saved.reply_markup or {}).get("inline_keyboard", [])
             for b in row
-        )
+        ]
+        started = next(re.search(r"startgroup=qs-([0-9]+)$", u) for u in urls if "qs-" in u)
+        assert started is not None
+        assert any(u.endswith(f"startgroup=qh-{started[1]}") for u in urls)  # set as homework
+        help_text = await say(tg, me, teacher, "/help", "/newquiz")
+        assert ("Commands for teachers" if lang == "en" else "শিক্ষকদের কমান্ড") in help_text.text
 
         # --- run in the group by name ------------------------------------------------------
         tg.user_says(group, teacher, f"/quiz {name} 600")
@@ -93,6 +99,7 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         await tg.wait_for(lambda: tg.find_message(group, "🏁"))
 
         # --- students' commands in the group: always answered within 8 s ----------------------
+        await say(tg, students[0].id, students[0], "/start", "")  # may be written to privately
         commands = []
         for student in students[:2]:
             for text in ("/top", "/me", "/top"):
@@ -109,6 +116,8 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
             timeout=8.0,
             what="every student command answered",
         )
+        # one held back from the group reaches the student who started the bot privately
+        await tg.wait_for(lambda: any(m.text.startswith("✍") for m in tg.messages(students[0].id)))
         # the quiz list in the group offers no start button to anyone
         listing = await say(tg, group, students[2], "/quiz", "")
         assert not listing.buttons
@@ -141,6 +150,14 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         before = len(tg.messages(group))
         tg.user_says(group, teacher, f"/homework {TITLES[lang].upper()} 2m")  # by title, any case
         await tg.wait_for(lambda: any(m.buttons for m in tg.messages(group)[before:]), what="card")
+        # --- the card's "set as homework" link, followed into the group ----------------------
+        before = len(tg.messages(group))
+        tg.user_says(group, teacher, f"/start qh-{started[1]}")
+        await tg.wait_for(
+            lambda: sum(bool(m.buttons) for m in tg.messages(group)[before:]) >= 1, what="card 2"
+        )
+        listed = await say(tg, group, teacher, "/homework", TITLES[lang])
+        assert listed.text.count(TITLES[lang]) == 2  # by title, and from the card's link
         # --- share link: title, author, count; then practice ends with a working "again" ----
         link = await say(tg, me, teacher, f"/share {name}", "start=sq-")
         token = re.search(r"start=(sq-[A-Za-z0-9_-]+)", link.text)
@@ -148,6 +165,21 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         guest = students[3]
         intro = await say(tg, guest.id, guest, f"/start {token[1]}", TITLES[lang])
         assert teacher.first_name in intro.text
+        for n in (1, 2):  # practise through: the end offers the same quiz again, which works
+            question = await tg.wait_for(functools.partial(open_question, tg, guest.id, n))
+            data = next(d for row in question.buttons for _, d in row if d)
+            await tg.wait_answered(tg.tap(guest.id, guest, question.message_id, data))
+        end = await tg.wait_for(
+            lambda: next((m for m in tg.messages(guest.id) if f"/quiz {name}" in m.text), None)
+        )
+        again = next(d for row in end.buttons for _, d in row if d)
+        before = len(tg.messages(guest.id))
+        await tg.wait_answered(tg.tap(guest.id, guest, end.message_id, again))
+        await tg.wait_for(
+            lambda: open_question(tg, guest.id, 1) and len(tg.messages(guest.id)) > before
+        )
+        # the name works for the author's own commands too
+        await say(tg, me, teacher, f"/deletequiz {name}", TITLES[lang])
 
     sent = everything_sent(tg)
     leaked = [s for s in sent if INTERNAL_ID.search(s)]

@@ -243,8 +243,42 @@ HW_START = (
     & filters.ChatType.PRIVATE
 )
 
+
+async def homework_from_card(update: Update, context: Context) -> None:
+    """``/start qh-N`` in a group (a saved quiz's "set as homework" link, the group chosen
+    there): stored quiz N becomes this group's homework for 24 hours (a moderator's only)."""
+    svc = context.bot_data
+    chat, message, user = update.effective_chat, update.effective_message, update.effective_user
+    args = context.args or []
+    if chat is None or message is None or user is None:
+        return
+    lang = await language(update, svc)
+    number = args[0].removeprefix(callbacks.GROUP_HOMEWORK_PREFIX) if args else ""
+    quiz = svc.authored.may_start(f"u.{number}", user.id) if number.isdecimal() else None
+    if quiz is None:
+        await reply(update, context, t(lang, "alert_invalid"), important=True)
+        return
+    await svc.homeworks.create(
+        chat.id,
+        thread_of(message),
+        quiz,
+        seconds=quiz.seconds or svc.settings.question_seconds,
+        lang=lang,
+        set_by=user.id,
+        duration=DEFAULT_DURATION,
+    )
+
+
+#: ``/start qh-N`` in a group: the card's "set as homework" link added the bot (or found it) there
+HOMEWORK_FROM_CARD = filters.Regex(
+    callbacks.start_filter_pattern(callbacks.GROUP_HOMEWORK_PREFIX, "[1-9][0-9]{0,15}")
+) & (filters.ChatType.GROUPS)
+
 COMMANDS = (
     Command("start", start_homework, where="private", filters=HW_START),
+    Command(
+        "start", homework_from_card, who="moderator", where="group", filters=HOMEWORK_FROM_CARD
+    ),
     Command(
         "homework",
         homework_command,

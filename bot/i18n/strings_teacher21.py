@@ -106,7 +106,7 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     },
     "cmd_rename": {"bn": "আপনার কুইজের নাম বদলান", "en": "Rename one of your quizzes"},
     "card_start_group": {"bn": "▶️ গ্রুপে শুরু করুন", "en": "▶️ Start in a group"},
-    "card_homework": {"bn": "📝 হোমওয়ার্ক দিন", "en": "📝 Set as homework"},
+    "card_homework": {"bn": "📝 হোমওয়ার্ক দিন (২৪ ঘণ্টা)", "en": "📝 Set as homework (24 h)"},
     "card_share": {"bn": "🔗 শেয়ার করুন", "en": "🔗 Share"},
     "card_practise": {"bn": "🎯 এখানে অনুশীলন করুন", "en": "🎯 Practise here"},
     "card_homework_how": {

@@ -47,15 +47,20 @@ def quiz_card(lang: Lang, bot_username: str | None, row: AuthoredQuiz) -> Inline
     that adds the bot to a group of the author's choice and offers the quiz there), set as
     homework, share, practise here."""
     rows: list[list[InlineKeyboardButton]] = []
+    homework = InlineKeyboardButton(
+        t_plain(lang, "card_homework"),
+        callback_data=callbacks.encode(callbacks.QuizCardData(row.quiz_id, "h")),
+    )
     if bot_username:
-        link = f"https://t.me/{bot_username}?startgroup={callbacks.GROUP_START_PREFIX}{row.quiz_no}"
-        rows.append([InlineKeyboardButton(t_plain(lang, "card_start_group"), url=link)])
+        link = f"https://t.me/{bot_username}?startgroup="
+        start = f"{link}{callbacks.GROUP_START_PREFIX}{row.quiz_no}"
+        rows.append([InlineKeyboardButton(t_plain(lang, "card_start_group"), url=start)])
+        # picking a group sets it there at once (24 hours), if the author moderates it
+        set_it = f"{link}{callbacks.GROUP_HOMEWORK_PREFIX}{row.quiz_no}"
+        homework = InlineKeyboardButton(t_plain(lang, "card_homework"), url=set_it)
     rows.append(
         [
-            InlineKeyboardButton(
-                t_plain(lang, "card_homework"),
-                callback_data=callbacks.encode(callbacks.QuizCardData(row.quiz_id, "h")),
-            ),
+            homework,
             InlineKeyboardButton(
                 t_plain(lang, "card_share"),
                 callback_data=callbacks.encode(callbacks.QuizCardData(row.quiz_id, "s")),

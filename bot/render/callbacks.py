@@ -297,6 +297,8 @@ def _parse_teacher(raw: str) -> CallbackData | None:
 RECAP_PREFIX = "recap_"
 #: ``?startgroup=qs-N``: the bot added to a group offers stored quiz N there
 GROUP_START_PREFIX = "qs-"
+#: ``?startgroup=qh-N``: stored quiz N set as homework (24 hours) in the group chosen
+GROUP_HOMEWORK_PREFIX = "qh-"
 
 
 def recap_payload(run_id: int) -> str:
