@@ -166,9 +166,11 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         intro = await say(tg, guest.id, guest, f"/start {token[1]}", TITLES[lang])
         assert teacher.first_name in intro.text
         for n in (1, 2):  # practise through: the end offers the same quiz again, which works
-            question = await tg.wait_for(functools.partial(open_question, tg, guest.id, n))
-            data = next(d for row in question.buttons for _, d in row if d)
-            await tg.wait_answered(tg.tap(guest.id, guest, question.message_id, data))
+            shown: StoredMessage = await tg.wait_for(
+                functools.partial(open_question, tg, guest.id, n)
+            )
+            data = next(d for row in shown.buttons for _, d in row if d)
+            await tg.wait_answered(tg.tap(guest.id, guest, shown.message_id, data))
         end = await tg.wait_for(
             lambda: next((m for m in tg.messages(guest.id) if f"/quiz {name}" in m.text), None)
         )
