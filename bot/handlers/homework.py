@@ -14,7 +14,14 @@ from telegram.ext import filters
 from bot.banks.resolver import named
 from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_DURATION, parse_duration, show_offset
-from bot.handlers.replies import is_moderator, language, offer_quizzes, reply, thread_of
+from bot.handlers.replies import (
+    card_quiz,
+    is_moderator,
+    language,
+    offer_quizzes,
+    reply,
+    thread_of,
+)
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import ascii_digits, t, t_plain
 from bot.i18n.lang import Lang
@@ -80,15 +87,7 @@ async def homework_command(update: Update, context: Context) -> None:
     if duration is None:
         await reply(update, context, t(lang, "hw_usage", names=picked.name), important=True)
         return
-    await hws.create(
-        chat.id,
-        thread_of(message),
-        quiz,
-        seconds=quiz.seconds or svc.settings.question_seconds,
-        lang=lang,
-        set_by=user.id,
-        duration=duration,
-    )
+    await _set(update, context, lang, quiz, duration)
 
 
 async def _stop(
@@ -247,17 +246,16 @@ HW_START = (
 async def homework_from_card(update: Update, context: Context) -> None:
     """``/start qh-N`` in a group (a saved quiz's "set as homework" link, the group chosen
     there): stored quiz N becomes this group's homework for 24 hours (a moderator's only)."""
+    found = await card_quiz(update, context, callbacks.GROUP_HOMEWORK_PREFIX)
+    if found is not None:
+        await _set(update, context, found[0], found[1], DEFAULT_DURATION)
+
+
+async def _set(update: Update, context: Context, lang: Lang, quiz: Quiz, duration: int) -> None:
+    """Set ``quiz`` as this group's homework (in this topic) for ``duration`` seconds."""
     svc = context.bot_data
     chat, message, user = update.effective_chat, update.effective_message, update.effective_user
-    args = context.args or []
-    if chat is None or message is None or user is None:
-        return
-    lang = await language(update, svc)
-    number = args[0].removeprefix(callbacks.GROUP_HOMEWORK_PREFIX) if args else ""
-    quiz = svc.authored.may_start(f"u.{number}", user.id) if number.isdecimal() else None
-    if quiz is None:
-        await reply(update, context, t(lang, "alert_invalid"), important=True)
-        return
+    assert chat is not None and message is not None and user is not None
     await svc.homeworks.create(
         chat.id,
         thread_of(message),
@@ -265,7 +263,7 @@ async def homework_from_card(update: Update, context: Context) -> None:
         seconds=quiz.seconds or svc.settings.question_seconds,
         lang=lang,
         set_by=user.id,
-        duration=DEFAULT_DURATION,
+        duration=duration,
     )
 
 

@@ -15,7 +15,14 @@ from bot import render
 from bot.banks.authored import AUTHORED_ID
 from bot.banks.resolver import Choice, Found, named
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS
-from bot.handlers.replies import is_moderator, language, offer_quizzes, reply, thread_of
+from bot.handlers.replies import (
+    card_quiz,
+    is_moderator,
+    language,
+    offer_quizzes,
+    reply,
+    thread_of,
+)
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import parse_lang, t, whole_number
 from bot.i18n.markup import join
@@ -179,17 +186,10 @@ async def set_language(update: Update, context: Context) -> None:
 async def start_in_group(update: Update, context: Context) -> None:
     """``/start qs-N`` in a group (the card's "start in a group" link added the bot here):
     offer the quiz's start button, which only the group's moderators may press."""
-    svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    args = context.args or []
-    if chat is None or user is None:
+    found = await card_quiz(update, context, callbacks.GROUP_START_PREFIX)
+    if found is None:
         return
-    lang = await language(update, svc)
-    number = args[0].removeprefix(callbacks.GROUP_START_PREFIX) if args else ""
-    quiz_ = svc.authored.may_start(f"u.{number}", user.id) if number.isdecimal() else None
-    if quiz_ is None:
-        await reply(update, context, t(lang, "alert_invalid"), important=True)
-        return
+    lang, quiz_ = found
     await reply(
         update,
         context,

@@ -13,6 +13,7 @@ from telegram.error import BadRequest, TelegramError
 
 from bot import render
 from bot.banks.resolver import LIST_SIZE, Choice, Found
+from bot.core.bank import Quiz
 from bot.handlers.routes import Where, Who
 from bot.i18n import parse_lang, t
 from bot.i18n.lang import Lang
@@ -166,6 +167,24 @@ async def offer_quizzes(
         important=True,
         markup=render.pick_keyboard(command, shown, lang) if shown else None,
     )
+
+
+async def card_quiz(update: Update, context: Context, prefix: str) -> tuple[Lang, Quiz] | None:
+    """The stored quiz a saved quiz's ``?startgroup=PREFIX N`` link names, if the sender may
+    start it (their own, or published); None after saying the link is no longer valid."""
+    svc = context.bot_data
+    args, user = context.args or [], update.effective_user
+    lang = await language(update, svc)
+    number = args[0].removeprefix(prefix) if args else ""
+    quiz = (
+        svc.authored.may_start(f"u.{number}", user.id)
+        if number.isdecimal() and user is not None
+        else None
+    )
+    if quiz is None:
+        await reply(update, context, t(lang, "alert_invalid"), important=True)
+        return None
+    return lang, quiz
 
 
 def _who_where(update: Update) -> tuple[int, int]:

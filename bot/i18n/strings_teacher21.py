@@ -138,11 +138,4 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "kind_ddwtos": {"bn": "টেনে এনে বসানো", "en": "drag and drop"},
     "kind_truefalse": {"bn": "সত্য/মিথ্যা", "en": "true/false"},
     "kind_boolean": {"bn": "সত্য/মিথ্যা", "en": "true/false"},
-    # --- file formats, as the upload's reply names them
-    "format_yaml": {"bn": "YAML", "en": "YAML"},
-    "format_gift": {"bn": "GIFT", "en": "GIFT"},
-    "format_aiken": {"bn": "Aiken", "en": "Aiken"},
-    "format_moodle-xml": {"bn": "Moodle XML", "en": "Moodle XML"},
-    "format_csv": {"bn": "CSV", "en": "CSV"},
-    "format_opentdb": {"bn": "Open Trivia DB", "en": "Open Trivia DB"},
 }

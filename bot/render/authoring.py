@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.banks.importers import ImportReport
-from bot.i18n import MESSAGES, t, t_plain
+from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
@@ -16,6 +16,17 @@ from bot.render.text import MESSAGE_LIMIT, fit, label
 from bot.storage import AuthoredQuiz
 
 MAX_PROBLEM_LINES = 20
+
+
+#: file formats as the upload's reply names them (the same in both languages: technical names)
+FORMAT_NAMES = {
+    "yaml": "YAML",
+    "gift": "GIFT",
+    "aiken": "Aiken",
+    "moodle-xml": "Moodle XML",
+    "csv": "CSV",
+    "opentdb": "Open Trivia DB",
+}
 
 
 def problem_lines(report: ImportReport, lang: Lang) -> list[Safe]:
@@ -83,8 +94,7 @@ def import_text(lang: Lang, row: AuthoredQuiz | None, report: ImportReport) -> S
     with its place in the file; the whole fits one message."""
     lines = [saved_text(lang, row) if row is not None else t(lang, "upload_nothing")]
     if row is not None:
-        shown = f"format_{report.format}"
-        name = t_plain(lang, shown) if shown in MESSAGES else report.format
+        name = FORMAT_NAMES.get(report.format, report.format)
         lines.append(t(lang, "upload_format", format=name))
     problems = problem_lines(report, lang)
     if problems:

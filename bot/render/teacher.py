@@ -448,16 +448,21 @@ def card_report_keyboard(lang: Lang, card_id: int) -> InlineKeyboardMarkup:
 
 def regrade_keyboard(lang: Lang, quiz_id: str, number: int, option: int) -> InlineKeyboardMarkup:
     """Apply or drop a previewed re-grading."""
+    return _confirm_keyboard(
+        lang,
+        callbacks.RegradeData(quiz_id, number, option, True),
+        callbacks.RegradeData(quiz_id, number, option, False),
+    )
+
+
+def _confirm_keyboard(
+    lang: Lang, apply: callbacks.CallbackData, cancel: callbacks.CallbackData
+) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton(
-                    t_plain(lang, key),
-                    callback_data=callbacks.encode(
-                        callbacks.RegradeData(quiz_id, number, option, confirm)
-                    ),
-                )
-                for key, confirm in (("regrade_apply", True), ("regrade_cancel", False))
+                InlineKeyboardButton(t_plain(lang, key), callback_data=callbacks.encode(data))
+                for key, data in (("regrade_apply", apply), ("regrade_cancel", cancel))
             ]
         ]
     )
@@ -487,18 +492,10 @@ def report_regrade_keyboard(
 
 def run_regrade_keyboard(lang: Lang, run_id: int, number: int, option: int) -> InlineKeyboardMarkup:
     """Apply or drop a re-grading previewed from a report."""
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    t_plain(lang, key),
-                    callback_data=callbacks.encode(
-                        callbacks.RunRegradeData(run_id, number, option, step)
-                    ),
-                )
-                for key, step in (("regrade_apply", "y"), ("regrade_cancel", "n"))
-            ]
-        ]
+    return _confirm_keyboard(
+        lang,
+        callbacks.RunRegradeData(run_id, number, option, "y"),
+        callbacks.RunRegradeData(run_id, number, option, "n"),
     )
 
 
