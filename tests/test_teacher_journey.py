@@ -17,6 +17,9 @@ from fakebot import FakeTelegram, StoredMessage, User
 from quizkit import open_question, populate
 from teacherkit import FrozenClock, harness
 
+from bot import render
+from bot.storage import Leaderboard, Standing
+
 INTERNAL_ID = re.compile(r"\bu\.[0-9]+")
 TITLES = {"en": "Cell Biology Basics", "bn": "কোষ জীববিজ্ঞানের মূল কথা"}
 NAMES = {"en": "cell-biology-basics", "bn": "কোষ-জীববিজ্ঞানের-মূল-কথা"}
@@ -187,3 +190,15 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
     leaked = [s for s in sent if INTERNAL_ID.search(s)]
     assert not leaked, leaked[:3]
     assert not any(m.document for m in tg.messages(group))
+
+
+def test_no_medal_at_zero_points() -> None:
+    """Issue 21: "🥇 1. Arif — 0 points, 0/2 right" gave a medal for nothing."""
+    rows = (
+        Standing(1, 1, "Mita", None, 1200, 2, 2, 1),
+        Standing(2, 2, "Arif", None, 0, 0, 2, 1),
+        Standing(3, 3, "Nadia", None, 0, 0, 2, 1),
+    )
+    text = render.leaderboard(Leaderboard(1, rows, None, 3), "en", None)
+    assert "🥇" in text and "🥈" not in text and "🥉" not in text
+    assert "\n2. \u2068Arif" in text

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Message, ReactionTypeEmoji, Update
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
@@ -125,12 +125,7 @@ async def held_back(update: Update, context: Context, text: Safe) -> None:
         head = t(lang, "held_private", group=chat.title or "—")
         sent = await outbox.send(context.bot, user.id, join("\n", [head, text]))
         emoji = PRIVATE if sent.ok else SEEN
-    try:
-        await context.bot.set_message_reaction(
-            chat.id, message.message_id, reaction=[ReactionTypeEmoji(emoji)]
-        )
-    except TelegramError as exc:  # reactions may be off in this group: nothing more to do
-        log.info("no reaction in chat %s: %s", chat.id, exc)
+    await outbox.react(context.bot, chat.id, message.message_id, emoji)
 
 
 async def quiz_named(
