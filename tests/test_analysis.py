@@ -84,6 +84,20 @@ def test_flags_too_easy_and_too_hard() -> None:
     assert analyse(["x"], [r(1, "x", 0, True)]).items[0].discrimination is None  # one sitting
 
 
+def test_flags_need_five_students() -> None:
+    # everyone right: too easy, but only once five different students answered
+    def answers(users: range) -> list[Response]:
+        return [r(u, q, 0, True) for u in users for q in ("x", "y")]
+
+    few = analyse(["x", "y"], answers(range(1, 5))).items
+    assert [(i.students, i.share_right, i.flag) for i in few] == [(4, 1.0, None)] * 2
+    many = analyse(["x", "y"], answers(range(1, 6))).items
+    assert [(i.students, i.flag) for i in many] == [(5, "too_easy")] * 2
+    # one student answering five times (five runs) is still one student
+    again = analyse(["x"], [Response(run, 1, "x", 0, True) for run in range(1, 6)]).items[0]
+    assert (again.answered, again.students, again.flag) == (5, 1, None)
+
+
 def g(
     q: int, option: int, correct: bool, points: int, after: float, posted: float | None = 100.0
 ) -> Graded:
@@ -157,6 +171,25 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
             st.sampled_from([None, "key", "unclear", "typo"]),
         ),
         st.builds(callbacks.CardReportData, st.integers(1, 2**53 - 1)),
+        st.builds(
+            callbacks.RunRegradeData,
+            st.integers(1, 2**53 - 1),
+            st.integers(1, 999),
+            st.integers(0, 9),
+            st.sampled_from("pyn"),
+        ),
+        st.builds(
+            callbacks.RegradeData,
+            st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15}", fullmatch=True),
+            st.integers(0, 999),
+            st.integers(0, 9),
+            st.booleans(),
+        ),
+        st.builds(
+            callbacks.PickData,
+            st.sampled_from(["quiz", "homework", "regrade", "analysis", "deletequiz"]),
+            st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15}", fullmatch=True),
+        ),
     )
 )
 def test_teacher_callbacks_round_trip(data: callbacks.CallbackData) -> None:
@@ -178,6 +211,14 @@ def test_teacher_callbacks_round_trip(data: callbacks.CallbackData) -> None:
         "p:1:1:k:k",
         "pc:",
         "pc:-3",
+        "rr:0:1:1:p",
+        "rr:1:0:1:p",
+        "rr:1:1:1:x",
+        "rr:1:1:10:y",
+        "rr:9007199254740993:1:0:y",
+        "rg:../x:1:1:y",
+        "k:quiz:",
+        "k:QUIZ:zero",
         "p:9007199254740993:0",
     ],
 )

@@ -87,7 +87,7 @@ async def test_quiz_polls_become_a_quiz_its_author_runs_in_a_group(
 
         # a student (not a moderator) can never start it; another moderator does not see it
         tg.user_says(cls.chat_id, cls.outsider, "/quiz adam-memory")
-        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Only the group's moderators"))
         tg.user_says(cls.chat_id, cls.admin, "/quiz adam-memory")
         await tg.wait_for(lambda: tg.find_message(cls.chat_id, "There is no quiz"))
         assert bot.services.groups.running(cls.chat_id, 0) is None
@@ -110,7 +110,7 @@ async def test_refused_polls_and_texts_change_nothing(tg: FakeTelegram, db_path:
         await poll(tg, teacher, "/newquiz", "প্রশ্ন?", ["ক", "খ"])  # no draft yet
         await say(tg, teacher, "/newquiz জিরো অনুশীলন", "এবার প্রশ্ন পাঠান")
         await poll(tg, teacher, "সাধারণ পোল", "Regular?", ["a", "b"], quiz=False)
-        await poll(tg, teacher, "একাধিক ঠিক উত্তর", "Two?", ["a", "b", "c"], correct=[0, 2])
+        await poll(tg, teacher, "একাধিক সঠিক উত্তর", "Two?", ["a", "b", "c"], correct=[0, 2])
         await poll(tg, teacher, "ফরোয়ার্ড করা কুইজের", "Fwd?", ["a", "b"], forwarded_from=other)
         await poll(tg, teacher, "২ থেকে ১০টি বিকল্প", "Many?", [str(i) for i in range(12)])
         long = await poll(

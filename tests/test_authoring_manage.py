@@ -71,7 +71,8 @@ async def test_names_owners_sharing_publishing_and_deleting(
         assert "1 run" in (await say(tg, author, "/myquizzes", "Your quizzes")).text
 
         # only the author shares; the link lets anyone practise it, a forged one does not
-        await say(tg, other_mod, f"/share {name}", "You have no quiz called")
+        other = await say(tg, other_mod, f"/share {name}", "There is no quiz by that name")
+        assert "/share zero-3" in other.text and f"/share {name}" not in other.text
         shared = await say(tg, author, f"/share {name}", "Anyone who opens this link")
         link = re.search(rf"https://t\.me/{BOT_USERNAME}\?start=(sq-[A-Za-z0-9_-]+)", shared.text)
         assert link is not None and len(link[1]) <= 64

@@ -48,7 +48,7 @@ async def test_uploaded_files_become_quizzes(
         assert TOKEN in tg.tokens_seen
         [row] = await store.authored_by(teacher.id)
         assert row.origin == "gift" and f"{row.question_count} questions" in reply.text
-        assert "File format: gift" in reply.text
+        assert "File format: GIFT" in reply.text
         assert "networking.gift:" in reply.text  # each problem with its line
         # what was saved is a working quiz: practise it
         tg.user_says(teacher.id, teacher, f"/quiz {row.name}")
@@ -101,7 +101,7 @@ async def test_aiken_text_goes_into_the_draft(tg: FakeTelegram, db_path: Path) -
         text = (DATA / "networking-aiken.txt").read_text(encoding="utf-8")
         good = "\n\n".join(text.split("\n\n")[:3])
         added = await say(tg, teacher, good, "প্রশ্ন ৩ যোগ হলো")
-        assert "প্রশ্ন ১ যোগ হলো। ঠিক উত্তর: B) Switch" in added.text
+        assert "প্রশ্ন ১ যোগ হলো। সঠিক উত্তর: B) Switch" in added.text
         count = await draft_count(store, teacher)
         assert count == 3
         # a message with any problem adds nothing, and says where

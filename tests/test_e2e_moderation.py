@@ -31,7 +31,7 @@ async def test_moderators_are_looked_up_once_and_anonymous_admins_count(
         assert tg.admin_lookups(chat) == 1
         # A student's refused command triggers at most one fresh look-up.
         tg.user_says(chat, cls.students[0], "/stop")
-        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
         assert tg.admin_lookups(chat) <= 2
         assert bot.services.groups.running(chat, 0) is not None
         tg.user_says(chat, cls.creator, "/stop")
@@ -43,7 +43,7 @@ async def test_group_language_switch(tg: FakeTelegram, db_path: Path) -> None:
     chat = cls.chat_id
     async with BotHarness(tg, db_path, env={"QUIZBOT_LANGUAGE": "en"}):
         tg.user_says(chat, cls.students[0], "/lang bn")
-        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
         tg.user_says(chat, cls.creator, "/lang bengali?")
         await tg.wait_for(lambda: tg.find_message(chat, "Usage: /lang bn or /lang en"))
         tg.user_says(chat, cls.creator, "/lang bn")
@@ -81,7 +81,8 @@ async def test_usage_replies(tg: FakeTelegram, db_path: Path) -> None:
             assert usage.text.startswith("Usage: /quiz NAME [SECONDS]"), text
         tg.user_says(chat, cls.creator, "/quiz nosuchquiz")
         unknown = await tg.wait_for(lambda: tg.find_message(chat, "no quiz by that name"))
-        assert "Available: zero" in unknown.text
+        assert "1. ZeRO and Sharded Optimizers — /quiz zero" in unknown.text
+        assert [d for row in unknown.buttons for _, d in row] == ["k:quiz:zero"]
         tg.user_says(chat, cls.creator, "/next")
         await tg.wait_for(lambda: tg.find_message(chat, "No quiz is running here."))
         assert bot.services.groups.active() == []

@@ -56,14 +56,14 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
 
         # A non-moderator cannot reset or export.
         tg.user_says(chat, cls.outsider, "/resetleaderboard")
-        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
         tg.user_says(chat, cls.creator, "/resetleaderboard")
         confirm = await tg.wait_for(lambda: tg.find_message(chat, "End season 1"))
         yes = confirm.buttons[0][0][1]
         assert yes is not None
         # Only a moderator's tap counts.
         refused = await tg.wait_answered(tg.tap(chat, cls.students[0], confirm.message_id, yes))
-        assert refused.text == "Only the group's admins can do that."
+        assert refused.text == "Only the group's moderators can do that."
         await tg.wait_answered(tg.tap(chat, cls.admin, confirm.message_id, yes))
         await tg.wait_for(
             lambda: (
@@ -80,15 +80,27 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
         old = await tg.wait_for(lambda: tg.find_message(chat, "season 1\n"))
         assert "Players: 4" in old.text
 
+        # /export: the files go to the moderator's private chat, never to the group; one who
+        # never started the bot gets a button to do so first
         tg.user_says(chat, cls.admin, "/export")
-        doc = await tg.wait_for(lambda: next((m for m in tg.messages(chat) if m.document), None))
+        first = await tg.wait_for(lambda: tg.find_message(chat, "start a private chat with me"))
+        assert [u for row in first.buttons for u in row] != []
+        tg.user_says(cls.admin.id, cls.admin, "/start")
+        tg.user_says(chat, cls.admin, "/export")
+        await tg.wait_for(lambda: tg.find_message(chat, "Sent to you privately"))
+        doc = await tg.wait_for(
+            lambda: next((m for m in tg.messages(cls.admin.id) if m.document), None)
+        )
+        assert not any(m.document for m in tg.messages(chat))
         assert doc.document is not None
         assert doc.document.filename is not None and doc.document.data is not None
         assert doc.document.filename.endswith(".csv")
+        assert str(abs(chat)) not in doc.document.filename
         rows = list(csv.DictReader(io.StringIO(doc.document.data.decode("utf-8-sig"))))
         assert len(rows) == 4
         assert {r["correct"] for r in rows} == {"2", "0"}
-        assert all(r["quiz"] == "zero" and r["q1"] and r["q2"] and not r["q3"] for r in rows)
+        quiz_column = "zero (ZeRO and Sharded Optimizers)"
+        assert all(r["quiz"] == quiz_column and r["q1"] and r["q2"] and not r["q3"] for r in rows)
 
 
 async def test_a_failed_export_apologises_once(tg: FakeTelegram, db_path: Path) -> None:
@@ -97,11 +109,12 @@ async def test_a_failed_export_apologises_once(tg: FakeTelegram, db_path: Path) 
     async with BotHarness(tg, db_path):
         await play_two_questions(tg, cls, chat)  # something to export
         # Telegram refuses the file: one apology, not two
+        tg.user_says(cls.admin.id, cls.admin, "/start")  # the files go to the private chat
         tg.fail("sendDocument", error_code=400, description="Bad Request: file is too big")
         tg.user_says(chat, cls.admin, "/export")
         await tg.wait_for(lambda: tg.find_message(chat, "Sorry, something went wrong"))
         tg.user_says(chat, cls.admin, "/export")  # the next one goes through
-        await tg.wait_for(lambda: next((m for m in tg.messages(chat) if m.document), None))
+        await tg.wait_for(lambda: next((m for m in tg.messages(cls.admin.id) if m.document), None))
         await tg.wait_consumed()
         assert len([m for m in tg.messages(chat) if m.text.startswith("Sorry")]) == 1
 

@@ -94,10 +94,12 @@ async def test_hostile_texts_show_as_text_in_every_message(
     bot.services.clock = clock
     async with bot:
         await says(tg, boss.id, boss, "/start")  # the bot may now write to them first
-        # The list of quizzes, and its start button (a plain-text label).
+        # The list of quizzes, and a "which quiz?" list's button (a plain-text label).
         listing = await says(tg, chat, cls.creator, "/quiz")
         shown(listing, TITLE)
-        assert listing.buttons[0][0][0].endswith('<b>title</b> & "co" \u202eevil')
+        picks = await says(tg, chat, cls.creator, "/quiz nosuchquiz")
+        shown(picks, TITLE)
+        assert picks.buttons[0][0][0].endswith('<b>title</b> & "co" \u202eevil')
 
         # Announcement, question, alerts (plain text), reveal with note, results.
         tg.user_says(chat, cls.creator, "/quiz hostile")

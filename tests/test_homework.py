@@ -69,7 +69,7 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
     async with harness(tg, db_path, clock) as bot:
         attempts = bot.app.bot_data.attempts
         tg.user_says(chat, cls.outsider, "/homework zero 3d")
-        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
         tg.user_says(chat, cls.creator, "/homework zero 15d")  # longer than 14 days
         await tg.wait_for(lambda: tg.find_message(chat, "Usage: /homework NAME [DURATION]"))
         tg.user_says(chat, cls.creator, "/homework zero ৩d")  # 3 days, in Bengali digits
@@ -150,7 +150,7 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
         assert "Finished: 3" in closed.text and not closed.buttons
 
         late_start = await start_hw(tg, s3, 1)  # Bengali
-        assert late_start.text == "এই হোমওয়ার্কের শেষ সময় পেরিয়ে গেছে; এখন আর দেওয়া যাবে না।"
+        assert late_start.text == "এই হোমওয়ার্কের শেষ সময় পেরিয়ে গেছে; এখন আর জমা দেওয়া যাবে না।"
 
         # homework points count on the leaderboard, with the live quiz's, in one season
         clock.advance(60)
@@ -172,7 +172,7 @@ async def test_several_homework_stop_timezone_and_a_restart_past_the_deadline(
     clock = FrozenClock()
     async with harness(tg, db_path, clock):
         tg.user_says(chat, cls.outsider, "/timezone +3")
-        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
         tg.user_says(chat, cls.admin, "/timezone +5:30")
         await tg.wait_for(lambda: tg.find_message(chat, "time zone is now UTC+5:30"))
         tg.user_says(chat, cls.creator, "/homework zero 2m", thread_id=TOPIC)
@@ -192,7 +192,7 @@ async def test_several_homework_stop_timezone_and_a_restart_past_the_deadline(
         assert [len(row) for row in picker.buttons] == [1, 1]
         stop_two = picker.buttons[1][0][1]
         refused = await tg.wait_answered(tg.tap(chat, cls.outsider, picker.message_id, stop_two))
-        assert refused.text == "Only the group's admins can do that." and refused.show_alert
+        assert refused.text == "Only the group's moderators can do that." and refused.show_alert
         await tg.wait_answered(tg.tap(chat, cls.creator, picker.message_id, stop_two))
         ended = await tg.wait_for(lambda: tg.find_message(chat, "Homework results", None))
         assert "(ended early by a moderator)" in ended.text
@@ -215,15 +215,22 @@ async def test_several_homework_stop_timezone_and_a_restart_past_the_deadline(
 
 
 @pytest.mark.parametrize(
-    "text", ["/homework nosuchquiz", "/homework zero 3x", "/homework zero 1d 2d"]
+    ("text", "answer"),
+    [
+        ("/homework nosuchquiz", "There is no quiz by that name"),
+        ("/homework zero 3x", "Usage: /homework"),
+        ("/homework zero 1d 2d", "Usage: /homework"),
+    ],
 )
 async def test_bad_homework_commands_change_nothing(
-    tg: FakeTelegram, db_path: Path, text: str
+    tg: FakeTelegram, db_path: Path, text: str, answer: str
 ) -> None:
     cls = populate(tg, students=1)
     async with harness(tg, db_path, FrozenClock()) as bot:
         tg.user_says(cls.chat_id, cls.creator, text)
-        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Usage: /homework"))
+        said = await tg.wait_for(lambda: tg.find_message(cls.chat_id, answer))
+        if "nosuchquiz" in text:  # an unknown quiz: the quizzes to pick from, a button each
+            assert [d for row in said.buttons for _, d in row] == ["k:homework:zero"]
         assert await bot.services.store.open_homework() == []
 
 

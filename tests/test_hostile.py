@@ -16,6 +16,7 @@ from harness import BotHarness
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from quizkit import (
+    ZERO,
     assert_quiet,
     button_data,
     correct_label,
@@ -28,6 +29,7 @@ from quizkit import (
 from telegram import Update
 
 from bot.banks.authored import AUTHORED_ID
+from bot.banks.resolver import Choice, Found
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
 from bot.handlers.quiz import _seconds, parse_quiz_args
 from bot.render import NAME_LIMIT, callbacks
@@ -176,23 +178,34 @@ args_strategy = st.lists(
 )
 
 
+def _find_quiz(text: str) -> Found:
+    """A stand-in for the resolver: a quiz by its exact name, any case and surrounding space."""
+    name = text.strip().casefold()
+    return Found(Choice(name, name, ZERO)) if name in QUIZ_IDS else Found(None)
+
+
 @settings(max_examples=800, deadline=None)
 @given(args_strategy)
 def test_quiz_args_never_raise_and_only_name_served_quizzes(args: list[str]) -> None:
-    result = parse_quiz_args(args, QUIZ_IDS)
-    if result.name is None:
-        assert args[0].casefold() not in QUIZ_IDS
+    result = parse_quiz_args(args, _find_quiz)
+    # the quiz is the longest run of leading words that names one; the rest is SECONDS at most
+    named = [n for n in range(len(args), 0, -1) if _find_quiz(" ".join(args[:n])).choice]
+    if result.choice is None:
+        assert not named
         return
-    assert result.name in QUIZ_IDS
-    assert QUIZ_ID.fullmatch(result.name)
-    if len(args) > 2:
+    assert named
+    assert result.choice.name in QUIZ_IDS
+    assert QUIZ_ID.fullmatch(result.choice.name)
+    assert result.choice == _find_quiz(" ".join(args[: named[0]])).choice
+    rest = args[named[0] :]
+    if len(rest) > 1:
         assert result.usage
     elif result.usage:
-        assert len(args) == 2
+        assert len(rest) == 1
         assert result.seconds is None
     else:
         assert result.seconds is None or MIN_SECONDS <= result.seconds <= MAX_SECONDS
-        assert (result.seconds is None) == (len(args) == 1)
+        assert (result.seconds is None) == (not rest)
 
 
 @settings(max_examples=500, deadline=None)
@@ -229,18 +242,19 @@ def test_seconds_in_range_are_taken_in_both_digit_sets(n: int) -> None:
     ],
 )
 def test_junk_quiz_arguments(args: list[str]) -> None:
-    result = parse_quiz_args(args, QUIZ_IDS)
+    result = parse_quiz_args(args, _find_quiz)
+    name = result.choice.name if result.choice is not None else None
     expected: dict[tuple[str, ...], tuple[str, int, bool]] = {
         ("ZERO", "30"): ("zero", 30, False),
         ("zero", "৩০"): ("zero", 30, False),
     }
     if tuple(args) in expected:
-        assert (result.name, result.seconds, result.usage) == expected[tuple(args)]
-    elif args[0] in ("zero",):
-        assert result.name == "zero"
+        assert (name, result.seconds, result.usage) == expected[tuple(args)]
+    elif args[0].strip() == "zero" and len(args) > 1:
+        assert name == "zero"
         assert result.usage
     else:
-        assert result.name is None
+        assert name in (None, "zero")
 
 
 # --- forged and malformed buttons, end to end -------------------------------------------
@@ -291,8 +305,8 @@ async def test_forged_buttons_get_an_alert_and_store_nothing(
             (f"a:{run + 1000}:0:0", OVER),  # a run that never existed
             ("s:../../etc/passwd", INVALID),
             ("s:nonexistent", INVALID),
-            ("s:zero", "Only the group's admins can start a quiz."),  # not a moderator
-            ("r:1:y", "Only the group's admins can do that."),  # reset, not a moderator
+            ("s:zero", "Only the group's moderators can do that."),  # not a moderator
+            ("r:1:y", "Only the group's moderators can do that."),  # reset, not a moderator
             ("r:0:y", INVALID),
             ("v:1:3021:0:1:0", INVALID),  # a review button, but in a group
             ("v:1:3321:0:1:0", INVALID),  # and malformed
@@ -405,7 +419,7 @@ async def test_junk_commands_are_refused_or_ignored(
         assert groups.active() == []
         # Only the "admins only" refusal of /next, /stop ... without a sender may be answered.
         extra = tg.messages(chat)[before:]
-        assert all("Only the group's admins" in m.text for m in extra), [m.text for m in extra]
+        assert all("Only the group's moderators" in m.text for m in extra), [m.text for m in extra]
         assert len(extra) <= 1
 
         # The bot's own name works.

@@ -126,8 +126,8 @@ def test_moodle_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "picture); the question is imported without it.",
         "moodle.xml question #5: not a single-answer multiple-choice question (multiple "
         "answers); skipped.",
-        "moodle.xml question #6: not a single-answer multiple-choice question (shortanswer); "
-        "skipped.",
+        "moodle.xml question #6: not a single-answer multiple-choice question (short "
+        "answer); skipped.",
         "moodle.xml question #7: not a single-answer multiple-choice question (essay); skipped.",
         "moodle.xml question #8: 0 right answers, exactly one needed; skipped.",
     ]
@@ -503,3 +503,24 @@ def test_places_without_a_line_are_worded_in_the_readers_language() -> None:
     assert bengali[0].startswith("class.csv, সারি ৩: বিকল্প ১ ৩০১ অক্ষরের, সর্বোচ্চ ৩০০")
     assert bengali[1].startswith("class.csv, সারি ৪: ")
     assert "row" not in " ".join(bengali)
+
+
+def test_bengali_answer_letters_and_kinds_in_bengali() -> None:
+    """ক/খ/গ/ঘ work as answer letters (Aiken options and ANSWER, CSV answers); a skipped
+    question's kind is named in the reader's language (issue 21, Bengali review 2)."""
+    from bot.banks.importers import aiken, csvsheet, gift
+
+    both = aiken.parse(
+        "f.txt",
+        "কোন অঙ্গাণু ATP তৈরি করে?\nক) রাইবোজোম\nখ) মাইটোকন্ড্রিয়া\nগ) নিউক্লিয়াস\nANSWER: খ\n\n"
+        "Which?\nA) x\nB) y\nANSWER: b\n",
+    )
+    assert [(d.options[0], d.correct) for d in both.drafts] == [("রাইবোজোম", 1), ("x", 1)]
+    assert not both.problems
+    sheet = csvsheet.parse("f.csv", "question,A,B,C,answer\nকোনটি?,এক,দুই,তিন,গ\n")
+    assert [d.correct for d in sheet.drafts] == [2]
+    essay = gift.parse("f.gift", "::E:: Explain ATP. {}\n")
+    assert [p.key for p in essay.problems] == ["imp_not_mcq"]
+    assert "(রচনামূলক)" in essay.problems[0].text("bn")
+    assert "essay" not in essay.problems[0].text("bn")
+    assert "(essay)" in essay.problems[0].text("en")

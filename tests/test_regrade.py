@@ -55,6 +55,16 @@ async def command(
     )
 
 
+async def edited(tg: FakeTelegram, chat: int, message: StoredMessage, expect: str) -> StoredMessage:
+    """Wait until ``message`` is edited to contain ``expect``."""
+
+    def now() -> StoredMessage | None:
+        stored = tg.stored_message(chat, message.message_id)
+        return stored if stored is not None and expect in stored.text else None
+
+    return await tg.wait_for(now, what=expect)
+
+
 def csv_rows(message: StoredMessage) -> list[dict[str, str]]:
     assert message.document is not None and message.document.data is not None
     return list(csv.DictReader(io.StringIO(message.document.data.decode("utf-8-sig"))))
@@ -110,7 +120,7 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         for data, alert in (
             ("pc:123456", "This button is no longer valid."),
             ("h:999999:0:0", "This homework is no longer running."),
-            ("hs:1", "Only the group's admins can do that."),
+            ("hs:1", "Only the group's moderators can do that."),
         ):
             got = await tg.wait_answered(tg.tap(s2.id, s2, ask.message_id, data))
             assert (got.text, got.show_alert) == (alert, True)
@@ -124,39 +134,63 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         assert in_group.text == "This button is no longer valid."
 
         # --- /analysis: the moderator who never started the bot gets a deep link
-        refusal = await command(tg, chat, s0, "/analysis", "Only the group's admins", clock)
+        refusal = await command(tg, chat, s0, "/analysis", "Only the group's moderators", clock)
         assert refusal is not None
         link = await command(tg, chat, cls.creator, "/analysis", "could not send you", clock)
         url = link.reply_markup["inline_keyboard"][0][0]["url"]  # type: ignore[index]
         assert url == f"https://t.me/{BOT_USERNAME}?start=an-{abs(chat)}_zero"
         tg.user_says(tg.private_chat(cls.outsider), cls.outsider, f"/start an-{abs(chat)}_zero")
-        await tg.wait_for(lambda: tg.find_message(cls.outsider.id, "Only the group's admins"))
+        await tg.wait_for(lambda: tg.find_message(cls.outsider.id, "Only the group's moderators"))
         tg.user_says(tg.private_chat(cls.creator), cls.creator, f"/start an-{abs(chat)}_zero")
         report = await tg.wait_for(lambda: tg.find_message(cls.creator.id, "Question analysis"))
-        assert "season 1 · 4 sittings" in report.text
+        assert "season 1 · taken 4 times" in report.text
+        assert "Options are named by their text, as the class saw them" in report.text
         block = report.text.split("Q1. ")[1].split("Q2. ")[0]
-        assert "👥 4 answered · ✅ 50% right" in block
-        assert f"most chosen wrong: {bank_letter(wrong)} (50%) · ⏱ median 0.0 s" in block
+        assert "👥 4 answered · ✅ 2 got it right (50%)" in block
+        # the wrong option by its text (the class saw shuffled letters), not a bank letter
+        assert f"most chosen wrong answer: “{q1.options[wrong].en[:40]}" in block
+        assert "” (50%)" in block
+        assert "half the answers came within 0.0 s" in block
         assert "students' reports: Wrong answer key 1" in block
+        assert "D +" not in report.text and "sitting" not in report.text  # no jargon
         q2_block = report.text.split("Q2. ")[1].split("Q3. ")[0]
-        assert "✅ 100% right" in q2_block and "too easy" in q2_block
+        assert "✅ 4 got it right (100%)" in q2_block
+        assert "stronger and weaker students did about the same" in q2_block
+        # four students are too few for a flag: nothing is called too easy or a wrong key
+        assert "too easy" not in report.text and "check the key" not in report.text
         # the admin started the bot: the report goes straight to the private chat
         tg.user_says(chat, cls.admin, "/analysis zero")
         await tg.wait_for(lambda: tg.find_message(cls.admin.id, "প্রশ্ন বিশ্লেষণ"))  # in Bengali
 
         # --- /regrade QUIZ N X: question 1's key becomes the wrong option
         await command(
-            tg, chat, s0, f"/regrade zero 1 {bank_letter(wrong)}", "Only the group's admins", clock
+            tg,
+            chat,
+            s0,
+            f"/regrade zero 1 {bank_letter(wrong)}",
+            "Only the group's moderators",
+            clock,
         )
         await command(tg, chat, cls.creator, "/regrade zero ৯ A", "questions 1 to 8", clock)
         await command(tg, chat, cls.creator, "/regrade zero 1 Z", "has options A, B, C, D", clock)
-        done = await command(
-            tg, chat, cls.creator, f"/regrade zero ১ {bank_letter(wrong)}", "re-graded", clock
+        # a preview first (nothing changes yet), applied by its button, only by a moderator
+        bengali_letter = "কখগঘ"[wrong]  # ক–ঘ work as A–D (and Bengali digits as ASCII)
+        preview = await command(
+            tg, chat, cls.creator, f"/regrade zero ১ {bengali_letter}", "Apply it?", clock
         )
-        assert (
-            f"question 1 is re-graded, its right answer is now {bank_letter(wrong)}. "
-            "8 answers re-scored, points of 4 students changed."
-        ) in done.text
+        new_key = f"{bank_letter(wrong)} (“{q1.options[wrong].en[:40]}"
+        assert f"question 1's right answer becomes {new_key}" in preview.text
+        assert "verdict of 4 answers and the points of 4 students" in preview.text
+        apply = f"rg:zero:1:{wrong}:y"
+        assert [d for row in preview.buttons for _, d in row] == [apply, f"rg:zero:1:{wrong}:n"]
+        board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student0 — 2100 points" in plain(board.text)  # not applied yet
+        refused = await tg.wait_answered(tg.tap(chat, s0, preview.message_id, apply))
+        assert refused.show_alert and "moderators" in (refused.text or "")
+        await tg.wait_answered(tg.tap(chat, cls.creator, preview.message_id, apply))
+        done = await edited(tg, chat, preview, "re-graded")
+        assert ("…”). 4 answers scored differently, points of 4 students changed.") in done.text
+        assert f"question 1 is re-graded, its right answer is now {new_key}" in done.text
         board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
         assert "🥇 1. Student1 — 2100 points · 2 right" in plain(board.text)
         assert "🥈 2. Student2 — 2100 points · 2 right" in plain(board.text)
@@ -174,13 +208,15 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         assert nothing is not None
 
         # /export: the results reflect it, and a second file analyses each question
-        await command(tg, chat, cls.creator, "/export", "The group's results", clock)
-        results = tg.find_message(chat, "The group's results")
-        assert results is not None
+        tg.user_says(cls.creator.id, cls.creator, "/start")  # the files come privately
+        await command(tg, chat, cls.creator, "/export", "Sent to you privately", clock)
+        results = await tg.wait_for(lambda: tg.find_message(cls.creator.id, "The group's results"))
         by_user = {row["name"]: row for row in csv_rows(results)}
         assert (by_user["Student1"]["points"], by_user["Student1"]["correct"]) == ("2100", "2")
         assert (by_user["Student0"]["points"], by_user["Student0"]["correct"]) == ("1000", "1")
-        questions = await tg.wait_for(lambda: tg.find_message(chat, "Question analysis, this"))
+        questions = await tg.wait_for(
+            lambda: tg.find_message(cls.creator.id, "Question analysis, this")
+        )
         rows = csv_rows(questions)
         assert [row["question"] for row in rows] == [str(n) for n in range(1, 9)]
         assert rows[0]["answered"] == "4" and rows[0]["right_share"] == "0.500"
@@ -189,9 +225,68 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         assert rows[2]["answered"] == "0" and rows[2]["right_share"] == ""
 
         # /regrade QUIZ: the bank's keys again, as before
-        back = await command(tg, chat, cls.creator, "/regrade zero", "re-graded", clock)
-        assert "with the bank's current answers. 8 answers re-scored" in back.text
+        back = await command(tg, chat, cls.creator, "/regrade zero", "Apply it?", clock)
+        assert "re-grade with the question bank's current answers" in back.text
+        await tg.wait_answered(tg.tap(chat, cls.creator, back.message_id, "rg:zero:0:0:n"))
+        dropped = await edited(tg, chat, back, "cancelled")
+        assert "nothing changed" in dropped.text
+        board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student1 — 2100 points" in plain(board.text)  # cancelled: as it was
+        back = await command(tg, chat, cls.creator, "/regrade zero", "Apply it?", clock)
+        await tg.wait_answered(tg.tap(chat, cls.creator, back.message_id, "rg:zero:0:0:y"))
+        await edited(tg, chat, back, "with the question bank's current answers. 4 answers")
         board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
         assert "🥇 1. Student0 — 2100 points · 2 right" in plain(board.text)
         await until(lambda: True)
+    totals_match_answers(db_path)
+
+
+async def test_a_students_report_reaches_the_teacher_with_a_regrade_button(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    s0, s1 = cls.students
+    teacher = cls.creator
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock) as bot:
+        quiz: Quiz = bot.services.quizzes["zero"]
+        q1 = quiz.questions[0]
+        right, wrong = q1.correct, (q1.correct + 1) % len(q1.options)
+        for user in (s0, teacher):  # recaps and the report come privately
+            tg.user_says(tg.private_chat(user), user, "/start")
+            await tg.wait_for(functools.partial(tg.messages, user.id))
+        first = await start_quiz(tg, cls)
+        await tap_bank(tg, bot, cls, s0, first, wrong)
+        await tap_bank(tg, bot, cls, s1, first, right)
+        tg.user_says(chat, teacher, "/stop")
+        recap = await tg.wait_for(lambda: tg.find_message(s0.id, "your recap"))
+        await tg.wait_answered(tg.tap(s0.id, s0, recap.message_id, recap.buttons[0][0][1]))
+        ask = await tg.wait_for(lambda: tg.find_message(s0.id, "question 1: what is wrong?"))
+        await tg.wait_answered(tg.tap(s0.id, s0, ask.message_id, ask.buttons[0][0][1]))
+
+        # the teacher who started the run hears of it privately: question, reason, key, buttons
+        told = await tg.wait_for(lambda: tg.find_message(teacher.id, "A student in"))
+        assert "reports question 1 of ZeRO and Sharded Optimizers: Wrong answer key" in told.text
+        assert f"Its right answer now: {bank_letter(right)} (“" in told.text
+        data = [d for row in told.buttons for _, d in row]
+        assert len(data) == len(q1.options) - 1 and f"rr:1:1:{right}:p" not in data
+        make_wrong = f"rr:1:1:{wrong}:p"
+        assert make_wrong in data
+        assert not tg.find_message(s1.id, "A student in")  # nobody else is told
+
+        # a non-moderator's tap is refused; the teacher's shows the preview, Apply applies it
+        forged = await tg.wait_answered(tg.tap(s0.id, s0, told.message_id, make_wrong))
+        assert forged.show_alert
+        await tg.wait_answered(tg.tap(teacher.id, teacher, told.message_id, make_wrong))
+        preview = await tg.wait_for(lambda: tg.find_message(teacher.id, "Apply it?"))
+        assert "verdict of 2 answers and the points of 2 students" in preview.text
+        board = await command(tg, chat, teacher, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student1 — 1000 points" in plain(board.text)  # not applied yet
+        apply = f"rr:1:1:{wrong}:y"
+        assert [d for row in preview.buttons for _, d in row] == [apply, f"rr:1:1:{wrong}:n"]
+        await tg.wait_answered(tg.tap(teacher.id, teacher, preview.message_id, apply))
+        await edited(tg, teacher.id, preview, "2 answers scored differently")
+        board = await command(tg, chat, teacher, "/leaderboard", "Leaderboard", clock)
+        assert "🥇 1. Student0 — 1000 points" in plain(board.text)
     totals_match_answers(db_path)

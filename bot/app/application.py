@@ -29,6 +29,7 @@ from bot.app.lifecycle import QuizApplication
 from bot.app.logs import setup_logging
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
+from bot.banks.resolver import QuizResolver
 from bot.banks.yaml_reader import load_folder
 from bot.core.bank import Quiz
 from bot.core.engine import PlanMismatch
@@ -132,6 +133,7 @@ def build_application(
     svc.arrivals, svc.transports = arrivals, transports
     svc.answers = Answers(bot.base_url, transports[0], pacer)
     svc.authored = AuthoredCatalog(svc.catalog, bank_limits())
+    svc.resolver = QuizResolver(svc.catalog, svc.authored)
     register_handlers(app, registry)
     return app
 

@@ -121,9 +121,10 @@ class AuthoredCatalog:
         """Add or refresh one stored quiz's metadata (a deleted one leaves memory);
         ``quiz``: its questions, just saved, cached. Returns the quiz under its id, if given."""
         self._index(row)
+        self._cache.pop(row.quiz_id, None)  # its name or title may have changed (/rename)
         if quiz is None or row.deleted_at is not None:
             return None
-        quiz = dataclasses.replace(quiz, id=row.quiz_id)
+        quiz = dataclasses.replace(quiz, id=row.quiz_id, name=row.name)
         self._remember(quiz)
         return quiz
 
@@ -183,12 +184,15 @@ class AuthoredCatalog:
             out[row.quiz_id] = quiz
         return out
 
-    def may_start(self, quiz_id: str, user_id: int) -> Quiz | None:
-        """The stored quiz ``quiz_id`` if this user may start it (their own, or published)."""
+    def may_start(self, quiz_id: str, user_id: int, *, shared: bool = False) -> Quiz | None:
+        """The stored quiz ``quiz_id`` if this user may start it (their own, or published); with
+        ``shared`` (practice in a private chat) also one shared by link: the end of a practice
+        that began with the link offers it again."""
         row = self._rows.get(quiz_id)
         if row is None:
             return None
-        return self.quiz(quiz_id) if row.author_id == user_id or row.published else None
+        allowed = row.author_id == user_id or row.published or (shared and bool(row.share_token))
+        return self.quiz(quiz_id) if allowed else None
 
     # --- questions, on demand -----------------------------------------------------------------
 
@@ -208,6 +212,9 @@ class AuthoredCatalog:
         except (BankError, ValueError) as exc:
             log.error("stored quiz %s is not served: %s", quiz_id, exc)
             return None
+        row = self._rows.get(quiz_id)
+        if row is not None:
+            quiz = dataclasses.replace(quiz, name=row.name)
         self.loads += 1
         self._remember(quiz)
         return quiz

@@ -13,7 +13,9 @@ who took the quiz twice counts as two sittings. For each question, in the bank's
   It needs at least two sittings and one answer to the question (else None);
 - the most chosen wrong option (a bank index: A = the bank's first option) and its share of the
   answers; the median answer time in seconds (over answers whose question time is known);
-- a flag, the first that applies: ``check_key`` when D < 0 (stronger students miss it more than
+- ``students``: how many different students answered it;
+- a flag, only once at least ``MIN_FLAG_STUDENTS`` students answered (fewer say nothing sure),
+  the first that applies: ``check_key`` when D < 0 (stronger students miss it more than
   weaker ones: often a wrong key), ``too_hard`` when at most 30 % are right, ``too_easy`` when
   at least 90 % are.
 """
@@ -27,6 +29,9 @@ from dataclasses import dataclass
 UPPER_SHARE = 0.27
 EASY = 0.90
 HARD = 0.30
+MIN_FLAG_STUDENTS = (
+    5  # a flag on fewer answers is noise (issue 21: "3 answers of a 2-question quiz")
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +58,7 @@ class ItemStats:
     wrong_share: float | None
     median_seconds: float | None
     flag: str | None  # 'check_key' | 'too_hard' | 'too_easy' | None
+    students: int = 0  # different students who answered
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,15 +112,18 @@ def _item(
     wrong_share = wrong[wrong_option] / answered if wrong_option is not None else None
     times = [a.seconds for a in answers if a.seconds is not None]
     median = statistics.median(times) if times else None
+    students = len({a.user_id for a in answers})
     flag = None
-    if d is not None and d < 0:
+    if students < MIN_FLAG_STUDENTS:
+        pass
+    elif d is not None and d < 0:
         flag = "check_key"
     elif share is not None and share <= HARD:
         flag = "too_hard"
     elif share is not None and share >= EASY:
         flag = "too_easy"
     return ItemStats(
-        number, qid, answered, n_right, share, d, wrong_option, wrong_share, median, flag
+        number, qid, answered, n_right, share, d, wrong_option, wrong_share, median, flag, students
     )
 
 

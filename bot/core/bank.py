@@ -138,6 +138,12 @@ class Quiz:
     #: a one-language bank written in neither Bengali nor English: its language's code
     #: (OTHER_LANGUAGES; ``language`` is then "en", the bot's fallback for its own words)
     text_language: str | None = None
+    name: str = ""  # a stored quiz's name (what users type); a folder bank's is its id
+
+    @property
+    def handle(self) -> str:
+        """The name users see and type: never a stored quiz's internal id."""
+        return self.name or self.id
 
     @property
     def run_length(self) -> int:

@@ -18,7 +18,14 @@ from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.render import callbacks
-from bot.render.authoring import added, problem_lines, refused, saved_text, undo_keyboard
+from bot.render.authoring import (
+    added,
+    problem_lines,
+    quiz_card,
+    refused,
+    saved_text,
+    undo_keyboard,
+)
 from bot.services import draft_text as text_import
 from bot.services import drafts
 from bot.services.container import Context, Services
@@ -110,7 +117,8 @@ async def done(update: Update, context: Context) -> None:
         )
         return
     await svc.store.drop_draft(user.id)
-    await reply(update, context, saved_text(lang, saved.row))
+    card = quiz_card(lang, context.bot.username, saved.row)
+    await reply(update, context, saved_text(lang, saved.row), markup=card)
 
 
 async def poll_sent(update: Update, context: Context) -> None:

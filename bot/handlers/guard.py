@@ -12,7 +12,13 @@ updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`
 - "report a problem" only for a run the reporter answered in;
 - a start button only for a quiz listed in that chat (folder banks with a chat list) or one the
   user may start (own, published), and, in private, not while that quiz is live or open as
-  homework in one of the user's groups (:func:`practice_refusal`).
+  homework in one of the user's groups (:func:`practice_refusal`);
+- a saved quiz's card (share, homework) only for its author, in private; a /regrade preview's
+  buttons only for the group's moderators and a quiz they may see there; a re-grade under a
+  report only in private, by a moderator of the run's group;
+- a quiz picked from a "which quiz?" list runs its command as if typed (who, where, which
+  quizzes); the group links ``/start qs-N`` and ``/start qh-N`` only for a quiz the sender may
+  start (own, published; ``qh`` by the group's moderators).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from telegram import Chat, Update
 from telegram.ext import ApplicationHandlerStop
 
 from bot.banks.authored import AUTHORED_ID
+from bot.banks.resolver import Choice
 from bot.core.bank import Quiz
 from bot.core.limits import ALERT_LIMIT
 from bot.handlers.replies import language
@@ -67,18 +74,40 @@ async def button_refusal(
         if not await svc.store.took_part(data.run_id, user.id):
             return invalid
     elif isinstance(data, callbacks.StartData):
-        quiz = startable_here(svc, data.quiz_id, chat.id, user.id)
+        quiz = startable_here(svc, data.quiz_id, chat.id, user.id, shared=private)
         if quiz is None:
             return invalid
         if private and (key := await practice_wait(context, user.id, quiz)) is not None:
             return t_plain(lang, key, title=quiz.title(lang))[:ALERT_LIMIT], True
+    elif isinstance(data, callbacks.QuizCardData):  # a saved quiz's card: its author's, private
+        row = svc.authored.row(data.quiz_id)
+        if not private or row is None or row.author_id != user.id:
+            return invalid
+    elif isinstance(data, callbacks.RegradeData):  # a /regrade preview: the group's moderators
+        if private:
+            return invalid
+        if not await svc.moderators.may_moderate(chat, user.id):
+            return t_plain(lang, "alert_mod_only"), True
+        if await may_see_quiz(svc, data.quiz_id, chat.id, user.id) is None:
+            return invalid
+    elif isinstance(data, callbacks.RunRegradeData):  # under a report, in a teacher's private
+        run = await svc.store.get_run(data.run_id) if private else None
+        if run is None or run.chat_id >= 0:
+            return invalid
+        if not await svc.moderators.may_moderate(Chat(run.chat_id, Chat.SUPERGROUP), user.id):
+            return t_plain(lang, "alert_mod_only"), True
+    # PickData: the command it runs checks who and where, and finds the quiz only among those
+    # the command's own rule lets this user name here (as when typed)
     return None
 
 
-def startable_here(svc: Services, quiz_id: str, chat_id: int, user_id: int) -> Quiz | None:
-    """The quiz a start button names, if it is listed in this chat or the user may start it."""
+def startable_here(
+    svc: Services, quiz_id: str, chat_id: int, user_id: int, *, shared: bool = False
+) -> Quiz | None:
+    """The quiz a start button names, if it is listed in this chat or the user may start it
+    (``shared``: practice in private, where a quiz shared by link may be practised again)."""
     if AUTHORED_ID.match(quiz_id):
-        return svc.authored.may_start(quiz_id, user_id)
+        return svc.authored.may_start(quiz_id, user_id, shared=shared)
     return next((q for q in svc.catalog.for_chat(chat_id) if q.id == quiz_id), None)
 
 
@@ -113,6 +142,21 @@ async def may_see_quiz(svc: Services, quiz_id: str, chat_id: int, user_id: int) 
     if quiz_id in await svc.store.quizzes_played(chat_id, season):
         return svc.catalog.get(quiz_id)
     return None
+
+
+async def visible_quizzes(
+    svc: Services, chat_id: int, user_id: int
+) -> tuple[list[Choice], set[str]]:
+    """The quizzes a moderator may name to /analysis or /regrade in this group, for the quiz
+    resolver, and the ids played here this season: the resolver's ``known`` quizzes kept only
+    where :func:`may_see_quiz` admits them too (the stricter of both rules): those played here
+    this season first, then those listed here or that the user may start (own, published)."""
+    recent = await svc.store.quizzes_played(chat_id, await svc.store.current_season(chat_id))
+    played = set(recent)  # ``recent``: the latest first (a bare /analysis takes it)
+    seen = {c.quiz_id: c for c in svc.resolver.known(recent) if c.quiz_id in played}
+    for choice in svc.resolver.startable(chat_id, user_id, own=True):
+        seen.setdefault(choice.quiz_id, choice)
+    return list(seen.values()), played
 
 
 # --- updates handled once ----------------------------------------------------------------------

@@ -11,10 +11,17 @@ import re
 from telegram import Chat, Update
 from telegram.ext import filters
 
-from bot import render
-from bot.core.bank import QUIZ_ID, Quiz
+from bot.banks.resolver import named
+from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_DURATION, parse_duration, show_offset
-from bot.handlers.replies import is_moderator, language, reply, thread_of
+from bot.handlers.replies import (
+    card_quiz,
+    is_moderator,
+    language,
+    offer_quizzes,
+    reply,
+    thread_of,
+)
 from bot.handlers.routes import Button, Command, Notice
 from bot.handlers.taps import tap_of
 from bot.i18n import ascii_digits, t, t_plain
@@ -41,11 +48,6 @@ async def _open_items(svc: Services, chat_id: int) -> list[tuple[Homework, Quiz 
     return items
 
 
-def quiz_names(svc: Services) -> Safe:
-    """The quizzes a usage reply lists."""
-    return render.quiz_names(sorted(svc.quizzes))
-
-
 async def homework_command(update: Update, context: Context) -> None:
     """``/homework``: the open ones; ``/homework NAME [DURATION]``, ``/homework stop [N]``."""
     svc = context.bot_data
@@ -60,6 +62,8 @@ async def homework_command(update: Update, context: Context) -> None:
     hws = context.bot_data.homeworks
     if not args:
         items = await _open_items(svc, chat.id)
+        for hw, _, _ in items:  # each card catches up with the count this list shows
+            hws.refresh_card(hw.homework_id)
         await reply(
             update,
             context,
@@ -73,24 +77,18 @@ async def homework_command(update: Update, context: Context) -> None:
     if args[0].casefold() in ("stop", "বন্ধ"):
         await _stop(update, context, svc, lang, args[1:])
         return
-    quiz = svc.quizzes.get(args[0].casefold()) if QUIZ_ID.match(args[0].casefold()) else None
-    duration = (
-        parse_duration(args[1])
-        if len(args) == 2
-        else (DEFAULT_DURATION if len(args) == 1 else None)
-    )
-    if quiz is None or duration is None:
-        await reply(update, context, t(lang, "hw_usage", names=quiz_names(svc)), important=True)
+    choices = svc.resolver.startable(chat.id, user.id, own=True)
+    found, rest = named(args, lambda text: svc.resolver.find(text, choices, chat.id, user.id))
+    picked = found.choice
+    if picked is None:
+        await offer_quizzes(update, context, lang, "homework", found)
         return
-    await hws.create(
-        chat.id,
-        thread_of(message),
-        quiz,
-        seconds=quiz.seconds or svc.settings.question_seconds,
-        lang=lang,
-        set_by=user.id,
-        duration=duration,
-    )
+    duration = (parse_duration(rest[0]) if rest else DEFAULT_DURATION) if len(rest) <= 1 else None
+    quiz = picked.quiz
+    if duration is None:
+        await reply(update, context, t(lang, "hw_usage", names=picked.name), important=True)
+        return
+    await _set(update, context, lang, quiz, duration)
 
 
 async def _stop(
@@ -203,7 +201,7 @@ async def _stop_picked(
     if not await context.bot_data.homeworks.end(homework_id, stopped=True):
         return t(lang, "hw_stop_gone"), True
     quiz = svc.quizzes.get(hw.quiz_id)
-    title = quiz.title(lang) if quiz is not None else hw.quiz_id
+    title = quiz.title(lang) if quiz is not None else "—"
     return t(lang, "hw_stopped", title=title), False
 
 
@@ -244,8 +242,41 @@ HW_START = (
     & filters.ChatType.PRIVATE
 )
 
+
+async def homework_from_card(update: Update, context: Context) -> None:
+    """``/start qh-N`` in a group (a saved quiz's "set as homework" link, the group chosen
+    there): stored quiz N becomes this group's homework for 24 hours (a moderator's only)."""
+    found = await card_quiz(update, context, callbacks.GROUP_HOMEWORK_PREFIX)
+    if found is not None:
+        await _set(update, context, found[0], found[1], DEFAULT_DURATION)
+
+
+async def _set(update: Update, context: Context, lang: Lang, quiz: Quiz, duration: int) -> None:
+    """Set ``quiz`` as this group's homework (in this topic) for ``duration`` seconds."""
+    svc = context.bot_data
+    chat, message, user = update.effective_chat, update.effective_message, update.effective_user
+    assert chat is not None and message is not None and user is not None
+    await svc.homeworks.create(
+        chat.id,
+        thread_of(message),
+        quiz,
+        seconds=quiz.seconds or svc.settings.question_seconds,
+        lang=lang,
+        set_by=user.id,
+        duration=duration,
+    )
+
+
+#: ``/start qh-N`` in a group: the card's "set as homework" link added the bot (or found it) there
+HOMEWORK_FROM_CARD = filters.Regex(
+    callbacks.start_filter_pattern(callbacks.GROUP_HOMEWORK_PREFIX, "[1-9][0-9]{0,15}")
+) & (filters.ChatType.GROUPS)
+
 COMMANDS = (
     Command("start", start_homework, where="private", filters=HW_START),
+    Command(
+        "start", homework_from_card, who="moderator", where="group", filters=HOMEWORK_FROM_CARD
+    ),
     Command(
         "homework",
         homework_command,

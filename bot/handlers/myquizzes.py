@@ -10,15 +10,16 @@ from telegram.ext import filters
 from telegram.helpers import create_deep_linked_url
 
 from bot.handlers import guard
-from bot.handlers.replies import language, pressed, private_here, reply
+from bot.handlers.replies import language, pressed, private_here, quiz_named, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.render.authoring import delete_keyboard, my_quizzes
 from bot.services.container import Context
-from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR
-from bot.storage import AuthoredQuiz
+from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, slug
+from bot.storage import AuthoredQuiz, NameTaken
 from bot.tg import outbox
 
 SHARE_PREFIX = "sq-"
@@ -35,28 +36,57 @@ async def myquizzes(update: Update, context: Context) -> None:
     await reply(update, context, my_quizzes(lang, rows, runs, MAX_QUIZZES_PER_AUTHOR))
 
 
-async def _own(update: Update, context: Context, usage: str) -> tuple[Lang, AuthoredQuiz] | None:
-    """The sender's quiz named in the command (admins may name anyone's), after replying why
-    not when there is none."""
+async def _own(
+    update: Update, context: Context, command: str, words: list[str] | None = None
+) -> tuple[Lang, AuthoredQuiz] | None:
+    """The sender's quiz named in the command (admins may name anyone's), after answering with
+    a list of their quizzes when there is none."""
     lang = await private_here(update, context)
     user = update.effective_user
     if lang is None or user is None:
         return None
     svc = context.bot_data
+    admin = user.id in svc.settings.admin_ids
+    text = " ".join(context.args or [] if words is None else words)
+    picked = await quiz_named(
+        update, context, lang, command, text, svc.resolver.own(user.id, admin=admin)
+    )
+    row = svc.authored.row(picked.quiz_id) if picked is not None else None
+    return None if row is None else (lang, row)
+
+
+async def rename(update: Update, context: Context) -> None:
+    """``/rename NAME NEW``: a new name for one of the sender's quizzes."""
     args = context.args or []
-    if len(args) != 1:
-        await reply(update, context, t(lang, usage))
-        return None
-    row = svc.authored.by_name(args[0].casefold())
-    if row is None or (row.author_id != user.id and user.id not in svc.settings.admin_ids):
-        await reply(update, context, t(lang, "my_unknown", name=args[0][:40]))
-        return None
-    return lang, row
+    if len(args) < 2:
+        lang = await private_here(update, context)
+        if lang is not None:
+            await reply(update, context, t(lang, "rename_usage"))
+        return
+    found = await _own(update, context, "rename", args[:-1])
+    if found is None:
+        return
+    lang, row = found
+    svc = context.bot_data
+    new = slug(args[-1])
+    if new != args[-1].casefold() or new == row.name:
+        await reply(update, context, t(lang, "rename_bad", name=args[-1][:40]))
+        return
+    if new in svc.catalog.folder() or new in svc.authored.names():
+        await reply(update, context, t(lang, "rename_taken", name=new))
+        return
+    try:
+        await svc.store.rename_authored(row.quiz_no, new)
+    except NameTaken:
+        await reply(update, context, t(lang, "rename_taken", name=new))
+        return
+    await svc.authoring.refresh(row.quiz_no)
+    await reply(update, context, t(lang, "rename_done", old=row.name, name=new))
 
 
 async def deletequiz(update: Update, context: Context) -> None:
     """Ask to confirm deleting one of the sender's quizzes."""
-    found = await _own(update, context, "delete_usage")
+    found = await _own(update, context, "deletequiz")
     chat = update.effective_chat
     if found is None or chat is None:
         return
@@ -92,10 +122,15 @@ async def delete_button(update: Update, context: Context, data: callbacks.Delete
 
 async def share(update: Update, context: Context) -> None:
     """A deep link with which anyone can practise the quiz privately."""
-    found = await _own(update, context, "share_usage")
+    found = await _own(update, context, "share")
     if found is None:
         return
     lang, row = found
+    await reply(update, context, await _share_text(context, lang, row))
+
+
+async def _share_text(context: Context, lang: Lang, row: AuthoredQuiz) -> Safe:
+    """The share link of a quiz (made on first use)."""
     svc = context.bot_data
     token = row.share_token
     if token is None:
@@ -103,7 +138,22 @@ async def share(update: Update, context: Context) -> None:
         await svc.store.set_share_token(row.quiz_no, token)
         await svc.authoring.refresh(row.quiz_no)
     url = create_deep_linked_url(context.bot.username, SHARE_PREFIX + token)
-    await reply(update, context, t(lang, "share_link", name=row.name, url=url))
+    return t(lang, "share_link", name=row.name, url=url)
+
+
+async def card_button(update: Update, context: Context, data: callbacks.QuizCardData) -> Notice:
+    """A button of a saved quiz's card (private): its share link, or how to set homework."""
+    svc = context.bot_data
+    user_id, chat_id, _ = pressed(update)
+    lang = await language(update, svc)
+    row = svc.authored.row(data.quiz_id)
+    if row is None or row.deleted_at is not None or row.author_id != user_id:
+        return t_plain(lang, "alert_invalid"), True
+    if data.action == "s":
+        await outbox.send(context.bot, chat_id, await _share_text(context, lang, row))
+    else:
+        await outbox.send(context.bot, chat_id, t(lang, "card_homework_how", name=row.name))
+    return None, False
 
 
 async def publish(update: Update, context: Context) -> None:
@@ -114,13 +164,12 @@ async def publish(update: Update, context: Context) -> None:
     if lang is None or user is None:
         return
     args = context.args or []
-    off = len(args) == 2 and args[1].casefold() == "off"
-    row = svc.authored.by_name(args[0].casefold()) if args and (len(args) == 1 or off) else None
-    if not args or (len(args) > 1 and not off):
-        await reply(update, context, t(lang, "publish_usage"))
-        return
+    off = len(args) >= 2 and args[-1].casefold() == "off"
+    picked = await quiz_named(
+        update, context, lang, "publish", " ".join(args[:-1] if off else args), svc.resolver.live()
+    )
+    row = svc.authored.row(picked.quiz_id) if picked is not None else None
     if row is None:
-        await reply(update, context, t(lang, "my_unknown", name=args[0][:40]))
         return
     await svc.store.set_published(row.quiz_no, not off)
     await svc.authoring.refresh(row.quiz_no)
@@ -137,13 +186,19 @@ async def start_shared(update: Update, context: Context) -> None:
     token = (context.args or [""])[0].removeprefix(SHARE_PREFIX)
     row = svc.authored.by_token(token) if token else None
     quiz = svc.authored.quiz(row.quiz_id) if row is not None else None
-    if quiz is None:
+    if quiz is None or row is None:
         await reply(update, context, t(lang, "share_gone"))
         return
     wait = await guard.practice_refusal(context, chat.id, quiz, lang)
     if wait is not None:
         await reply(update, context, wait)
         return
+    author = await svc.store.user_name(row.author_id)
+    await reply(
+        update,
+        context,
+        t(lang, "share_intro", title=quiz.title(lang), author=author or "—", count=quiz.run_length),
+    )
     await svc.practice.start(chat.id, quiz, lang, svc.rng)
 
 
@@ -162,6 +217,10 @@ COMMANDS = (
     Command(
         "deletequiz", deletequiz, where="private", help="help_deletequiz", menu="cmd_deletequiz"
     ),
+    Command("rename", rename, where="private", help="help_rename", menu="cmd_rename"),
     Command("publish", publish, who="admin", where="private", help="help_publish"),
 )
-BUTTONS = (Button(callbacks.DeleteData, delete_button, where="private"),)
+BUTTONS = (
+    Button(callbacks.DeleteData, delete_button, where="private"),
+    Button(callbacks.QuizCardData, card_button, where="private"),
+)

@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from telegram import Chat, Message, Update
 from telegram.constants import ChatMemberStatus
+from telegram.ext import filters
 
 from bot import render
 from bot.banks.authored import AUTHORED_ID
-from bot.core.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
+from bot.banks.resolver import Choice, Found, named
+from bot.core.bank import MAX_SECONDS, MIN_SECONDS
 from bot.handlers import guard
-from bot.handlers.replies import is_moderator, language, reply, thread_of
+from bot.handlers.replies import (
+    card_quiz,
+    is_moderator,
+    language,
+    offer_quizzes,
+    reply,
+    thread_of,
+)
 from bot.handlers.routes import Button, Command, Notice
 from bot.handlers.taps import tap_of
 from bot.i18n import parse_lang, t, whole_number
+from bot.i18n.markup import join
 from bot.render import callbacks
 from bot.services.container import Context
 from bot.tg import outbox
@@ -33,38 +43,40 @@ async def start(update: Update, context: Context) -> None:
 async def quiz(update: Update, context: Context) -> None:
     """``/quiz``: list quizzes; ``/quiz NAME [SECONDS]``: start one (group) or practise it."""
     svc = context.bot_data
-    chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None or update.effective_user is None:
+    chat, message, user = update.effective_chat, update.effective_message, update.effective_user
+    if chat is None or message is None or user is None:
         return
     lang = await language(update, svc)
     args = context.args or []
     private = chat.type == Chat.PRIVATE
     mod = private or await is_moderator(update, svc)
     # the chat's list, then the stored quizzes this user may start here (own ones: moderators)
-    visible = {q.id: q for q in svc.catalog.for_chat(chat.id)}
-    visible.update(svc.authored.startable(update.effective_user.id, svc.catalog.folder(), own=mod))
+    choices = svc.resolver.startable(chat.id, user.id, own=mod)
     if not args:
-        quizzes = list({id(q): q for _, q in sorted(visible.items())}.values())
-        names = {q.id: n for n, q in visible.items() if not AUTHORED_ID.match(n)}
-        head = "practice_pick" if private else "quiz_list"
-        # a student's list is an optional reply under the cooldown: spamming /quiz costs them
+        svc.resolver.remember(chat.id, user.id, choices)
+        text = render.quiz_list(
+            [c.quiz for c in choices],
+            lang,
+            "practice_pick" if private else "quiz_list",
+            {c.quiz_id: c.name for c in choices},
+        )
+        # start buttons only where the reader may press them: practice, in a private chat
         await reply(
             update,
             context,
-            render.quiz_list(quizzes, lang, head, names),
+            text if private or not choices else join("\n\n", [text, t(lang, "quiz_list_mods")]),
             important=mod,
-            markup=render.start_keyboard(quizzes, lang) if quizzes else None,
+            markup=render.start_keyboard([c.quiz for c in choices], lang)
+            if private and choices
+            else None,
         )
         return
     if not mod:
         await reply(update, context, t(lang, "not_moderator"))
         return
-    request = parse_quiz_args(args, visible)
-    if request.name is None:
-        shown = sorted(n for n in visible if not AUTHORED_ID.match(n))
-        await reply(
-            update, context, t(lang, "quiz_unknown", names=render.quiz_names(shown)), important=True
-        )
+    request = parse_quiz_args(args, lambda text: svc.resolver.find(text, choices, chat.id, user.id))
+    if request.choice is None:
+        await offer_quizzes(update, context, lang, "quiz", request.missed or Found(None))
         return
     if request.usage:
         await reply(
@@ -74,10 +86,10 @@ async def quiz(update: Update, context: Context) -> None:
             important=True,
         )
         return
-    chosen = visible[request.name]
+    chosen = request.choice.quiz
     seconds = request.seconds or chosen.seconds or svc.settings.question_seconds
     if private:
-        wait = await guard.practice_refusal(context, update.effective_user.id, chosen, lang)
+        wait = await guard.practice_refusal(context, user.id, chosen, lang)
         if wait is not None:
             await reply(update, context, wait)
             return
@@ -89,7 +101,7 @@ async def quiz(update: Update, context: Context) -> None:
         chosen,
         seconds=seconds,
         lang=lang,
-        started_by=update.effective_user.id,
+        started_by=user.id,
         rng=svc.rng,
     )
     if not started:
@@ -100,27 +112,29 @@ async def quiz(update: Update, context: Context) -> None:
 class QuizArgs:
     """What ``/quiz NAME [SECONDS]`` asks for, checked.
 
-    ``name`` is None when no served quiz has that name; ``usage`` is True when the rest is
-    malformed (too many arguments, SECONDS not a whole number in range); ``seconds`` is None
-    when not given.
+    ``choice`` is None when no quiz the sender may start answers to NAME (``options``: what to
+    offer instead); ``usage`` is True when the rest is malformed (too many arguments, SECONDS
+    not a whole number in range); ``seconds`` is None when not given.
     """
 
-    name: str | None
+    choice: Choice | None
     seconds: int | None = None
     usage: bool = False
+    missed: Found | None = None
 
 
-def parse_quiz_args(args: Sequence[str], quiz_ids: Container[str]) -> QuizArgs:
-    """Parse the (non-empty) arguments of ``/quiz`` against the served quiz ids; never raises."""
-    name = args[0].casefold() if args else ""
-    if not (QUIZ_ID.match(name) or AUTHORED_ID.match(name)) or name not in quiz_ids:
-        return QuizArgs(None)
-    if len(args) > 2:
-        return QuizArgs(name, usage=True)
-    if len(args) == 2:
-        seconds = _seconds(args[1])
-        return QuizArgs(name, seconds or None, usage=seconds == 0)
-    return QuizArgs(name)
+def parse_quiz_args(args: Sequence[str], find: Callable[[str], Found]) -> QuizArgs:
+    """Parse the (non-empty) arguments of ``/quiz``: a quiz (name, title of several words, or a
+    listed number), then at most SECONDS; never raises."""
+    found, rest = named(args, find)
+    if found.choice is None:
+        return QuizArgs(None, missed=found)
+    if len(rest) > 1:
+        return QuizArgs(found.choice, usage=True)
+    if rest:
+        seconds = _seconds(rest[0])
+        return QuizArgs(found.choice, seconds or None, usage=seconds == 0)
+    return QuizArgs(found.choice)
 
 
 def _seconds(raw: str) -> int:
@@ -175,6 +189,22 @@ async def set_language(update: Update, context: Context) -> None:
     await reply(update, context, t(chosen, "lang_set"), important=True)
 
 
+async def start_in_group(update: Update, context: Context) -> None:
+    """``/start qs-N`` in a group (the card's "start in a group" link added the bot here):
+    offer the quiz's start button, which only the group's moderators may press."""
+    found = await card_quiz(update, context, callbacks.GROUP_START_PREFIX)
+    if found is None:
+        return
+    lang, quiz_ = found
+    await reply(
+        update,
+        context,
+        t(lang, "group_offer", title=quiz_.title(lang), count=quiz_.run_length),
+        important=True,
+        markup=render.start_keyboard([quiz_], lang),
+    )
+
+
 async def answer_button(update: Update, context: Context, data: callbacks.AnswerData) -> Notice:
     """An answer button: a group quiz's tap, or a practice tap in a private chat."""
     svc = context.bot_data
@@ -196,14 +226,15 @@ async def start_button(update: Update, context: Context, data: callbacks.StartDa
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = await language(update, svc)
+    private = chat.type == Chat.PRIVATE
     quiz_ = (
-        svc.authored.may_start(data.quiz_id, query.from_user.id)
+        svc.authored.may_start(data.quiz_id, query.from_user.id, shared=private)
         if AUTHORED_ID.match(data.quiz_id)
         else svc.catalog.get(data.quiz_id)
     )
     if quiz_ is None:
         return t(lang, "alert_invalid"), True
-    if chat.type == Chat.PRIVATE:
+    if private:
         await svc.practice.start(chat.id, quiz_, lang, svc.rng)
         return None, False
     if not await svc.moderators.may_moderate(chat, query.from_user.id):
@@ -313,7 +344,13 @@ def _describe(update: object) -> str:
 
 # --- table entries (joined in bot.handlers.registry) ----------------------------------------------
 
+#: ``/start qs-N`` in a group: the bot was added there by a saved quiz's card
+GROUP_START = filters.Regex(
+    callbacks.start_filter_pattern(callbacks.GROUP_START_PREFIX, "[1-9][0-9]{0,15}")
+) & (filters.ChatType.GROUPS)
+
 COMMANDS = (
+    Command("start", start_in_group, where="group", filters=GROUP_START),
     Command(
         "quiz",
         quiz,

@@ -35,6 +35,7 @@ from bot.handlers import (
     myquizzes,
     quiz,
     recap,
+    regrade,
     reload,
     review,
     stats,
@@ -57,7 +58,8 @@ COMMANDS: tuple[Command, ...] = (
     *review.COMMANDS,
     *recap.COMMANDS,
     *homework.COMMANDS,  # homework, /timezone
-    *teacher.COMMANDS,  # /analysis, /regrade, reports
+    *teacher.COMMANDS,  # /analysis
+    *regrade.COMMANDS,  # /regrade (its buttons: reports too)
     *authoring.COMMANDS,  # writing quizzes in the chat (issue 16)
     *myquizzes.COMMANDS,
     *quiz.GENERAL_COMMANDS,
@@ -68,11 +70,29 @@ BUTTONS: tuple[Button, ...] = (
     *stats.BUTTONS,
     *review.BUTTONS,
     *homework.BUTTONS,
-    *teacher.BUTTONS,
+    *regrade.BUTTONS,  # re-grading, students' reports
     *authoring.BUTTONS,
     *myquizzes.BUTTONS,
 )
 _NAME = re.compile(r"[a-z0-9_]{1,32}")  # what setMyCommands accepts
+
+
+#: /help lines shown in the teachers' section (write, share, homework, analysis), wherever the
+#: command's entry is
+TEACHER_HELP = frozenset(
+    {
+        "help_newquiz",
+        "help_done",
+        "help_cancel",
+        "help_myquizzes",
+        "help_share",
+        "help_rename",
+        "help_deletequiz",
+        "help_homework_mod",
+        "help_analysis",
+        "help_regrade",
+    }
+)
 
 
 class Registry:
@@ -156,6 +176,10 @@ class Registry:
         query = update.callback_query
         assert query is not None
         data = callbacks.parse(query.data)
+        if isinstance(data, callbacks.PickData) and query.message is not None:
+            return await guard.button_refusal(update, context, data) or await self.picked(
+                update, context, data
+            )
         entry = self.buttons.get(type(data)) if data is not None else None
         chat = query.message.chat if query.message is not None else None
         if data is None or entry is None or chat is None or not _fits(entry.where, chat.type):
@@ -164,21 +188,38 @@ class Registry:
         refused = await guard.button_refusal(update, context, data)
         return refused or await entry.callback(update, context, data)
 
+    async def picked(self, update: Update, context: Context, data: callbacks.PickData) -> Notice:
+        """A quiz picked from a "which quiz?" list: run its command with it, after the same
+        who/where checks as the typed command."""
+        lang = await language(update, context.bot_data)
+        command = next(
+            (c for c in self.commands if c.filters is None and data.command in c.names), None
+        )
+        chat = update.effective_chat
+        if command is None or chat is None or not _fits(command.where, chat.type):
+            return t_plain(lang, "alert_invalid"), True
+        if await permitted(update, context, command.who, command.where) is None:
+            return None, False
+        context.args = [data.quiz_id]
+        await command.callback(update, context)
+        return None, False
+
     # --- texts ----------------------------------------------------------------------------------
 
     def help_text(self, lang: Lang, *, admin: bool = False) -> Safe:
-        """``/help``: a section per kind of user, a line per command, in table order; the
-        administrators' section only for an ``admin``."""
+        """``/help``: a section per role (student, teacher, moderator in a group, and the bot's
+        operators, only for an ``admin``), a line per command in table order."""
+        students = [c.help for c in self.commands if c.who == "everyone"]
+        moderators = [
+            c.help if c.who == "moderator" else c.mod_help
+            for c in self.commands
+            if c.who != "admin"
+        ]
+        teachers = [k for k in [*students, *moderators] if k in TEACHER_HELP]
         sections = (
-            ("help_students", [c.help for c in self.commands if c.who == "everyone"]),
-            (
-                "help_moderators",
-                [
-                    c.help if c.who == "moderator" else c.mod_help
-                    for c in self.commands
-                    if c.who != "admin"
-                ],
-            ),
+            ("help_students", [k for k in students if k not in TEACHER_HELP]),
+            ("help_teachers", ["help_teacher_flow", *teachers] if teachers else []),
+            ("help_moderators", [k for k in moderators if k not in TEACHER_HELP]),
             ("help_admins", [c.help for c in self.commands if c.who == "admin" and admin]),
         )
         return join(

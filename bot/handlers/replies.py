@@ -4,21 +4,27 @@ moderator check, and callback answers. Shared by every feature's handlers."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
+from bot import render
+from bot.banks.resolver import LIST_SIZE, Choice, Found
+from bot.core.bank import Quiz
 from bot.handlers.routes import Where, Who
 from bot.i18n import parse_lang, t
 from bot.i18n.lang import Lang
-from bot.i18n.markup import Safe
+from bot.i18n.markup import Safe, join
 from bot.services.container import Context, Services
 from bot.tg import outbox
 
 log = logging.getLogger(__name__)
 
+SEEN = "👀"  # the reaction that says "seen, not now"
+PRIVATE = "✍"  # the reaction that says "answered in your private chat"
 REPLY_COOLDOWN = 20.0  # seconds between two optional replies to one student in one group
 
 
@@ -82,11 +88,12 @@ async def reply(
         now = svc.clock()
         cooldowns = svc.cooldowns
         if now - cooldowns.get(key, -REPLY_COOLDOWN) < REPLY_COOLDOWN:
+            await held_back(update, context, text)
             return
         cooldowns[key] = now
         if len(cooldowns) > 10_000:
             cooldowns.clear()
-    await outbox.send(
+    sent = await outbox.send(
         context.bot,
         chat.id,
         text,
@@ -96,6 +103,88 @@ async def reply(
         max_wait=svc.settings.group_window,
         markup=markup,
     )
+    if optional and not sent.ok:  # the group's budget had no room: never silent
+        await held_back(update, context, text)
+
+
+async def held_back(update: Update, context: Context, text: Safe) -> None:
+    """A student's command the group gets no reply to (their cooldown, or the group's budget
+    full): the answer goes to their private chat if they started the bot, with a ✍ reaction
+    on the command ("see your private chat"), at most once per cooldown; else a 👀 reaction
+    ("seen, not now"). Reactions cost none of the group's budget of sends and edits."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    svc = context.bot_data
+    key = (user.id, 0)  # a user's private copies (group keys are (chat, user), chat < 0)
+    now = svc.clock()
+    emoji = SEEN
+    if now - svc.cooldowns.get(key, -REPLY_COOLDOWN) >= REPLY_COOLDOWN:
+        svc.cooldowns[key] = now
+        lang = await svc.recaps.language_of(user.id, await language(update, svc))
+        head = t(lang, "held_private", group=chat.title or "—")
+        sent = await outbox.send(context.bot, user.id, join("\n", [head, text]))
+        emoji = PRIVATE if sent.ok else SEEN
+    await outbox.react(context.bot, chat.id, message.message_id, emoji)
+
+
+async def quiz_named(
+    update: Update,
+    context: Context,
+    lang: Lang,
+    command: str,
+    text: str,
+    choices: Sequence[Choice],
+) -> Choice | None:
+    """The quiz ``text`` names among ``choices`` (the caller's visibility rule); None after
+    answering with a short list of buttons (none named, an unknown name, or several match)."""
+    found = context.bot_data.resolver.find(text, choices, *_who_where(update))
+    if found.choice is not None:
+        return found.choice
+    await offer_quizzes(update, context, lang, command, found)
+    return None
+
+
+async def offer_quizzes(
+    update: Update,
+    context: Context,
+    lang: Lang,
+    command: str,
+    found: Found,
+) -> None:
+    """Which quiz? A short numbered list, a button each; remembered so "/command 2" works."""
+    shown = list(found.options[:LIST_SIZE])
+    context.bot_data.resolver.remember(*_who_where(update), shown)
+    await reply(
+        update,
+        context,
+        render.quiz_choices(lang, command, shown, found),
+        important=True,
+        markup=render.pick_keyboard(command, shown, lang) if shown else None,
+    )
+
+
+async def card_quiz(update: Update, context: Context, prefix: str) -> tuple[Lang, Quiz] | None:
+    """The stored quiz a saved quiz's ``?startgroup=PREFIX N`` link names, if the sender may
+    start it (their own, or published); None after saying the link is no longer valid."""
+    svc = context.bot_data
+    args, user = context.args or [], update.effective_user
+    lang = await language(update, svc)
+    number = args[0].removeprefix(prefix) if args else ""
+    quiz = (
+        svc.authored.may_start(f"u.{number}", user.id)
+        if number.isdecimal() and user is not None
+        else None
+    )
+    if quiz is None:
+        await reply(update, context, t(lang, "alert_invalid"), important=True)
+        return None
+    return lang, quiz
+
+
+def _who_where(update: Update) -> tuple[int, int]:
+    chat, user = update.effective_chat, update.effective_user
+    return (chat.id if chat else 0), (user.id if user else 0)
 
 
 async def is_moderator(update: Update, svc: Services) -> bool:

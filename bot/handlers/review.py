@@ -54,7 +54,7 @@ async def remind_command(update: Update, context: Context) -> None:
     await outbox.send(
         context.bot,
         chat.id,
-        t(lang, "remind_ask_tz", time=show_time(lang, minutes)),
+        t(lang, "remind_ask_tz", time=f"{minutes // 60:02d}:{minutes % 60:02d}"),  # ASCII
         markup=render.timezone_keyboard(lang, TZ_CHOICES),
     )
 

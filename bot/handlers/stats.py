@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 
 from telegram import Chat, Update
 from telegram.error import TelegramError
 
 from bot import render
-from bot.core.bank import QUIZ_ID
-from bot.handlers.replies import language, reply, thread_of
+from bot.banks.resolver import Choice
+from bot.handlers.replies import language, quiz_named, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, whole_number
 from bot.render import callbacks
@@ -35,19 +36,22 @@ async def leaderboard(update: Update, context: Context) -> None:
         return
     args = [a.casefold() for a in context.args or []]
     season: int | None = None
-    quiz_id: str | None = None
+    quiz: Choice | None = None
     number = whole_number(args[1], 1, 999_999) if len(args) == 2 else None
     if args[:1] in (["season"], ["সিজন"]) and number is not None:
         season = number
-    elif len(args) == 1 and QUIZ_ID.match(args[0]):
-        quiz_id = args[0]
     elif args:
-        await reply(update, context, t(lang, "lb_usage"))
-        return
+        current = await svc.store.current_season(chat.id)
+        played = await svc.store.quizzes_played(chat.id, current)
+        quiz = await quiz_named(
+            update, context, lang, "leaderboard", " ".join(args), svc.resolver.known(played)
+        )
+        if quiz is None:
+            return
     board = await svc.store.leaderboard(
-        chat.id, season=season, quiz_id=quiz_id, limit=TOP, user_id=user.id
+        chat.id, season=season, quiz_id=quiz.quiz_id if quiz else None, limit=TOP, user_id=user.id
     )
-    await reply(update, context, render.leaderboard(board, lang, quiz_id))
+    await reply(update, context, render.leaderboard(board, lang, quiz.name if quiz else None))
 
 
 async def me(update: Update, context: Context) -> None:
@@ -103,37 +107,63 @@ async def reset_button(update: Update, context: Context, data: callbacks.ResetDa
 
 
 async def export(update: Update, context: Context) -> None:
-    """``/export`` (moderators): the group's results as a CSV document."""
+    """``/export`` (moderators): the group's results as CSV documents, sent privately."""
     svc = context.bot_data
-    chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
         return
     lang = await language(update, svc)
-    text = await svc.store.export_csv(chat.id)
+
+    def quiz_label(quiz_id: str) -> str:
+        found = svc.resolver.choice(quiz_id)
+        return f"{found.name} ({found.title(lang)})" if found else "—"
+
+    text = await svc.store.export_csv(chat.id, quiz_label)
     if text.count("\n") <= 1:
         await reply(update, context, t(lang, "export_empty"), important=True)
         return
     day = dt.datetime.fromtimestamp(svc.clock(), dt.UTC).strftime("%Y-%m-%d")
+    group = safe_file_part(chat.title or "")
+    private_lang = await svc.recaps.language_of(user.id, lang)
     try:
+        sent = await outbox.send(
+            context.bot, user.id, t(private_lang, "export_private", group=chat.title or "—")
+        )
+        if sent.status == "gone":  # never started the bot: a link to do so, in the group
+            await reply(
+                update,
+                context,
+                t(lang, "private_first"),
+                important=True,
+                markup=render.open_private_keyboard(lang, context.bot.username),
+            )
+            return
         await context.bot.send_document(
-            chat.id,
+            user.id,
             document=("\ufeff" + text).encode("utf-8"),
-            filename=f"quizbot-results-{abs(chat.id)}-{day}.csv",
-            caption=t(lang, "export_caption"),
-            message_thread_id=thread_of(message) or None,
+            filename=f"quizbot-results-{group}-{day}.csv",
+            caption=t(private_lang, "export_caption"),
         )
         questions = await analysis.questions_csv(svc.store, svc.quizzes.get, chat.id)
         if questions is not None:  # the second file: how each question works, this season
             await context.bot.send_document(
-                chat.id,
+                user.id,
                 document=("\ufeff" + questions).encode("utf-8"),
-                filename=f"quizbot-questions-{abs(chat.id)}-{day}.csv",
-                caption=t(lang, "export_analysis_caption"),
-                message_thread_id=thread_of(message) or None,
+                filename=f"quizbot-questions-{group}-{day}.csv",
+                caption=t(private_lang, "export_analysis_caption"),
             )
     except TelegramError as exc:  # one apology, here: the error handler is not involved
-        log.error("export to chat %s failed: %s", chat.id, exc)
+        log.error("export of chat %s failed: %s", chat.id, exc)
         await reply(update, context, t(lang, "apology"), important=True)
+        return
+    await reply(update, context, t(lang, "sent_privately"), important=True)
+
+
+def safe_file_part(title: str) -> str:
+    """A group's title as part of a file name: letters and digits (any script), '-' between
+    words, at most 40 characters; "group" when nothing is left."""
+    words = re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-_")
+    return words[:40].strip("-_") or "group"
 
 
 COMMANDS = (

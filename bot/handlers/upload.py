@@ -21,7 +21,7 @@ from bot.core.images import MAX_IMAGE_BYTES, Refused, check
 from bot.handlers import guard
 from bot.handlers.replies import private_here, reply
 from bot.i18n import t, t_plain
-from bot.render.authoring import import_text
+from bot.render.authoring import import_text, quiz_card
 from bot.services import draft_text as text_import
 from bot.services import drafts
 from bot.services.container import Context
@@ -85,7 +85,8 @@ async def document_sent(update: Update, context: Context) -> None:
     if saved.row is None:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
-    await reply(update, context, import_text(lang, saved.row, report))
+    card = quiz_card(lang, context.bot.username, saved.row) if saved.row is not None else None
+    await reply(update, context, import_text(lang, saved.row, report), markup=card)
 
 
 async def photo_sent(update: Update, context: Context) -> None:

@@ -18,6 +18,17 @@ from bot.storage import AuthoredQuiz
 MAX_PROBLEM_LINES = 20
 
 
+#: file formats as the upload's reply names them (the same in both languages: technical names)
+FORMAT_NAMES = {
+    "yaml": "YAML",
+    "gift": "GIFT",
+    "aiken": "Aiken",
+    "moodle-xml": "Moodle XML",
+    "csv": "CSV",
+    "opentdb": "Open Trivia DB",
+}
+
+
 def problem_lines(report: ImportReport, lang: Lang) -> list[Safe]:
     """An import's problems (the fatal one first), one escaped line each."""
     problems = ([report.fatal] if report.fatal else []) + list(report.problems)
@@ -42,12 +53,49 @@ def saved_text(lang: Lang, row: AuthoredQuiz) -> Safe:
     return t(lang, "author_saved", title=row.title, name=row.name, count=row.question_count)
 
 
+def quiz_card(lang: Lang, bot_username: str | None, row: AuthoredQuiz) -> InlineKeyboardMarkup:
+    """The buttons ending ``/done`` and an upload: start in a group (a ``?startgroup=`` link
+    that adds the bot to a group of the author's choice and offers the quiz there), set as
+    homework, share, practise here."""
+    rows: list[list[InlineKeyboardButton]] = []
+    homework = InlineKeyboardButton(
+        t_plain(lang, "card_homework"),
+        callback_data=callbacks.encode(callbacks.QuizCardData(row.quiz_id, "h")),
+    )
+    if bot_username:
+        link = f"https://t.me/{bot_username}?startgroup="
+        start = f"{link}{callbacks.GROUP_START_PREFIX}{row.quiz_no}"
+        rows.append([InlineKeyboardButton(t_plain(lang, "card_start_group"), url=start)])
+        # picking a group sets it there at once (24 hours), if the author moderates it
+        set_it = f"{link}{callbacks.GROUP_HOMEWORK_PREFIX}{row.quiz_no}"
+        homework = InlineKeyboardButton(t_plain(lang, "card_homework"), url=set_it)
+    rows.append(
+        [
+            homework,
+            InlineKeyboardButton(
+                t_plain(lang, "card_share"),
+                callback_data=callbacks.encode(callbacks.QuizCardData(row.quiz_id, "s")),
+            ),
+        ]
+    )
+    rows.append(
+        [
+            InlineKeyboardButton(
+                t_plain(lang, "card_practise"),
+                callback_data=callbacks.encode(callbacks.StartData(row.quiz_id)),
+            )
+        ]
+    )
+    return InlineKeyboardMarkup(rows)
+
+
 def import_text(lang: Lang, row: AuthoredQuiz | None, report: ImportReport) -> Safe:
     """The reply to an uploaded file: what was saved (or that nothing was), then each problem
     with its place in the file; the whole fits one message."""
     lines = [saved_text(lang, row) if row is not None else t(lang, "upload_nothing")]
     if row is not None:
-        lines.append(t(lang, "upload_format", format=report.format))
+        name = FORMAT_NAMES.get(report.format, report.format)
+        lines.append(t(lang, "upload_format", format=name))
     problems = problem_lines(report, lang)
     if problems:
         count = len(report.problems) + (1 if report.fatal else 0)

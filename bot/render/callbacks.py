@@ -22,6 +22,14 @@ A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
 - ``p:RUN:Q`` / ``p:RUN:Q:R`` — "report a problem" with question Q of a run, then the reason
   R: ``k`` (wrong answer key), ``u`` (unclear), ``t`` (typo).
 - ``pc:CARD`` — "report a problem" under a ``/review`` question.
+- ``k:COMMAND:QUIZ`` — the quiz picked from a "which quiz?" list: run ``/COMMAND QUIZ``.
+- ``g:QUIZ:ACTION`` — a button of the card ending ``/done`` and uploads: ``s`` share link,
+  ``h`` how to set it as homework.
+- ``rg:QUIZ:N:OPT:y`` / ``…:n`` — apply or drop the re-grading ``/regrade`` previewed: question
+  N's key becomes bank option OPT (N = 0: every question's current key).
+- ``rr:RUN:N:OPT:S`` — under a student's report sent to the teacher privately: re-grade the
+  run's group's answers, question N's key becoming bank option OPT; S = ``p`` preview,
+  ``y`` apply, ``n`` drop.
 
 Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and are routed by
 a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
@@ -52,6 +60,11 @@ _HOMEWORK = re.compile(r"h:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")
 _HW_STOP = re.compile(r"hs:([1-9][0-9]{0,15})")
 _REPORT = re.compile(r"p:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2})(?::([kut]))?")
 _CARD_REPORT = re.compile(r"pc:([1-9][0-9]{0,15})")
+_QUIZ_ID = r"([a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})"
+_PICK = re.compile(rf"k:([a-z]{{1,16}}):{_QUIZ_ID}")
+_CARD = re.compile(rf"g:{_QUIZ_ID}:([sh])")
+_REGRADE = re.compile(rf"rg:{_QUIZ_ID}:(0|[1-9][0-9]{{0,2}}):([0-9]):([yn])")
+_RUN_REGRADE = re.compile(r"rr:([1-9][0-9]{0,15}):([1-9][0-9]{0,2}):([0-9]):([pyn])")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
 SUBMIT = -1  # the ``shown`` of a Submit button (several right answers)
@@ -125,6 +138,45 @@ class CardReportData:
     card_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class PickData:
+    """A quiz picked from a "which quiz?" list: the command to run with it."""
+
+    command: str
+    quiz_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuizCardData:
+    """A button of a saved quiz's card: ``s`` its share link, ``h`` how to set it as homework."""
+
+    quiz_id: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class RegradeData:
+    """Apply (or drop) a previewed re-grading: question ``number``'s key becomes bank option
+    ``option`` (``number`` 0: every question's current key)."""
+
+    quiz_id: str
+    number: int
+    option: int
+    confirm: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RunRegradeData:
+    """Re-grade from a student's report (the teacher's private chat): question ``number`` (of
+    the bank, 1-based) of run ``run_id``'s quiz gets bank option ``option`` as its key, in the
+    run's group; ``step`` ``p`` previews, ``y`` applies, ``n`` drops."""
+
+    run_id: int
+    number: int
+    option: int
+    step: str
+
+
 CallbackData = (
     AnswerData
     | StartData
@@ -137,6 +189,10 @@ CallbackData = (
     | HomeworkStopData
     | ReportData
     | CardReportData
+    | PickData
+    | QuizCardData
+    | RegradeData
+    | RunRegradeData
 )
 _REASON_LETTER = {v: k for k, v in REASON_CODES.items()}
 
@@ -166,6 +222,14 @@ def encode(data: CallbackData) -> str:
     elif isinstance(data, ReportData):
         tail = f":{_REASON_LETTER.get(data.reason, '?')}" if data.reason is not None else ""
         text = f"p:{data.run_id}:{data.q_index}{tail}"
+    elif isinstance(data, PickData):
+        text = f"k:{data.command}:{data.quiz_id}"
+    elif isinstance(data, QuizCardData):
+        text = f"g:{data.quiz_id}:{data.action}"
+    elif isinstance(data, RunRegradeData):
+        text = f"rr:{data.run_id}:{data.number}:{data.option}:{data.step}"
+    elif isinstance(data, RegradeData):
+        text = f"rg:{data.quiz_id}:{data.number}:{data.option}:{'y' if data.confirm else 'n'}"
     else:
         text = f"pc:{data.card_id}"
     if len(text.encode()) > MAX_BYTES or parse(text) != data:
@@ -220,12 +284,25 @@ def _parse_teacher(raw: str) -> CallbackData | None:
         return ReportData(run_id, int(m[2]), reason) if run_id < _MAX_ID else None
     if m := _CARD_REPORT.fullmatch(raw):
         return CardReportData(int(m[1])) if int(m[1]) < _MAX_ID else None
+    if m := _PICK.fullmatch(raw):
+        return PickData(m[1], m[2])
+    if m := _CARD.fullmatch(raw):
+        return QuizCardData(m[1], m[2])
+    if m := _REGRADE.fullmatch(raw):
+        return RegradeData(m[1], int(m[2]), int(m[3]), m[4] == "y")
+    if m := _RUN_REGRADE.fullmatch(raw):
+        run_id = int(m[1])
+        return RunRegradeData(run_id, int(m[2]), int(m[3]), m[4]) if run_id < _MAX_ID else None
     return None
 
 
 # --- deep-link payloads ---------------------------------------------------------------------
 
 RECAP_PREFIX = "recap_"
+#: ``?startgroup=qs-N``: the bot added to a group offers stored quiz N there
+GROUP_START_PREFIX = "qs-"
+#: ``?startgroup=qh-N``: stored quiz N set as homework (24 hours) in the group chosen
+GROUP_HOMEWORK_PREFIX = "qh-"
 
 
 def recap_payload(run_id: int) -> str:

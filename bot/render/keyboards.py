@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
+from bot.banks.resolver import Choice
 from bot.core.bank import Question, Quiz
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
@@ -67,6 +68,37 @@ def start_keyboard(quizzes: Sequence[Quiz], lang: Lang) -> InlineKeyboardMarkup:
             for q in quizzes
         ]
     )
+
+
+def again_keyboard(lang: Lang, quiz_id: str) -> InlineKeyboardMarkup:
+    """The end of a practice: practise the same quiz again."""
+    data = callbacks.encode(callbacks.StartData(quiz_id))
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t_plain(lang, "practice_again"), callback_data=data)]]
+    )
+
+
+def pick_keyboard(command: str, choices: Sequence[Choice], lang: Lang) -> InlineKeyboardMarkup:
+    """One button per quiz of a "which quiz?" list: tapping runs ``/command`` with it."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    fit(f"{n}. {c.title(lang)}", BUTTON_LABEL),
+                    callback_data=callbacks.encode(callbacks.PickData(command, c.quiz_id)),
+                )
+            ]
+            for n, c in enumerate(choices, start=1)
+        ]
+    )
+
+
+def open_private_keyboard(lang: Lang, bot_username: str | None) -> InlineKeyboardMarkup | None:
+    """A button that opens the private chat with the bot (``/start``), so that it may write."""
+    if not bot_username:
+        return None
+    link = create_deep_linked_url(bot_username, "hello")
+    return InlineKeyboardMarkup([[InlineKeyboardButton(t_plain(lang, "open_private"), url=link)]])
 
 
 def recap_keyboard(

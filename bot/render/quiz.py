@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.banks.resolver import Choice, Found
 from bot.core.bank import Question, Quiz, utf16_len
 from bot.core.engine import Reveal, Score, Verdict
 from bot.core.limits import MESSAGE_LIMIT
@@ -227,6 +228,7 @@ def results_message(
                     correct=score.correct,
                     total=asked,
                 ),
+                score.points,
             )
         )
     best = max(scores, key=lambda s: s.best_streak, default=None)  # the first of equals
@@ -336,19 +338,32 @@ def quiz_list(
                 t(
                     lang,
                     "quiz_list_item",
-                    id=names.get(q.id, q.id),
+                    n=n,
+                    id=names.get(q.id, q.handle),
                     title=q.title(lang),
                     count=q.run_length,
                 )
-                for q in quizzes
+                for n, q in enumerate(quizzes, start=1)
             ),
         ],
     )
 
 
-def quiz_names(quiz_ids: Sequence[str]) -> Safe:
-    """The served quiz ids, for "no quiz by that name"."""
-    return join(", ", [html("<code>{}</code>", q) for q in quiz_ids]) if quiz_ids else Safe("—")
+def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], found: Found) -> Safe:
+    """A short numbered list answering a command that named no quiz, or several: each with the
+    command that picks it (the number works too)."""
+    if not choices:
+        return t(lang, "pick_none_named" if found.unknown else "pick_none")
+    head = t(
+        lang,
+        "pick_ambiguous" if found.ambiguous else "quiz_unknown" if found.unknown else "pick_head",
+        command=command,
+    )
+    lines = [
+        t(lang, "pick_item", n=n, title=c.title(lang), command=command, name=c.name)
+        for n, c in enumerate(choices, start=1)
+    ]
+    return join("\n", [head, *lines, t(lang, "pick_number", command=command)])
 
 
 def practice_answered(
@@ -361,6 +376,8 @@ def practice_answered(
 
 
 def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:
+    """The end of a practice: the score, and how to play again (``quiz_id``: the name users
+    type, never an internal id)."""
     return join(
         "\n",
         [

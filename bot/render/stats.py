@@ -41,6 +41,7 @@ def _line(row: Standing, lang: Lang) -> Safe:
             correct=row.correct,
             runs=row.runs,
         ),
+        row.points,
     )
 
 

@@ -75,7 +75,7 @@ def show_deadline(lang: Lang, when: float, tz_minutes: int) -> str:  # plain: a 
 def homework_card(quiz: Quiz, lang: Lang, hw: Homework, tz_minutes: int, finished: int) -> Safe:
     lines = [
         t(lang, "hw_card_head", title=quiz.title(lang)),
-        t(lang, "hw_card_quiz", quiz=quiz.id, count=len(quiz.questions), seconds=hw.seconds),
+        t(lang, "hw_card_quiz", quiz=quiz.handle, count=len(quiz.questions), seconds=hw.seconds),
     ]
     if hw.status == "open":
         lines += [
@@ -113,7 +113,7 @@ def homework_list(
         return t(lang, "hw_none_open")
     lines = [t(lang, "hw_list_head")]
     for n, (hw, quiz, finished) in enumerate(items, start=1):
-        title = quiz.title(lang) if quiz is not None else hw.quiz_id
+        title = quiz.title(lang) if quiz is not None else "—"
         lines.append(
             t(
                 lang,
@@ -139,7 +139,7 @@ def homework_stop_keyboard(
                             lang,
                             "hw_stop_button",
                             n=n,
-                            title=(quiz.title(lang) if quiz is not None else hw.quiz_id),
+                            title=(quiz.title(lang) if quiz is not None else "—"),
                         ),
                         60,
                     ),
@@ -181,6 +181,7 @@ def homework_results(
                     correct=s.correct,
                     total=total,
                 ),
+                s.points,
             )
         )
     takers = len(standings)
@@ -263,31 +264,42 @@ def _percent(lang: Lang, share: float | None) -> str:
     return "—" if share is None else num(lang, round(100 * share)) + "%"
 
 
+def _spread_key(d: float) -> str:
+    """Plain words for the discrimination index D: do stronger students (on the rest of the
+    quiz) get this question right more often than weaker ones?"""
+    if d >= 0.3:
+        return "an_spread_well"
+    if d >= 0.1:
+        return "an_spread_some"
+    return "an_spread_none" if d > -0.1 else "an_spread_reversed"
+
+
 def _item_block(
     lang: Lang, question: Question, item: ItemStats, reports: Mapping[str, int]
 ) -> Safe:
     lines = [t(lang, "an_item_head", n=item.number, text=fit(readable(question.text(lang)), 90))]
     if not item.answered:
         return join("\n", [*lines, t(lang, "an_item_none")])
-    d = "—" if item.discrimination is None else num(lang, f"{item.discrimination:+.2f}")
     lines.append(
         t(
             lang,
             "an_item_stats",
             answered=item.answered,
-            right=_percent(lang, item.share_right),
-            d=d,
+            right=item.right,
+            percent=_percent(lang, item.share_right),
         )
     )
-    wrong = (
-        "—"
-        if item.wrong_option is None
-        else f"{label(item.wrong_option)} ({_percent(lang, item.wrong_share)})"
-    )
-    median = "—" if item.median_seconds is None else num(lang, f"{item.median_seconds:.1f}")
-    lines.append(t(lang, "an_item_wrong", wrong=wrong, median=median))
+    if item.discrimination is not None:
+        lines.append(t(lang, _spread_key(item.discrimination)))
+    if item.wrong_option is not None:
+        option = fit(question.options[item.wrong_option](lang), 60)
+        share = _percent(lang, item.wrong_share)
+        lines.append(t(lang, "an_item_wrong", option=option, share=share))
+    if item.median_seconds is not None:
+        median = num(lang, f"{item.median_seconds:.1f}")
+        lines.append(t(lang, "an_item_time", median=median))
     if item.flag is not None:
-        lines.append(t(lang, FLAG_KEYS[item.flag]))
+        lines.append(t(lang, FLAG_KEYS[item.flag], students=item.students))
     if reports:
         parts = join(
             ", ",
@@ -313,7 +325,7 @@ def analysis_messages(
     head = join(
         "\n",
         [
-            t(lang, "an_head", title=quiz.title(lang), quiz=quiz.id),
+            t(lang, "an_head", title=quiz.title(lang), quiz=quiz.handle),
             t(lang, "an_scope", group=group, season=season, sittings=result.sittings),
             t(lang, "an_legend"),
         ],
@@ -432,6 +444,59 @@ def card_report_keyboard(lang: Lang, card_id: int) -> InlineKeyboardMarkup:
                 )
             ]
         ]
+    )
+
+
+def regrade_keyboard(lang: Lang, quiz_id: str, number: int, option: int) -> InlineKeyboardMarkup:
+    """Apply or drop a previewed re-grading."""
+    return _confirm_keyboard(
+        lang,
+        callbacks.RegradeData(quiz_id, number, option, True),
+        callbacks.RegradeData(quiz_id, number, option, False),
+    )
+
+
+def _confirm_keyboard(
+    lang: Lang, apply: callbacks.CallbackData, cancel: callbacks.CallbackData
+) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(t_plain(lang, key), callback_data=callbacks.encode(data))
+                for key, data in (("regrade_apply", apply), ("regrade_cancel", cancel))
+            ]
+        ]
+    )
+
+
+def report_regrade_keyboard(
+    lang: Lang, quiz: Quiz, run_id: int, number: int
+) -> InlineKeyboardMarkup:
+    """Under a report the teacher received: one button per other option of question
+    ``number`` (bank order), making it the key (a preview first)."""
+    question = quiz.questions[number - 1]
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    fit(t_plain(lang, "report_regrade_to", label=label(i), text=text(lang)), 60),
+                    callback_data=callbacks.encode(
+                        callbacks.RunRegradeData(run_id, number, i, "p")
+                    ),
+                )
+            ]
+            for i, text in enumerate(question.options)
+            if i != question.correct
+        ]
+    )
+
+
+def run_regrade_keyboard(lang: Lang, run_id: int, number: int, option: int) -> InlineKeyboardMarkup:
+    """Apply or drop a re-grading previewed from a report."""
+    return _confirm_keyboard(
+        lang,
+        callbacks.RunRegradeData(run_id, number, option, "y"),
+        callbacks.RunRegradeData(run_id, number, option, "n"),
     )
 
 

@@ -59,9 +59,9 @@ def fit(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:—-") + "…"
 
 
-def with_medal(rank: int, line: Safe) -> Safe:
-    """A ranking line, with its medal on the podium."""
-    return Safe(f"{MEDALS[rank - 1]} {line}") if rank <= len(MEDALS) else line
+def with_medal(rank: int, line: Safe, points: float) -> Safe:
+    """A ranking line, with its medal on the podium (none at 0 points: nothing was won)."""
+    return Safe(f"{MEDALS[rank - 1]} {line}") if rank <= len(MEDALS) and points > 0 else line
 
 
 def when(lang: Lang, seconds: float) -> Safe:

@@ -44,7 +44,7 @@ async def questions_csv(
         if quiz is not None:
             reports.append(
                 (
-                    quiz_id,
+                    f"{quiz.handle} ({quiz.title(quiz.language)})",
                     await build(store, chat_id, season, quiz),
                     await store.report_counts(chat_id, quiz_id),
                 )

@@ -22,6 +22,7 @@ from telegram.ext import CallbackContext, ContextTypes, ExtBot
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
 from bot.banks.importers.sandbox import ParsePool
+from bot.banks.resolver import QuizResolver
 from bot.core.settings import Settings
 from bot.i18n import parse_lang
 from bot.i18n.lang import Lang
@@ -66,6 +67,8 @@ class Services:
     practice: PracticeSessions = field(init=False)
     authored: AuthoredCatalog = field(init=False)  # stored quizzes (bot.authoring)
     authoring: Authoring = field(init=False)
+    #: finds a quiz by name, title or listed number (bot.banks.resolver)
+    resolver: QuizResolver = field(init=False)
     recaps: Recaps = field(init=False)
     reviews: Reviews = field(init=False)
     homeworks: Homeworks = field(init=False)  # bot.services.homework, .attempts

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -20,11 +21,12 @@ from bot.banks.importers.model import Parsed
 from bot.core.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Quiz
 from bot.core.images import Picture
 from bot.core.problems import Where
+from bot.i18n import ascii_digits
 from bot.i18n.lang import Lang
 
 MAX_QUIZZES_PER_AUTHOR = 50
 MAX_DRAFT_QUESTIONS = MAX_QUESTIONS  # 200
-_SLUG = re.compile(r"[^a-z0-9]+")
+_SLUG = re.compile(r"[^a-z0-9\u0981-\u09e3\u09f0\u09f1]+")  # ASCII and Bengali letters
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +161,9 @@ def check_title(raw: str) -> str | None:
 
 
 def slug(title: str) -> str:
-    """A name for a new quiz from its title: lowercase ASCII words joined by '-', else 'quiz'."""
-    words = _SLUG.sub("-", title.casefold()).strip("-")
+    """A name for a new quiz from its title, in its own script: lowercase ASCII or Bengali words
+    joined by '-' (Bengali digits as ASCII), else 'quiz'."""
+    words = _SLUG.sub("-", ascii_digits(unicodedata.normalize("NFC", title)).casefold()).strip("-")
     return words[:24].strip("-") or "quiz"
 
 

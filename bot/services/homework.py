@@ -249,8 +249,8 @@ class Homeworks(AppBound):
         )
         if result.ok:
             self._shown[hw_id] = finished
-        elif result.status == "skipped":
-            self.refresh_card(hw_id)  # no spare budget now: later
+        elif result.status in ("skipped", "failed", "unknown"):
+            self.refresh_card(hw_id)  # no spare budget now, or a passing error: later
 
     # --- helpers ----------------------------------------------------------------------------
 

@@ -173,8 +173,9 @@ class PracticeSessions(AppBound):
     async def _done(self, session: Session, user_id: int) -> None:
         right = sum(1 for a in session.engine.answers_of(user_id).values() if a.correct)
         text = render.practice_done(
-            session.lang, right=right, total=session.engine.count, quiz_id=session.quiz.id
+            session.lang, right=right, total=session.engine.count, quiz_id=session.quiz.handle
         )
-        await outbox.send(self._bot, session.chat_id, text)
+        again = render.again_keyboard(session.lang, session.quiz.id)
+        await outbox.send(self._bot, session.chat_id, text, markup=again)
         await self._driver.end(session, "finished")
         self._by_id.pop(session.run_id, None)

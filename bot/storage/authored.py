@@ -260,6 +260,20 @@ class AuthoredMixin(StoreCore):
             )
         )
 
+    async def rename_authored(self, quiz_no: int, name: str) -> None:
+        """Give a live quiz a new name (runs keep pointing at its internal id, so its history
+        follows it); raises NameTaken when another live quiz has that name."""
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            try:
+                await conn.execute(
+                    "UPDATE authored_quizzes SET name = ? WHERE quiz_no = ?", (name, quiz_no)
+                )
+            except sqlite3.IntegrityError:
+                raise NameTaken(name) from None
+
+        await self._write(tx)
+
     async def set_share_token(self, quiz_no: int, token: str) -> None:
         await self._write(
             lambda conn: conn.execute(

@@ -22,7 +22,7 @@ import csv
 import io
 import sqlite3
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -217,10 +217,11 @@ class StatsMixin(StoreCore):
             weakest=tuple(Weak(q, qid, int(w), int(t)) for q, qid, w, t in weak_rows),
         )
 
-    async def export_csv(self, chat_id: int) -> str:
+    async def export_csv(self, chat_id: int, quiz_label: Callable[[str], str] = str) -> str:
         """Every student's result in every group run of the chat (all seasons), as CSV text.
 
-        Columns: season, run_id, quiz, date (UTC ISO 8601 of the run's start), user_id, name,
+        Columns: season, run_id, quiz (``quiz_label`` of its id: the name and title users
+        know), date (UTC ISO 8601 of the run's start), user_id, name,
         username, correct, answered, points, q1..qN. ``qK`` is the option chosen for question K
         as a letter in the bank's option order (A = the bank's first option), "" if unanswered.
         Rows follow the runs in time; within a run, its ranking order.
@@ -246,7 +247,7 @@ class StatsMixin(StoreCore):
             line = lines.get((run_id, uid))
             if line is None:
                 line = lines[(run_id, uid)] = _Line(
-                    season, run_id, quiz, started, uid, name, username
+                    season, run_id, quiz_label(quiz), started, uid, name, username
                 )
             line.add(q, opt, ok, pts, at)
         out = io.StringIO()

@@ -316,6 +316,11 @@ class Store(
         row = await self._fetchone("SELECT language FROM users WHERE user_id = ?", (user_id,))
         return LANGUAGES.get(row[0]) if row is not None and row[0] is not None else None
 
+    async def user_name(self, user_id: int) -> str | None:
+        """The user's display name, as last seen."""
+        row = await self._fetchone("SELECT name FROM users WHERE user_id = ?", (user_id,))
+        return str(row[0]) if row is not None and row[0] else None
+
     # -- seasons ---------------------------------------------------------------------------
 
     async def current_season(self, chat_id: int) -> int:

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from telegram import InlineKeyboardMarkup, InputFile, Message, ReplyParameters
+from telegram import InlineKeyboardMarkup, InputFile, Message, ReactionTypeEmoji, ReplyParameters
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 from telegram.ext import ExtBot
 
@@ -253,6 +253,18 @@ async def edit_rich(
     except (TelegramError, Skipped, Stopped) as exc:
         outcome = _outcome(exc)
         _log(outcome, "edit rich", chat_id, exc)
+        return outcome
+    return Outcome("ok", message_id)
+
+
+async def react(bot: ExtBot[Any], chat_id: int, message_id: int, emoji: str) -> Outcome:
+    """Put a reaction on a message (counts against no group's budget of sends and edits). A
+    group may have reactions off: that is logged at INFO, nothing more."""
+    try:
+        await bot.set_message_reaction(chat_id, message_id, reaction=[ReactionTypeEmoji(emoji)])
+    except (TelegramError, Skipped, Stopped) as exc:
+        outcome = _outcome(exc)
+        log.info("reaction in chat %s: %s (%s)", chat_id, outcome.status, exc)
         return outcome
     return Outcome("ok", message_id)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from bot.core.problems import Location, Place
 from bot.core.problems import Problem as BankProblem
-from bot.i18n import t_plain
+from bot.i18n import MESSAGES, t_plain
 from bot.i18n.lang import Lang, language_name
 
 __all__ = [
@@ -44,6 +44,9 @@ class Problem:
             name: value.detail(lang) if isinstance(value, BankProblem | LanguageName) else value
             for name, value in self.values.items()
         }
+        kind = f"kind_{values.get('kind')}"
+        if kind in MESSAGES:  # a question kind the importers name: in the reader's language
+            values["kind"] = t_plain(lang, kind)
         where = self.where if isinstance(self.where, str) else self.where.text(lang)
         return t_plain(lang, self.key, where=where, **values)
 

@@ -1,0 +1,353 @@
+"""Re-grading and students' reports (issue 15, 21): ``/regrade`` previews a re-scoring of this
+season's stored answers and a button applies it; a student's report of a question (under a
+recap or a /review card) is stored, and reaches the teacher who started the run, and the quiz's
+author if they moderate the group, privately, with buttons that re-grade it from there."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Chat, Update
+
+from bot.banks.importers.scan import letter_index
+from bot.core.bank import Quiz
+from bot.core.regrade import rescore
+from bot.handlers import guard
+from bot.handlers.replies import language, quiz_named, reply
+from bot.handlers.routes import Button, Command, Notice
+from bot.i18n import ascii_digits, num, t, t_plain
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, html, join
+from bot.render import callbacks, fit, label
+from bot.render import teacher as render_teacher
+from bot.services.container import Context, Services
+from bot.storage import HOMEWORK, Rescored
+from bot.tg import outbox
+
+log = logging.getLogger(__name__)
+
+ReportButton = callbacks.ReportData | callbacks.CardReportData
+
+
+def key_label(lang: Lang, quiz: Quiz, number: int, option: int) -> Safe:
+    """A new key as the teacher reads it: the bank letter and the option's text."""
+    text = quiz.questions[number - 1].options[option](lang)
+    return html("{} (“{}”)", label(option), fit(text, 60))
+
+
+def _counts(lang: Lang, flips: int, students: int, points: int) -> Safe:
+    """What a previewed re-grading changes: answers, students, points (signed)."""
+    signed = num(lang, f"{points:+d}")
+    return t(lang, "regrade_preview_counts", answers=flips, students=students, points=signed)
+
+
+# --- /regrade -------------------------------------------------------------------------------------
+
+
+async def regrade_command(update: Update, context: Context) -> None:
+    """``/regrade QUIZ [N X]`` (moderators): preview a re-scoring of this season's answers;
+    a button applies it."""
+    svc = context.bot_data
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    lang = await language(update, svc)
+    args = context.args or []
+    keyed = len(args) >= 3 and ascii_digits(args[-2]).isdecimal()
+    words = args[:-2] if keyed else args
+    visible, _ = await guard.visible_quizzes(svc, chat.id, user.id)
+    picked = await quiz_named(update, context, lang, "regrade", " ".join(words), visible)
+    if picked is None:
+        return
+    quiz = picked.quiz
+    number, option = 0, 0
+    if keyed:
+        digits = ascii_digits(args[-2])
+        number = int(digits) if len(digits) < 5 else 0
+        if not 1 <= number <= len(quiz.questions):
+            await reply(
+                update,
+                context,
+                t(lang, "regrade_bad_number", count=len(quiz.questions)),
+                important=True,
+            )
+            return
+        question = quiz.questions[number - 1]
+        found = letter_index(args[-1].strip())
+        if found is None or found >= len(question.options):
+            letters = ", ".join(label(i) for i in range(len(question.options)))
+            await reply(
+                update,
+                context,
+                t(lang, "regrade_bad_letter", n=number, letters=letters),
+                important=True,
+            )
+            return
+        option = found
+    outcome = await _regrade(svc, chat.id, quiz, number, option, apply=False)
+    if outcome is None:
+        await reply(update, context, t(lang, "regrade_busy"), important=True)
+        return
+    flips, students, points = outcome
+    if not flips and not points:
+        await reply(update, context, t(lang, "regrade_nothing"), important=True)
+        return
+    head = (
+        t(
+            lang,
+            "regrade_preview_one",
+            title=quiz.title(lang),
+            n=number,
+            label=key_label(lang, quiz, number, option),
+        )
+        if number
+        else t(lang, "regrade_preview_all", title=quiz.title(lang))
+    )
+    text = join(
+        "\n",
+        [head, _counts(lang, flips, students, points)],
+    )
+    markup = render_teacher.regrade_keyboard(lang, quiz.id, number, option)
+    await reply(update, context, text, important=True, markup=markup)
+
+
+async def _regrade(
+    svc: Services, chat_id: int, quiz: Quiz, number: int, option: int, *, apply: bool
+) -> tuple[int, int, int] | None:
+    """Re-score this season's answers (question ``number``'s key = ``option``; 0: the bank's
+    keys): (answers whose verdict changes, students whose points change, points gained in
+    total), applied if ``apply``. None while the quiz runs here."""
+    busy = any(r.chat_id == chat_id and r.quiz.id == quiz.id for r in svc.groups.active()) or any(
+        hw.quiz_id == quiz.id for hw in await svc.store.open_homework(chat_id)
+    )
+    if busy:
+        return None
+    keys = (
+        {quiz.questions[number - 1].id: option}
+        if number
+        else {q.id: q.correct for q in quiz.questions}
+    )
+    season = await svc.store.current_season(chat_id)
+    changes = rescore(await svc.store.season_answers(chat_id, season, quiz.id), keys)
+    flips = sum(1 for c in changes if c.correct != c.old_correct)
+    students = len({c.user_id for c in changes if c.points != c.old_points})
+    points = sum(c.points - c.old_points for c in changes)
+    if apply and changes:
+        await svc.store.apply_regrade(
+            [Rescored(c.run_id, c.q_index, c.user_id, c.correct, c.points) for c in changes]
+        )
+        log.info("chat %s: quiz %s re-graded, %s answers changed", chat_id, quiz.id, len(changes))
+    return flips, students, points
+
+
+async def regrade_button(update: Update, context: Context, data: callbacks.RegradeData) -> Notice:
+    """Apply (or drop) the re-grading ``/regrade`` previewed (the group's moderators)."""
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    chat = query.message.chat
+    lang = await language(update, svc)
+    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, query.from_user.id):
+        return t_plain(lang, "alert_mod_only"), True
+    quiz = svc.quizzes.get(data.quiz_id)
+    if quiz is None or data.number > len(quiz.questions):
+        return t_plain(lang, "alert_invalid"), True
+    if not data.confirm:
+        await outbox.edit(
+            context.bot, chat.id, query.message.message_id, t(lang, "regrade_dropped")
+        )
+        return None, False
+    outcome = await _regrade(svc, chat.id, quiz, data.number, data.option, apply=True)
+    if outcome is None:
+        return t_plain(lang, "regrade_busy"), True
+    flips, students, _ = outcome
+    title = quiz.title(lang)
+    text = (
+        t(
+            lang,
+            "regrade_one",
+            title=title,
+            n=data.number,
+            label=key_label(lang, quiz, data.number, data.option),
+            answers=flips,
+            students=students,
+        )
+        if data.number
+        else t(lang, "regrade_all", title=title, answers=flips, students=students)
+    )
+    await outbox.edit(context.bot, chat.id, query.message.message_id, text)
+    return None, False
+
+
+# --- buttons --------------------------------------------------------------------------------------
+
+
+async def button(update: Update, context: Context, data: ReportButton) -> Notice:
+    """The buttons of this feature: (callback answer text, as an alert)."""
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    chat, user = query.message.chat, query.from_user
+    lang = await language(update, svc)
+    if chat.type != Chat.PRIVATE:  # reports live in private chats
+        return t_plain(lang, "alert_invalid"), True
+    if isinstance(data, callbacks.CardReportData):
+        card = await svc.store.card(data.card_id)
+        found = (
+            await svc.store.latest_answer_run(user.id, card.quiz_id, card.question_id)
+            if card is not None and card.user_id == user.id
+            else None
+        )
+        if found is None:
+            return t_plain(lang, "alert_invalid"), True
+        data = callbacks.ReportData(found[0], found[1])
+    if data.reason is None:
+        return await _ask_reason(context, svc, chat.id, data, lang)
+    added = await svc.store.add_report(data.run_id, data.q_index, user.id, data.reason, svc.clock())
+    if added is None:
+        return t_plain(lang, "alert_invalid"), True
+    if not added:
+        return t_plain(lang, "report_again"), True
+    reason = t(lang, render_teacher.REASON_KEYS[data.reason])
+    await outbox.edit(
+        context.bot,
+        chat.id,
+        query.message.message_id,
+        t(lang, "report_thanks", n=data.q_index + 1, reason=reason),
+    )
+    await _tell_teachers(context, svc, data.run_id, data.q_index, user.id, data.reason)
+    return None, False
+
+
+async def _tell_teachers(
+    context: Context, svc: Services, run_id: int, q_index: int, reporter: int, reason: str
+) -> None:
+    """A student's report, privately to whoever started the group's run and the quiz's author,
+    each only if they moderate that group: the question, the reason, and a button per other
+    option to make it the key (a preview first)."""
+    run = await svc.store.get_run(run_id)
+    quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
+    if run is None or quiz is None or run.chat_id >= 0 or q_index >= run.question_count:
+        return
+    number = next(
+        (n for n, q in enumerate(quiz.questions, 1) if q.id == run.plan.question_ids[q_index]), 0
+    )
+    row = svc.authored.row(quiz.id)
+    teachers = {run.started_by if run.mode != HOMEWORK else None, row.author_id if row else None}
+    group = Chat(run.chat_id, Chat.SUPERGROUP)
+    title = await svc.store.chat_title(run.chat_id) or "—"
+    for teacher in sorted(u for u in teachers if u is not None and u != reporter):
+        if not number or not await svc.moderators.may_moderate(group, teacher):
+            continue
+        lang = await svc.recaps.language_of(teacher, run.language)
+        question = quiz.questions[number - 1]
+        text = t(
+            lang,
+            "report_to_teacher",
+            group=title,
+            title=quiz.title(lang),
+            n=number,
+            question=fit(question.text(lang), 200),
+            reason=t(lang, render_teacher.REASON_KEYS[reason]),
+            right=key_label(lang, quiz, number, question.correct),
+        )
+        markup = render_teacher.report_regrade_keyboard(lang, quiz, run_id, number)
+        await outbox.send(context.bot, teacher, text, markup=markup)
+
+
+async def run_regrade_button(
+    update: Update, context: Context, data: callbacks.RunRegradeData
+) -> Notice:
+    """A button under a report the teacher received privately: preview, apply or drop a
+    re-grading of the run's group (its moderators only)."""
+    svc = context.bot_data
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    chat = query.message.chat
+    lang = await language(update, svc)
+    run = await svc.store.get_run(data.run_id)
+    quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
+    if (
+        chat.type != Chat.PRIVATE
+        or run is None
+        or quiz is None
+        or run.chat_id >= 0
+        or data.number > len(quiz.questions)
+        or data.option >= len(quiz.questions[data.number - 1].options)
+    ):
+        return t_plain(lang, "alert_invalid"), True
+    if not await svc.moderators.may_moderate(
+        Chat(run.chat_id, Chat.SUPERGROUP), query.from_user.id
+    ):
+        return t_plain(lang, "alert_mod_only"), True
+    message_id = query.message.message_id
+    if data.step == "n":
+        await outbox.edit(context.bot, chat.id, message_id, t(lang, "regrade_dropped"))
+        return None, False
+    outcome = await _regrade(
+        svc, run.chat_id, quiz, data.number, data.option, apply=data.step == "y"
+    )
+    if outcome is None:
+        return t_plain(lang, "regrade_busy"), True
+    flips, students, points = outcome
+    key = key_label(lang, quiz, data.number, data.option)
+    if data.step == "y":
+        done = t(
+            lang,
+            "regrade_one",
+            title=quiz.title(lang),
+            n=data.number,
+            label=key,
+            answers=flips,
+            students=students,
+        )
+        await outbox.edit(context.bot, chat.id, message_id, done)
+        return None, False
+    if not flips and not points:
+        return t_plain(lang, "regrade_nothing"), True
+    preview = join(
+        "\n",
+        [
+            t(lang, "regrade_preview_one", title=quiz.title(lang), n=data.number, label=key),
+            _counts(lang, flips, students, points),
+        ],
+    )
+    markup = render_teacher.run_regrade_keyboard(lang, data.run_id, data.number, data.option)
+    await outbox.send(context.bot, chat.id, preview, markup=markup)
+    return None, False
+
+
+async def _ask_reason(
+    context: Context, svc: Services, chat_id: int, data: callbacks.ReportData, lang: Lang
+) -> Notice:
+    run = await svc.store.get_run(data.run_id)
+    quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
+    if run is None or quiz is None or data.q_index >= run.question_count:
+        return t_plain(lang, "alert_invalid"), True
+    await outbox.send(
+        context.bot,
+        chat_id,
+        t(lang, "report_ask", n=data.q_index + 1, title=quiz.title(lang)),
+        markup=render_teacher.reason_keyboard(lang, data.run_id, data.q_index),
+    )
+    return None, False
+
+
+# --- table entries (joined in bot.handlers.registry) ----------------------------------------------
+
+COMMANDS = (
+    Command(
+        "regrade",
+        regrade_command,
+        who="moderator",
+        where="group",
+        help="help_regrade",
+        menu="cmd_regrade",
+    ),
+)
+BUTTONS = (
+    Button(callbacks.ReportData, button),
+    Button(callbacks.CardReportData, button),
+    Button(callbacks.RegradeData, regrade_button),
+    Button(callbacks.RunRegradeData, run_regrade_button),
+)
