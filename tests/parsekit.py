@@ -70,4 +70,8 @@ def hostile(size: int) -> dict[str, bytes]:
         "open-quotes.csv": b"question,A,B,answer\n" + b'x,"' * (size // 3),
         "stray-quotes.csv": b"question,A,B,answer\n" + b'"a"b,' * (size // 5),
         "right-marks.gift": b"Q {" + b"~=" * (size // 2) + b"}",
+        # issue 22's typed answers: numbers, intervals, weights
+        "numbers.gift": b"Q {#" + b"=" * size + b"}",
+        "interval.gift": b"Q {#" + b"." * size + b"}",
+        "weights.gift": b"Q {=%" + b"1" * size + b"}",
     }

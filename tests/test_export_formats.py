@@ -25,7 +25,24 @@ Fields = list[tuple[object, ...]]
 def fields(quiz: Quiz) -> Fields:
     """What a question carries, question by question (ids and numbers aside: an import numbers
     its questions afresh)."""
-    return [(q.text, q.options, q.correct, q.explanation, q.note, q.tag) for q in quiz.questions]
+    return [
+        (
+            q.text,
+            q.options,
+            q.correct,
+            q.explanation,
+            q.note,
+            q.tag,
+            q.kind,
+            q.rights,
+            q.fractions,
+            q.accepted,
+            q.units,
+            q.case_sensitive,
+            q.wrong_feedback,
+        )
+        for q in quiz.questions
+    ]
 
 
 def reimported(name: str, text: str) -> Quiz:
