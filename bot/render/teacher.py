@@ -286,6 +286,14 @@ def _item_block(
     )
     median = "—" if item.median_seconds is None else num(lang, f"{item.median_seconds:.1f}")
     lines.append(t(lang, "an_item_wrong", wrong=wrong, median=median))
+    if item.pick_rates:
+        picks = ", ".join(
+            f"{label(i)} {_percent(lang, rate)}" for i, rate in enumerate(item.pick_rates)
+        )
+        lines.append(t(lang, "an_item_picks", picks=picks))
+    if item.wrong_typed:
+        typed = "; ".join(f"«{fit(text, 40)}» × {num(lang, n)}" for text, n in item.wrong_typed)
+        lines.append(t(lang, "an_item_typed", answers=typed))
     if item.flag is not None:
         lines.append(t(lang, FLAG_KEYS[item.flag]))
     if reports:
