@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from bot.render.keyboards import (
     answer_keyboard,
+    own_keyboard,
     question_keyboard,
     recap_keyboard,
     reset_keyboard,
     review_keyboard,
     start_keyboard,
+    tf_names,
     timezone_keyboard,
 )
 from bot.render.quiz import (
@@ -41,6 +43,10 @@ from bot.render.quiz import (
     results_message,
     reveal_message,
     tap_alert,
+    typed_answers,
+    typed_closed,
+    typed_feedback,
+    typed_verdict,
     verdict_prefix,
 )
 from bot.render.review import (
@@ -49,6 +55,7 @@ from bot.render.review import (
     recap_setting,
     review_answered,
     review_question,
+    review_typed_answered,
 )
 from bot.render.stats import leaderboard, me_in_group, me_private, my_groups
 from bot.render.text import (
@@ -83,6 +90,7 @@ __all__ = [
     "me_private",
     "my_groups",
     "option_text",
+    "own_keyboard",
     "plain_text",
     "practice_answered",
     "practice_done",
@@ -99,10 +107,16 @@ __all__ = [
     "review_answered",
     "review_keyboard",
     "review_question",
+    "review_typed_answered",
     "short_name",
     "start_keyboard",
     "tap_alert",
+    "tf_names",
     "timezone_keyboard",
+    "typed_answers",
+    "typed_closed",
+    "typed_feedback",
+    "typed_verdict",
     "verdict_prefix",
     "when",
 ]

@@ -139,7 +139,7 @@ class RunDriver:
         self,
         run: Run,
         chat_id: int,
-        question: tuple[Safe, InlineKeyboardMarkup],
+        question: tuple[Safe, InlineKeyboardMarkup | None],
         carry_on: Callable[[outbox.Outcome], Awaitable[bool]] | None = None,
         *,
         thread_id: int = 0,
