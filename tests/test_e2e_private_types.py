@@ -5,13 +5,16 @@ in the chat's language."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from pathlib import Path
 
+from botproc import BotProcess
 from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import button_data
+from quizkit import button_data, open_question, populate
+from teacherkit import hw_question
 
 from bot.core.engine import DAY
 
@@ -180,7 +183,7 @@ async def test_practice_every_kind_then_review_the_missed_typed_one(
         seen = len(tg.messages(chat.id))
         tg.user_says(chat, student, "/review")
         for _ in range(2):
-            await tg.wait_for(lambda: len(tg.messages(chat.id)) > seen)
+            await tg.wait_for(lambda n=seen: len(tg.messages(chat.id)) > n)
             question = tg.messages(chat.id)[-1]
             seen = len(tg.messages(chat.id))
             if question.buttons:  # the several-answers question, tapped as before
@@ -194,3 +197,104 @@ async def test_practice_every_kind_then_review_the_missed_typed_one(
             assert "✅ Right!" in text and "Your answer: 9,8" in text
             seen = len(tg.messages(chat.id))
         await tg.wait_for_message(chat.id, "Review finished")
+
+
+def tapped_alert(answer: object) -> str:
+    text = getattr(answer, "text", None)
+    assert isinstance(text, str)
+    return text
+
+
+async def test_homework_with_ticks_and_typed_answers_survives_kill_9(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    cls = populate(tg, students=2)
+    student = cls.students[0]
+    db = tmp_path / "db.sqlite3"
+    env = bank_env(tmp_path)
+    bot = await BotProcess(tg, db, **env).start()
+    try:
+        tg.user_says(cls.chat_id, cls.creator, "/homework kinds 1d")
+        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Kinds"), timeout=20)
+        chat = tg.private_chat(student)
+        tg.user_says(chat, student, "/start hw-1")
+        q1 = await tg.wait_for(lambda: hw_question(tg, student, 0), timeout=20)
+        assert labels_of(q1) == ["☐ A", "☐ B", "☐ C", "☐ D", "✔ Submit"]
+        tick = await tg.wait_answered(
+            tg.tap(chat.id, student, q1.message_id, button_data(q1, "☐ A"))
+        )
+        assert tick.text == "Your choice: A (tap ✔ Submit)"
+        await bot.kill()  # the tick was stored before its answer went out
+
+        bot = await BotProcess(tg, db, **env).start()
+        more = tg.tap(chat.id, student, q1.message_id, button_data(q1, "☐ C"))
+        assert (await tg.wait_answered(more, timeout=20)).text == "Your choice: A, C (tap ✔ Submit)"
+        shown = tg.stored_message(chat.id, q1.message_id)
+        assert shown is not None and labels_of(shown)[:4] == ["☑ A", "☐ B", "☑ C", "☐ D"]
+        done = await tg.wait_answered(
+            tg.tap(chat.id, student, q1.message_id, button_data(shown, "✔ Submit")), timeout=20
+        )
+        assert tapped_alert(done).startswith("✅ Right! +")
+        q2 = await tg.wait_for(lambda: hw_question(tg, student, 1), timeout=20)
+        assert labels_of(q2) == ["True", "False"]
+        await tg.wait_answered(tg.tap(chat.id, student, q2.message_id, button_data(q2, "False")))
+
+        # killed while a typed question waits: after the restart the answer is taken
+        q3 = await asked(tg, student, "❓ Question 3/6")
+        assert q3.buttons == [] and "Type your answer" in q3.text
+        await bot.kill()
+        bot = await BotProcess(tg, db, **env).start()
+        tg.user_says(chat, student, "3.14")
+        text = await tg.wait_for(
+            lambda: (
+                (m := tg.stored_message(chat.id, q3.message_id))
+                and "Your answer" in m.text
+                and m.text
+            ),
+            timeout=20,
+        )
+        assert "Your answer: 3.14" in text and "✅ Right! +" in text and "Yes, that is pi." in text
+        q4 = await asked(tg, student, "❓ Question 4/6")
+        assert "❌ Wrong" in await types(tg, student, "10.5", q4)
+        q5 = await asked(tg, student, "❓ Question 5/6")
+        assert "✅ Right!" in await types(tg, student, "SKIN", q5)
+        q6 = await asked(tg, student, "❓ Question 6/6")
+        assert "✅ Right!" in await types(tg, student, "১৯৭১", q6)
+        finished = await tg.wait_for(lambda: tg.find_message(chat.id, "Homework done"), timeout=20)
+        assert "5/6 right" in finished.text  # every answer but the number outside the tolerance
+        with sqlite3.connect(db) as conn:
+            given = dict(
+                conn.execute(
+                    "SELECT question_id, given FROM answers WHERE user_id = ?", (student.id,)
+                ).fetchall()
+            )
+        assert given["primes"] == "AC" and given["pi"] == "3.14" and given["year"] == "১৯৭১"
+    finally:
+        await bot.close()
+
+
+async def test_group_selection_survives_kill_9(tg: FakeTelegram, tmp_path: Path) -> None:
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    one, two = cls.students
+    db = tmp_path / "db.sqlite3"
+    env = bank_env(tmp_path)
+    bot = await BotProcess(tg, db, **env).start()
+    try:
+        tg.user_says(chat, cls.creator, "/quiz kinds 600")
+        q1 = await tg.wait_for(lambda: open_question(tg, chat, 1), timeout=20)
+        data = {label: button_data(q1, label) for label in ["A", "C", "✔ Submit"]}
+        for student, label in ((one, "A"), (one, "C"), (two, "C")):
+            await tg.wait_answered(tg.tap(chat, student, q1.message_id, data[label]))
+        await bot.kill()
+
+        bot = await BotProcess(tg, db, **env).start()
+        # one's A and C were kept: Submit counts them; two's C was kept: A joins it
+        submitted = await tg.wait_answered(
+            tg.tap(chat, one, q1.message_id, data["✔ Submit"]), timeout=20
+        )
+        assert tapped_alert(submitted).startswith("✅ Right! +")
+        ticked = await tg.wait_answered(tg.tap(chat, two, q1.message_id, data["A"]), timeout=20)
+        assert ticked.text == "Your choice: A, C (tap ✔ Submit)"
+    finally:
+        await bot.close()
