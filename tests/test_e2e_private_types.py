@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from functools import partial
 from pathlib import Path
 
 from botproc import BotProcess
@@ -183,7 +184,7 @@ async def test_practice_every_kind_then_review_the_missed_typed_one(
         seen = len(tg.messages(chat.id))
         tg.user_says(chat, student, "/review")
         for _ in range(2):
-            await tg.wait_for(lambda n=seen: len(tg.messages(chat.id)) > n)
+            await tg.wait_for(partial(more_than, tg, chat.id, seen))
             question = tg.messages(chat.id)[-1]
             seen = len(tg.messages(chat.id))
             if question.buttons:  # the several-answers question, tapped as before
@@ -197,6 +198,16 @@ async def test_practice_every_kind_then_review_the_missed_typed_one(
             assert "✅ Right!" in text and "Your answer: 9,8" in text
             seen = len(tg.messages(chat.id))
         await tg.wait_for_message(chat.id, "Review finished")
+
+
+def more_than(tg: FakeTelegram, chat_id: int, count: int) -> bool:
+    return len(tg.messages(chat_id)) > count
+
+
+def answered(tg: FakeTelegram, chat_id: int, message_id: int) -> StoredMessage | None:
+    """The question's message once a typed answer closed it."""
+    message = tg.stored_message(chat_id, message_id)
+    return message if message is not None and "Your answer" in message.text else None
 
 
 def tapped_alert(answer: object) -> str:
@@ -245,14 +256,7 @@ async def test_homework_with_ticks_and_typed_answers_survives_kill_9(
         await bot.kill()
         bot = await BotProcess(tg, db, **env).start()
         tg.user_says(chat, student, "3.14")
-        text = await tg.wait_for(
-            lambda: (
-                (m := tg.stored_message(chat.id, q3.message_id))
-                and "Your answer" in m.text
-                and m.text
-            ),
-            timeout=20,
-        )
+        text = (await tg.wait_for(partial(answered, tg, chat.id, q3.message_id), timeout=20)).text
         assert "Your answer: 3.14" in text and "✅ Right! +" in text and "Yes, that is pi." in text
         q4 = await asked(tg, student, "❓ Question 4/6")
         assert "❌ Wrong" in await types(tg, student, "10.5", q4)
