@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from bot.render.keyboards import (
     answer_keyboard,
+    own_keyboard,
     question_keyboard,
     recap_keyboard,
     reset_keyboard,
     review_keyboard,
     start_keyboard,
+    tf_names,
     timezone_keyboard,
 )
 from bot.render.quiz import (
@@ -45,6 +47,10 @@ from bot.render.quiz import (
     reveal_message,
     reveal_parts,
     tap_alert,
+    typed_answers,
+    typed_closed,
+    typed_feedback,
+    typed_verdict,
     verdict_prefix,
 )
 from bot.render.review import (
@@ -53,6 +59,7 @@ from bot.render.review import (
     recap_setting,
     review_answered,
     review_question,
+    review_typed_answered,
 )
 from bot.render.rich import rich_html
 from bot.render.stats import leaderboard, me_in_group, me_private, my_groups
@@ -90,6 +97,7 @@ __all__ = [
     "me_private",
     "my_groups",
     "option_text",
+    "own_keyboard",
     "plain_text",
     "practice_answered",
     "practice_done",
@@ -107,11 +115,17 @@ __all__ = [
     "review_answered",
     "review_keyboard",
     "review_question",
+    "review_typed_answered",
     "rich_html",
     "short_name",
     "start_keyboard",
     "tap_alert",
+    "tf_names",
     "timezone_keyboard",
+    "typed_answers",
+    "typed_closed",
+    "typed_feedback",
+    "typed_verdict",
     "verdict_prefix",
     "when",
 ]

@@ -22,7 +22,7 @@ from bot.i18n import num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
-from bot.render.quiz import explained, options_block, question_message
+from bot.render.quiz import explained, options_block, question_message, typed_closed
 from bot.render.review import pack
 from bot.render.text import fit, html_name, label, with_medal
 from bot.storage import Homework, QuestionTally, Standing
@@ -238,12 +238,21 @@ def attempt_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardM
 
 
 def attempt_closed(
-    reveal: Reveal, lang: Lang, *, total: int, verdict: str, chosen: int | None
+    reveal: Reveal,
+    lang: Lang,
+    *,
+    total: int,
+    verdict: str,
+    chosen: int | None,
+    given: str | None = None,
 ) -> Safe:
-    """A homework question after the student's tap (``chosen``, a shown position) or after its
-    time ran out (None): the right option marked, the verdict, the explanation. Only about this
-    student, so without the group reveal's counts."""
+    """A homework question after the student's tap (``chosen``, a shown position) or typed
+    answer (``given``), or after its time ran out (None): the right option (or the answers
+    worth full marks) marked, the verdict, the explanation. Only about this student, so
+    without the group reveal's counts."""
     q = reveal.question
+    if q.typed:
+        return typed_closed(reveal, lang, total=total, given=given, verdict=verdict)
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
         q.text(lang),
