@@ -1,12 +1,14 @@
 """Jobs for the parsing workers' tests (bot.banks.importers.sandbox), importable by a worker,
-and the hostile inputs of issue 23."""
+the hostile inputs of issue 23, and a quiz as GIFT and Moodle XML carry it (round trips)."""
 
 from __future__ import annotations
 
 import os
 import resource
+from dataclasses import replace
 
 from bot.banks.importers import import_bytes
+from bot.core.bank import Quiz
 
 
 def spin() -> None:
@@ -70,4 +72,26 @@ def hostile(size: int) -> dict[str, bytes]:
         "open-quotes.csv": b"question,A,B,answer\n" + b'x,"' * (size // 3),
         "stray-quotes.csv": b"question,A,B,answer\n" + b'"a"b,' * (size // 5),
         "right-marks.gift": b"Q {" + b"~=" * (size // 2) + b"}",
+        # issue 22's typed answers: numbers, intervals, weights
+        "numbers.gift": b"Q {#" + b"=" * size + b"}",
+        "interval.gift": b"Q {#" + b"." * size + b"}",
+        "weights.gift": b"Q {=%" + b"1" * size + b"}",
     }
+
+
+def as_exported(quiz: Quiz) -> Quiz:
+    """``quiz`` as GIFT and Moodle XML carry it: an explanation is the right answer's own
+    feedback there (when that option has none of its own), and comes back as such; a
+    true/false question keeps it (its options are the bank's own), a typed one has no options."""
+    questions = []
+    for q in quiz.questions:
+        if q.kind not in ("single", "multiple"):
+            questions.append(q)
+            continue
+        right = q.options[q.correct]
+        if q.explanation is not None and right.feedback is None:
+            options = list(q.options)
+            options[q.correct] = replace(right, feedback=q.explanation)
+            q = replace(q, options=tuple(options), explanation=None)
+        questions.append(q)
+    return replace(quiz, questions=tuple(questions))

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.analysis import Response, analyse, group_size
+from bot.core.bank import Accepted, Option, Question, Text
 from bot.core.regrade import Graded, rescore
 from bot.render import callbacks
 
@@ -224,3 +225,39 @@ def test_teacher_callbacks_round_trip(data: callbacks.CallbackData) -> None:
 )
 def test_forged_teacher_callbacks_are_refused(raw: str) -> None:
     assert callbacks.parse(raw) is None
+
+
+# --- issue 22: every question type -----------------------------------------------------------
+
+
+def test_partial_credit_pick_rates_and_common_wrong_typed_answers() -> None:
+    """Share right and D are on the credit scored; a several-answers question gets each
+    option's pick rate, a typed one its most common wrong answers, normalised."""
+    several = Question(
+        "m", 1, Text("?", "?"), tuple(Option(x, x) for x in "WXYZ"), 0, None,
+        kind="multiple", rights=(0, 2),
+    )  # fmt: skip
+    typed = Question(
+        "s", 2, Text("?", "?"), (), 0, None, kind="short", accepted=(Accepted("Skin"),)
+    )
+    answers = [
+        Response(1, 1, "m", 0, True, given="AC"),
+        Response(1, 2, "m", 0, False, given="A", credit=0.5),
+        Response(1, 3, "m", 1, False, given="BD"),
+        Response(1, 4, "m", 0, False, given="AB", credit=0.0),
+        Response(1, 1, "s", -1, True, given="skin"),
+        Response(1, 2, "s", -1, False, given="Liver"),
+        Response(1, 3, "s", -1, False, given="  LIVER "),
+        Response(1, 4, "s", -1, False, given="heart"),
+    ]
+    result = analyse(["m", "s"], answers, {"m": several, "s": typed})
+    m, s = result.items
+    assert m.share_right == pytest.approx(1.5 / 4)  # 1 + 0.5 + 0 + 0
+    assert m.right == 1
+    assert m.pick_rates == (0.75, 0.5, 0.25, 0.25)
+    assert m.wrong_option is None  # several options: pick rates say it, not one option
+    assert s.share_right == 0.25
+    assert s.wrong_typed == (("liver", 2), ("heart", 1))
+    # D on credit: u1 (rest 1) is the top sitting (n = 1), u4 (rest 0, highest id) the bottom
+    assert m.discrimination == pytest.approx(1.0 - 0.0)
+    assert s.discrimination == pytest.approx(1.0 - 0.0)

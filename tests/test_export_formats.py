@@ -4,10 +4,10 @@ keep every field the model carries: texts, options, the right one, explanation, 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from parsekit import as_exported
 from shipkit import LOCALE
 
 from bot.banks.gift_writer import write_gift
@@ -26,21 +26,24 @@ Fields = list[tuple[object, ...]]
 def fields(quiz: Quiz) -> Fields:
     """What a question carries, question by question (ids and numbers aside: an import numbers
     its questions afresh)."""
-    return [(q.text, q.options, q.correct, q.explanation, q.note, q.tag) for q in quiz.questions]
-
-
-def as_exported(quiz: Quiz) -> Quiz:
-    """``quiz`` as GIFT and Moodle XML carry it: an explanation is the right answer's own
-    feedback there (when that option has none of its own), and comes back as such."""
-    questions = []
-    for q in quiz.questions:
-        right = q.options[q.correct]
-        if q.explanation is not None and right.feedback is None:
-            options = list(q.options)
-            options[q.correct] = replace(right, feedback=q.explanation)
-            q = replace(q, options=tuple(options), explanation=None)
-        questions.append(q)
-    return replace(quiz, questions=tuple(questions))
+    return [
+        (
+            q.text,
+            q.options,
+            q.correct,
+            q.explanation,
+            q.note,
+            q.tag,
+            q.kind,
+            q.rights,
+            q.fractions,
+            q.accepted,
+            q.units,
+            q.case_sensitive,
+            q.wrong_feedback,
+        )
+        for q in quiz.questions
+    ]
 
 
 def reimported(name: str, text: str) -> Quiz:

@@ -51,17 +51,12 @@ def written(tmp_path: Path) -> list[str]:
 
 def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, lines, summary = run_import(tmp_path, capsys, str(DATA / "networking.gift"))
-    assert code == 1  # some questions are not single-answer MCQs
+    assert code == 1  # essays and matching questions are not asked
     assert lines == [
-        "networking.gift:38: not a single-answer multiple-choice question (essay); skipped.",
-        "networking.gift:40: not a single-answer multiple-choice question (numerical); skipped.",
-        "networking.gift:42: not a single-answer multiple-choice question (short answer); skipped.",
-        "networking.gift:44: not a single-answer multiple-choice question (matching); skipped.",
-        "networking.gift:50: not a single-answer multiple-choice question (partial credit); "
-        "skipped.",
-        "networking.gift:56: 2 right answers, exactly one needed; skipped.",
+        "networking.gift:38: a type of question the bot does not ask (essay); skipped.",
+        "networking.gift:44: a type of question the bot does not ask (matching); skipped.",
     ]
-    assert "7 questions into 1 bank; 6 problems" in summary
+    assert "11 questions into 1 bank; 2 problems" in summary
     quiz = bank(tmp_path, "networking")
     assert not quiz.bilingual and quiz.language == "en" and quiz.kind == "en only"
     assert quiz.title.en == "Networking"  # from the file name, not the first $CATEGORY
@@ -90,15 +85,27 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert q["q4"].options[0].en == "IP addresses"  # [html] applies to the answers too
     right4 = q["q4"].options[0].feedback
     assert right4 is not None and right4.en == "Names → addresses."
-    # {F#wrong feedback#right feedback}: two options, the second right; "True" (wrong) gets
-    # the wrong-answer feedback, "False" (right) the right-answer one
-    assert [o.en for o in q["q5"].options] == ["True", "False"] and q["q5"].correct == 1
-    assert [o.feedback.en if o.feedback else None for o in q["q5"].options] == [
-        "It does not: no retransmission.",
-        "Right: UDP is best effort.",
-    ]
-    assert q["q5"].explanation is None
-    assert q["q6"].options[q["q6"].correct].en == "Network layer"  # ~%100%
+    # {F#wrong feedback#right feedback}: a true/false question, false right, both feedbacks
+    assert q["q5"].kind == "truefalse" and q["q5"].correct == 1
+    assert [o.en for o in q["q5"].options] == ["True", "False"]
+    assert q["q5"].explanation is not None
+    assert q["q5"].explanation.en == "Right: UDP is best effort."
+    assert q["q5"].wrong_feedback is not None
+    assert q["q5"].wrong_feedback.en == "It does not: no retransmission."
+    # ~%100% right, ~%-50% negative credit: one right answer, its options weighted
+    assert q["q6"].kind == "single" and q["q6"].options[q["q6"].correct].en == "Network layer"
+    assert q["q6"].fractions == (1.0, -0.5, 0.0)
+    # {#32}: a number; {=DNS =Domain Name System}: a short answer with two accepted texts
+    assert q["q8"].kind == "numeric"
+    assert [(a.value, a.tolerance) for a in q["q8"].accepted] == [(32, 0)]
+    assert q["q9"].kind == "short"
+    assert [a.text for a in q["q9"].accepted] == ["DNS", "Domain Name System"]
+    # ~%50% ~%50% ~%-100%: several right answers with partial and negative credit
+    assert q["q10"].kind == "multiple" and q["q10"].rights == (0, 1)
+    assert q["q10"].fractions == (0.5, 0.5, -1.0)
+    # {=A =B ~C}: several right answers, the default credit (1/2 each, -1/2 a wrong one)
+    assert q["q11"].kind == "multiple" and q["q11"].rights == (0, 1)
+    assert q["q11"].fractions == ()
     assert q["q7"].text.en == "The _____ forwards packets between different networks."
     assert q["q7"].options[q["q7"].correct].en == "router"
 
@@ -124,15 +131,11 @@ def test_moodle_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert lines == [  # in the file's order, those found when the bank is built too
         "moodle.xml question #4: picture layout.png not used (not a JPEG, PNG, GIF or WebP "
         "picture); the question is imported without it.",
-        "moodle.xml question #5: not a single-answer multiple-choice question (multiple "
-        "answers); skipped.",
-        "moodle.xml question #6: not a single-answer multiple-choice question (short "
-        "answer); skipped.",
-        "moodle.xml question #7: not a single-answer multiple-choice question (essay); skipped.",
-        "moodle.xml question #8: 0 right answers, exactly one needed; skipped.",
+        "moodle.xml question #7: a type of question the bot does not ask (essay); skipped.",
+        "moodle.xml question #8: 0 right answers, at least one needed; skipped.",
     ]
     quiz = bank(tmp_path, "moodle")
-    q1, q2, q3 = quiz.questions
+    q1, q2, q3, q4, q5 = quiz.questions
     # CDATA HTML: entities decoded, tags dropped, line breaks kept
     assert q1.text.en == "What does ZeRO stage 3 shard that stages 1 & 2 do not?"
     right = q1.options[q1.correct].feedback
@@ -141,8 +144,12 @@ def test_moodle_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert q1.note.en == "Stage 1: optimizer states.\nStage 2: + gradients.\nStage 3: + parameters."
     assert q1.tag == "Distributed training"
     assert [o.en for o in q2.options] == ["True", "False"] and q2.correct == 0
+    assert q2.kind == "truefalse"
     assert "<FullyShardedDataParallel>" in q2.text.en  # plain text, not HTML: kept
     assert q3.text.en == "Which GPU layout does this figure show?"
+    # <single>false</single> with fractions 50, 50, -100; a shortanswer
+    assert q4.kind == "multiple" and q4.rights == (0, 1) and q4.fractions == (0.5, 0.5, -1.0)
+    assert q5.kind == "short" and [a.text for a in q5.accepted] == ["FSDP"]
 
 
 def test_spreadsheets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -151,22 +158,23 @@ def test_spreadsheets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     )
     assert code == 1
     assert lines == [
-        "kahoot.csv row 10: 2 right answers, exactly one needed; skipped.",
-        "quizizz.csv row 3: not a single-answer multiple-choice question (Checkbox); skipped.",
-        "quizizz.csv row 4: not a single-answer multiple-choice question (Fill-in-the-Blank); "
-        "skipped.",
         'zero-bn.csv row 5: the right answer "F" matches no option; skipped.',
     ]
     kahoot = bank(tmp_path, "kahoot")  # Excel's BOM, instruction rows above the header
     assert [q.options[q.correct].en for q in kahoot.questions] == [
         "Graphics Processing Unit",
         "NVIDIA",
+        "fp16",
         "Yes",
     ]
-    assert len(kahoot.questions[2].options) == 2  # empty answer columns are not options
+    assert kahoot.questions[2].kind == "multiple" and kahoot.questions[2].rights == (0, 1)
+    assert len(kahoot.questions[3].options) == 2  # empty answer columns are not options
     assert kahoot.seconds == 20
     quizizz = bank(tmp_path, "quizizz")
-    assert [len(q.options) for q in quizizz.questions] == [4, 5]
+    assert [len(q.options) for q in quizizz.questions] == [4, 4, 0, 5]
+    checkbox, blank = quizizz.questions[1:3]
+    assert checkbox.kind == "multiple" and checkbox.rights == (0, 1)
+    assert blank.kind == "short" and [a.text for a in blank.accepted] == ["Padma"]
     assert quizizz.questions[0].explanation is not None
     assert quizizz.seconds == 30
     bengali = bank(tmp_path, "zero-bn")  # semicolons, a quoted ';', Bengali digit ১, text key
@@ -245,7 +253,7 @@ def test_hostile_gift_imports_nothing(tmp_path: Path, capsys: pytest.CaptureFixt
         "hostile.gift:7: a lone \\ at the end (bad escape); skipped.",
         "hostile.gift:9: the ::title:: is not closed; skipped.",
         'hostile.gift:11: answer text without = or ~: "Network"; skipped.',
-        "hostile.gift:13: not a single-answer multiple-choice question (several answer "
+        "hostile.gift:13: a type of question the bot does not ask (several answer "
         "blocks); skipped.",
         "hostile.gift: no question could be imported.",
     ]
@@ -424,14 +432,15 @@ def test_problems_read_in_bengali_and_formats_are_detected_by_content() -> None:
     assert quiz_id_for("***.csv") == "imported"
 
 
-def test_true_false_options_follow_the_bank_language() -> None:
+def test_true_false_is_its_own_type_worded_in_each_chat() -> None:
     bengali = import_bytes(
         "tf.gift", "ZeRO কি মেমরি বাঁচায়? {T}\n\nএটা কি ঠিক? {FALSE}".encode(), quiz_id="tf"
     )
     assert bengali.yaml_text is not None and "language: bn" in bengali.yaml_text
-    assert "- সত্য\n  - মিথ্যা\n  correct: 2" in bengali.yaml_text
+    assert "type: truefalse\n  question: এটা কি ঠিক?\n  correct: false" in bengali.yaml_text
     forced = import_bytes("tf.gift", b"Is ZeRO useful? {T}", quiz_id="tf", lang="bn")
-    assert forced.yaml_text is not None and "- সত্য" in forced.yaml_text
+    assert forced.quiz is not None and forced.quiz.language == "bn"
+    assert forced.quiz.questions[0].kind == "truefalse"
 
 
 def test_our_own_yaml_passes_through_the_validator() -> None:

@@ -43,27 +43,30 @@ def test_gift_tilde_equals_marks_the_right_answer_and_format_markers_are_not_tex
     assert [q.text.en for q in quiz.questions] == [
         "Écoutez: «Bonjour». What does it mean?",
         "Is it raining?",
+        "What is pi to two decimals?",
         "1 + 1 = 2.",
     ]
     assert options(quiz) == [
         ["Hello", "Goodbye", "Thank you"],
         ["yes", "no", "maybe"],
+        [],
         ["True", "False"],
     ]
-    assert [q.correct for q in quiz.questions] == [0, 0, 0]
-    first, second, third = quiz.questions
+    assert [q.correct for q in quiz.questions] == [0, 0, 0, 0]
+    first, second, number, third = quiz.questions
     # a right answer's feedback (behind its own format marker) is that option's own feedback
     said = first.options[0].feedback
     assert said is not None and said.en == "Oui: bonjour is hello."
     assert second.note is not None and second.note.en == "Look outside!"
     # true/false whose feedback holds "=": read as true/false, not as a broken answer list
-    said = third.options[0].feedback
-    assert said is not None and said.en == "Yes, 1 + 1 = 2."
+    assert third.kind == "truefalse"
+    assert third.explanation is not None and third.explanation.en == "Yes, 1 + 1 = 2."
     assert not any("[" in o for row in options(quiz) for o in row)
-    # a numerical question with feedback: named for what it is (branch `types` adds it)
-    assert lines == [
-        "listening.gift:19: not a single-answer multiple-choice question (numerical); skipped."
-    ]
+    # a numerical question with a tolerance and its feedback (holding an escaped "=")
+    assert number.kind == "numeric" and lines == []
+    (accepted,) = number.accepted
+    assert (accepted.value, accepted.tolerance) == (3.14, 0.005)
+    assert accepted.feedback is not None and accepted.feedback.en == "Right, 3.14 = pi rounded."
 
 
 def test_problems_come_in_the_files_order() -> None:
@@ -73,7 +76,7 @@ def test_problems_come_in_the_files_order() -> None:
     _, lines = imported("order.gift", gift)
     assert lines == [
         "order.gift:1: question skipped: options[2]: duplicate of option 1",
-        "order.gift:3: not a single-answer multiple-choice question (essay); skipped.",
+        "order.gift:3: a type of question the bot does not ask (essay); skipped.",
     ]
 
 
@@ -197,7 +200,7 @@ def test_ids_are_cut_at_a_word_and_titles_come_from_the_name_or_the_teacher(
     source = tmp_path / "Networking fundamentals week one revision.gift"
     source.write_bytes((DATA / "listening.gift").read_bytes())
     args = ["import", str(source), "--out", str(out), "--title", "Écoute — semaine 1"]
-    assert main(args, env={"LANG": LOCALE["en"]}) == 1
+    assert main(args, env={"LANG": LOCALE["en"]}) == 0
     capsys.readouterr()
     bank = load_quiz(out / "networking-fundamentals-week-one.yaml", bank_limits())
     assert bank.title.en == "Écoute — semaine 1"
@@ -211,7 +214,8 @@ def test_a_bank_in_another_language_is_labelled_and_served_as_written(
 ) -> None:
     quiz, lines = imported("francais.gift")
     assert quiz.text_language == "fr" and quiz.kind == "fr only"
-    assert options(quiz)[2] == ["Vrai", "Faux"]  # true/false in the bank's language
+    # true/false: the bot's own two buttons, in each chat's language
+    assert quiz.questions[2].kind == "truefalse"
     assert lines == [
         "francais.gift: French: imported as a one-language bank (its texts shown as written, "
         "the bot's own words in each chat's language)."

@@ -36,7 +36,7 @@ from bot.core.engine import PlanMismatch
 from bot.core.limits import bank_limits
 from bot.core.problems import Problem
 from bot.core.settings import Settings, file_url
-from bot.handlers import authoring, guard, quiz, recap, reload, upload
+from bot.handlers import authoring, guard, quiz, recap, reload, typed, upload
 from bot.handlers.registry import REGISTRY, Registry
 from bot.handlers.taps import tap_key
 from bot.services.authoring import Authoring
@@ -149,12 +149,13 @@ def register_handlers(
         [
             # in-chat authoring (bot/authoring): what a user sends privately that is not a command,
             # after the commands (a /done is a command, not a draft's text): a quiz poll for the
-            # draft, a file of questions, a photo for the draft's last question, a title or Aiken
-            # text
+            # draft, a file of questions, a photo for the draft's last question; plain text is a
+            # typed answer when a homework, practice or /review question waits for one, else a
+            # draft's title or Aiken text (typed.py)
             MessageHandler(private & filters.POLL, authoring.poll_sent),
             MessageHandler(private & filters.Document.ALL, upload.document_sent),
             MessageHandler(private & filters.PHOTO, upload.photo_sent),
-            MessageHandler(private & filters.TEXT & ~filters.COMMAND, authoring.text_sent),
+            MessageHandler(private & filters.TEXT & ~filters.COMMAND, typed.text_sent),
             # chat events
             MessageHandler(filters.StatusUpdate.MIGRATE, quiz.migrated),
             ChatMemberHandler(quiz.membership, ChatMemberHandler.MY_CHAT_MEMBER),

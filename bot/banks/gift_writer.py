@@ -64,12 +64,74 @@ def write_gift(quiz: Quiz, lang: Lang) -> str:
 def _question(question: Question, lang: Lang) -> list[str]:
     text = question_extras(question, lang) + gift_escape(question.text(lang))
     lines = [f"::{gift_escape(question.id)}::[plain]{text} {{"]
-    for index, option in enumerate(question.options):
-        mark = "=" if index == question.correct else "~"
-        feedback = option_feedback(question, index, lang)
-        tail = f"#{gift_escape(feedback)}" if feedback else ""
-        lines.append(f"\t{mark}{gift_escape(option(lang))}{tail}")
+    if question.kind == "truefalse":
+        lines.append(
+            f"\t{'T' if question.correct == 0 else 'F'}" + _true_false_feedback(question, lang)
+        )
+    elif question.typed:
+        lines += _typed(question, lang)
+    else:
+        lines += _options(question, lang)
     if question.note is not None:
         lines.append(f"\t####{gift_escape(question.note(lang))}")
     lines.append("}")
     return lines
+
+
+def _options(question: Question, lang: Lang) -> list[str]:
+    """``=right ~wrong``, or each option's weight (``~%50%``, ``~%-25%``) when the question
+    gives partial or negative credit; several right options without weights are each ``=``."""
+    lines = []
+    rights = question.right_options
+    for index, option in enumerate(question.options):
+        if question.fractions:
+            weight = percent(question.fractions[index])
+            mark = "=" if weight == "100" and question.kind == "single" else f"~%{weight}%"
+            mark = "~" if weight == "0" else mark
+        else:
+            mark = "=" if index in rights else "~"
+        feedback = option_feedback(question, index, lang)
+        tail = f"#{gift_escape(feedback)}" if feedback else ""
+        lines.append(f"\t{mark}{gift_escape(option(lang))}{tail}")
+    return lines
+
+
+def _true_false_feedback(question: Question, lang: Lang) -> str:
+    """``#wrong answer's feedback#right answer's feedback``, as far as there is any."""
+    wrong = question.wrong_feedback(lang) if question.wrong_feedback else ""
+    right = question.explanation(lang) if question.explanation else ""
+    if right:
+        return f"#{gift_escape(wrong)}#{gift_escape(right)}"
+    return f"#{gift_escape(wrong)}" if wrong else ""
+
+
+def _typed(question: Question, lang: Lang) -> list[str]:
+    """``#=%100%3.14:0.01#feedback`` per accepted number (units are not GIFT's), or
+    ``=%50%text#feedback`` per accepted short answer (letter case mattering is not GIFT's
+    either); a number's wrong-answer feedback as ``~#feedback``."""
+    lines = ["\t#"] if question.kind == "numeric" else []
+    for accepted in question.accepted:
+        weight = "" if accepted.fraction == 1 else f"%{percent(accepted.fraction)}%"
+        if question.kind == "numeric":
+            answer = plain_number(accepted.value)
+            if accepted.tolerance:
+                answer += f":{plain_number(accepted.tolerance)}"
+        else:
+            answer = gift_escape(accepted.text)
+        tail = f"#{gift_escape(accepted.feedback(lang))}" if accepted.feedback else ""
+        lines.append(f"\t={weight}{answer}{tail}")
+    if question.kind == "numeric" and question.wrong_feedback is not None:
+        lines.append(f"\t~#{gift_escape(question.wrong_feedback(lang))}")
+    return lines
+
+
+def percent(fraction: float) -> str:
+    """A credit as Moodle's percentage: ``50``, ``-25``, ``33.33333``."""
+    return plain_number(round(fraction * 100, 5))
+
+
+def plain_number(value: float) -> str:
+    """A number written plainly: whole ones without ``.0``, never in exponent form."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.10f}".rstrip("0").rstrip(".")

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from bot.core.bank import Question, Quiz
+from bot.core.bank import MAX_ANSWER_CHARS, Question, Quiz
 from bot.core.scoring import grade_choice, grade_typed
 
 MAX_POINTS = 1000
@@ -295,7 +295,14 @@ class QuizEngine:
             return Verdict("invalid")
         fraction, matched = grade_typed(question, text)
         return self._accept(
-            user_id, q_index, now, fraction, None, option=-1, typed=text.strip(), matched=matched
+            user_id,
+            q_index,
+            now,
+            fraction,
+            None,
+            option=-1,
+            typed=text.strip()[:MAX_ANSWER_CHARS],
+            matched=matched,
         )
 
     def check(self, user_id: int, q_index: int, now: float) -> Verdict | None:

@@ -40,6 +40,8 @@ class Graded:
     answered_at: float
     posted_at: float | None
     seconds: int
+    given: str | None = None  # several options: their letters in bank order ("AC"); or typed
+    credit: float | None = None  # 0..1; None: 1 if correct, else 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -103,3 +103,11 @@ def _within(number: float, accepted: Accepted) -> bool:
     return abs(number - accepted.value) <= abs(accepted.tolerance) + EPSILON * max(
         1.0, abs(accepted.value)
     )
+
+
+def typed_readable(question: Question, text: str) -> bool:
+    """Whether ``text`` can be judged as an answer to ``question``: not blank, and a number
+    when the question asks for one (otherwise the student is asked again, nothing counted)."""
+    if not text.strip():
+        return False
+    return question.kind != "numeric" or read_number(text, question.units) is not None

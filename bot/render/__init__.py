@@ -23,12 +23,14 @@ from bot.render.keyboards import (
     again_keyboard,
     answer_keyboard,
     open_private_keyboard,
+    own_keyboard,
     pick_keyboard,
     question_keyboard,
     recap_keyboard,
     reset_keyboard,
     review_keyboard,
     start_keyboard,
+    tf_names,
     timezone_keyboard,
 )
 from bot.render.quiz import (
@@ -48,6 +50,10 @@ from bot.render.quiz import (
     reveal_message,
     reveal_parts,
     tap_alert,
+    typed_answers,
+    typed_closed,
+    typed_feedback,
+    typed_verdict,
     verdict_prefix,
 )
 from bot.render.review import (
@@ -56,6 +62,7 @@ from bot.render.review import (
     recap_setting,
     review_answered,
     review_question,
+    review_typed_answered,
 )
 from bot.render.rich import rich_html
 from bot.render.stats import leaderboard, me_in_group, me_private, my_groups
@@ -95,6 +102,7 @@ __all__ = [
     "my_groups",
     "open_private_keyboard",
     "option_text",
+    "own_keyboard",
     "pick_keyboard",
     "plain_text",
     "practice_answered",
@@ -113,11 +121,17 @@ __all__ = [
     "review_answered",
     "review_keyboard",
     "review_question",
+    "review_typed_answered",
     "rich_html",
     "short_name",
     "start_keyboard",
     "tap_alert",
+    "tf_names",
     "timezone_keyboard",
+    "typed_answers",
+    "typed_closed",
+    "typed_feedback",
+    "typed_verdict",
     "verdict_prefix",
     "when",
 ]

@@ -17,7 +17,8 @@ parsing treats every callback as untrusted: anything that is not exactly one of 
 - ``dq:NUMBER:y`` / ``dq:NUMBER:n`` — confirm or keep: ``/deletequiz`` of stored quiz NUMBER.
 
 A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
-- ``h:RUN:Q:OPT`` — an answer to a homework question in a private chat (as ``a:``).
+- ``h:RUN:Q:OPT`` — an answer to a homework question in a private chat (as ``a:``: on a
+  several-answers question OPT ticks or unticks, ``h:RUN:Q:s`` submits).
 - ``hs:HOMEWORK`` — which homework ``/homework stop`` ends, when several are open.
 - ``p:RUN:Q`` / ``p:RUN:Q:R`` — "report a problem" with question Q of a run, then the reason
   R: ``k`` (wrong answer key), ``u`` (unclear), ``t`` (typo).
@@ -56,7 +57,7 @@ _REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9]):([1-9][0-9]?):
 _TIMEZONE = re.compile(r"tz:(0|-?[1-9][0-9]{0,3})")
 _UNDO = re.compile(r"nu:([1-9][0-9]{0,2}):(0|[1-9][0-9]{0,9})")
 _DELETE = re.compile(r"dq:([1-9][0-9]{0,15}):([yn])")
-_HOMEWORK = re.compile(r"h:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9])")
+_HOMEWORK = re.compile(r"h:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])")
 _HW_STOP = re.compile(r"hs:([1-9][0-9]{0,15})")
 _REPORT = re.compile(r"p:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2})(?::([kut]))?")
 _CARD_REPORT = re.compile(r"pc:([1-9][0-9]{0,15})")
@@ -216,7 +217,8 @@ def encode(data: CallbackData) -> str:
     elif isinstance(data, TimezoneData):
         text = f"tz:{data.minutes}"
     elif isinstance(data, HomeworkAnswerData):
-        text = f"h:{data.run_id}:{data.q_index}:{data.shown}"
+        shown = "s" if data.shown == SUBMIT else data.shown
+        text = f"h:{data.run_id}:{data.q_index}:{shown}"
     elif isinstance(data, HomeworkStopData):
         text = f"hs:{data.homework_id}"
     elif isinstance(data, ReportData):
@@ -275,7 +277,8 @@ def _parse_teacher(raw: str) -> CallbackData | None:
     """The homework and report buttons (issue 15)."""
     if m := _HOMEWORK.fullmatch(raw):
         run_id = int(m[1])
-        return HomeworkAnswerData(run_id, int(m[2]), int(m[3])) if run_id < _MAX_ID else None
+        shown = SUBMIT if m[3] == "s" else int(m[3])
+        return HomeworkAnswerData(run_id, int(m[2]), shown) if run_id < _MAX_ID else None
     if m := _HW_STOP.fullmatch(raw):
         return HomeworkStopData(int(m[1])) if int(m[1]) < _MAX_ID else None
     if m := _REPORT.fullmatch(raw):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
@@ -48,11 +48,40 @@ def question_keyboard(
     are right), or true/false in the chat's language."""
     count = len(question.options)
     if question.kind == "truefalse":
-        names = [t_plain(lang, "tf_true"), t_plain(lang, "tf_false")]
-        return answer_keyboard(run_id, q_index, count, names=names)
+        return answer_keyboard(run_id, q_index, count, names=tf_names(lang))
     if question.kind == "multiple":
         return answer_keyboard(run_id, q_index, count, submit=t_plain(lang, "submit_button"))
     return answer_keyboard(run_id, q_index, count)
+
+
+def own_keyboard(
+    question: Question,
+    lang: Lang,
+    data: Callable[[int], callbacks.CallbackData],
+    ticked: Collection[int] = (),
+) -> InlineKeyboardMarkup | None:
+    """A question's buttons in a private chat, where the keyboard is the student's own:
+    ``data(shown)`` for each button (``callbacks.SUBMIT`` for Submit). None for a typed
+    question (the student types the answer); true/false in the chat's language; ☐/☑ per option
+    (``ticked``: shown positions) and ✔ Submit when several are right."""
+    if question.typed:
+        return None
+    count = len(question.options)
+    if question.kind == "truefalse":
+        names = tf_names(lang)
+    elif question.kind == "multiple":
+        names = [f"{'☑' if i in ticked else '☐'} {label(i)}" for i in range(count)]
+    else:
+        names = [label(i) for i in range(count)]
+    buttons = [
+        InlineKeyboardButton(names[i], callback_data=callbacks.encode(data(i)))
+        for i in range(count)
+    ]
+    rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
+    if question.kind == "multiple":
+        submit = callbacks.encode(data(callbacks.SUBMIT))
+        rows.append([InlineKeyboardButton(t_plain(lang, "submit_button"), callback_data=submit)])
+    return InlineKeyboardMarkup(rows)
 
 
 def start_keyboard(quizzes: Sequence[Quiz], lang: Lang) -> InlineKeyboardMarkup:
@@ -129,15 +158,26 @@ def reset_keyboard(lang: Lang, season: int) -> InlineKeyboardMarkup:
     )
 
 
+def tf_names(lang: Lang) -> list[str]:
+    """A true/false question's two buttons, true first, in the chat's language."""
+    return [t_plain(lang, "tf_true"), t_plain(lang, "tf_false")]
+
+
 def review_keyboard(
-    card_id: int, order: Sequence[int], *, step: int, right: int
+    card_id: int,
+    order: Sequence[int],
+    *,
+    step: int,
+    right: int,
+    names: Sequence[str] | None = None,
 ) -> InlineKeyboardMarkup:
-    """The answer buttons of a ``/review`` question (the session travels in their data)."""
+    """The answer buttons of a ``/review`` question (the session travels in their data);
+    ``names``: their labels (true/false), else A, B, C ..."""
     return InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
-                    label(i),
+                    names[i] if names is not None else label(i),
                     callback_data=callbacks.encode(
                         callbacks.ReviewData(card_id, tuple(order), i, step, right)
                     ),

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from bot.banks.resolver import Choice, Found
 from bot.core.bank import Question, Quiz, utf16_len
-from bot.core.engine import Reveal, Score, Verdict
+from bot.core.engine import Answer, Reveal, Score, Verdict
 from bot.core.limits import MESSAGE_LIMIT
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
 from bot.core.mathtext import readable
@@ -89,11 +89,11 @@ def question_message(
         if seconds
         else t(lang, "question_untimed")
     )
-    parts = [
-        t(lang, "question_head", n=number, total=total),
-        question.text(lang),
-        options_block(question, permutation, lang),
-    ]
+    if question.typed:  # private chats only: the student types the answer
+        foot = t(lang, "question_typed")
+    parts = [t(lang, "question_head", n=number, total=total), question.text(lang)]
+    if not question.typed:
+        parts.append(options_block(question, permutation, lang))
     if question.kind == "multiple":
         parts.append(t(lang, "question_multiple"))
     return join("\n\n", [*parts, foot])
@@ -139,7 +139,9 @@ def reveal_message(
     the count of each option and how many answered and were right; with ``picked`` (a bank
     index: one student's own answer) that option marked and its feedback."""
     q = reveal.question
-    if q.kind == "multiple":
+    if q.typed:
+        answer = [t(lang, "reveal_typed", answers=typed_answers(q, lang))]
+    elif q.kind == "multiple":
         answer = [t(lang, "reveal_answers", labels=labels(reveal.rights_shown))]
     else:
         answer = [t(lang, "reveal_answer", label=label(reveal.correct_shown))]
@@ -158,13 +160,19 @@ def reveal_message(
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
         q.text(lang),
-        options_block(
-            q,
-            reveal.permutation,
-            lang,
-            counts=reveal.counts if group else None,
-            right=reveal.rights_shown or reveal.correct_shown,
-            chosen=None if picked is None else reveal.permutation.index(picked),
+        *(
+            []
+            if q.typed
+            else [
+                options_block(
+                    q,
+                    reveal.permutation,
+                    lang,
+                    counts=reveal.counts if group else None,
+                    right=reveal.rights_shown or reveal.correct_shown,
+                    chosen=None if picked is None else reveal.permutation.index(picked),
+                )
+            ]
         ),
         join("\n", answer),
         *explained(q, lang, picked),
@@ -307,6 +315,72 @@ def alert_note(question: Question, option: int, lang: Lang) -> str | None:
     picked = question.options[option].feedback if 0 <= option < len(question.options) else None
     text = picked if picked is not None else question.explanation
     return None if text is None else readable(text(lang))
+
+
+def typed_answers(question: Question, lang: Lang) -> str:
+    """A typed question's answers worth full marks (or its best ones), as a reader of ``lang``
+    writes them: ``3.14 ± 0.01 m`` or ``Skin / skin``."""
+    accepted = question.accepted
+    best = max((a.fraction for a in accepted), default=1.0)
+    shown = []
+    for a in (a for a in accepted if a.fraction >= best):
+        if question.kind == "short":
+            shown.append(a.text)
+            continue
+        value = num(lang, _plain_number(a.value))
+        if a.tolerance:
+            value += f" ± {num(lang, _plain_number(a.tolerance))}"
+        shown.append(f"{value} {question.units[0]}" if question.units else value)
+    return " / ".join(shown)
+
+
+def _plain_number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def typed_feedback(lang: Lang, question: Question, answer: Answer) -> str | None:
+    """The feedback of the accepted answer a typed answer matched, or the question's own for
+    a wrong one (plain text; None: there is none)."""
+    if answer.matched is not None and answer.matched < len(question.accepted):
+        feedback = question.accepted[answer.matched].feedback
+    else:
+        feedback = question.wrong_feedback if answer.fraction <= 0 else None
+    return None if feedback is None else feedback(lang)
+
+
+def typed_verdict(lang: Lang, question: Question, answer: Answer, head: str | None = None) -> str:
+    """The verdict on a typed answer (plain text): ``head``, or right, partly right or not,
+    then the feedback."""
+    if head is not None:
+        pass
+    elif answer.correct:
+        head = t_plain(lang, "alert_right_practice")
+    elif answer.fraction > 0:
+        head = t_plain(lang, "typed_partly", percent=round(100 * answer.fraction))
+    else:
+        head = t_plain(lang, "typed_wrong")
+    feedback = typed_feedback(lang, question, answer)
+    return head if feedback is None else f"{head} {feedback}"
+
+
+def typed_closed(
+    reveal: Reveal, lang: Lang, *, total: int, given: str | None, verdict: str
+) -> Safe:
+    """A typed question closed in a private chat: the answers worth full marks, what the
+    student typed (``given``; None: nothing, its time ran out) and the ``verdict``."""
+    q = reveal.question
+    parts = [
+        t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
+        q.text(lang),
+        t(lang, "reveal_typed", answers=typed_answers(q, lang)),
+    ]
+    mine = [html("<b>{}</b>", verdict)]
+    if given is not None:
+        mine.insert(0, t(lang, "typed_yours", given=given))
+    parts += [join("\n", mine), *explained(q, lang)]
+    if q.note is not None:
+        parts.append(html("📖 {}", trim_utf16(q.note(lang), MESSAGE_LIMIT // 2)))
+    return join("\n\n", parts)
 
 
 def choice_alert(lang: Lang, shown: Sequence[int]) -> str:

@@ -9,7 +9,7 @@ from bot.core.bank import Question, Quiz
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
-from bot.render.quiz import explained, options_block
+from bot.render.quiz import explained, options_block, typed_answers
 from bot.render.text import MESSAGE_LIMIT, fit, label
 
 
@@ -119,14 +119,36 @@ def review_question(
     *,
     due: int,
 ) -> Safe:
-    """A question asked in /review: how many are due, the question, its options."""
+    """A question asked in /review: how many are due, the question, its options (or how to
+    answer a typed one)."""
+    head = [t(lang, "review_head", quiz=quiz.title(lang), due=due), question.text(lang)]
+    if question.typed:
+        return join("\n\n", [*head, t(lang, "question_typed")])
+    return join(
+        "\n\n", [*head, options_block(question, permutation, lang), t(lang, "question_untimed")]
+    )
+
+
+def review_typed_answered(
+    quiz: Quiz, question: Question, lang: Lang, *, given: str, verdict: str, schedule: Safe
+) -> Safe:
+    """A typed /review question after the student's answer: the answers worth full marks,
+    what was typed, the verdict with its feedback, the explanation and when it comes back."""
     return join(
         "\n\n",
         [
-            t(lang, "review_head", quiz=quiz.title(lang), due=due),
+            html("🔁 {}", quiz.title(lang)),
             question.text(lang),
-            options_block(question, permutation, lang),
-            t(lang, "question_untimed"),
+            t(lang, "reveal_typed", answers=typed_answers(question, lang)),
+            join(
+                "\n",
+                [
+                    t(lang, "typed_yours", given=given),
+                    html("<b>{}</b>", verdict),
+                    *explained(question, lang),
+                ],
+            ),
+            schedule,
         ],
     )
 

@@ -22,7 +22,7 @@ from bot.i18n import num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
-from bot.render.quiz import explained, options_block, question_message
+from bot.render.quiz import explained, options_block, question_message, typed_closed
 from bot.render.review import pack
 from bot.render.text import fit, html_name, label, with_medal
 from bot.storage import Homework, QuestionTally, Standing
@@ -239,12 +239,21 @@ def attempt_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardM
 
 
 def attempt_closed(
-    reveal: Reveal, lang: Lang, *, total: int, verdict: str, chosen: int | None
+    reveal: Reveal,
+    lang: Lang,
+    *,
+    total: int,
+    verdict: str,
+    chosen: int | None,
+    given: str | None = None,
 ) -> Safe:
-    """A homework question after the student's tap (``chosen``, a shown position) or after its
-    time ran out (None): the right option marked, the verdict, the explanation. Only about this
-    student, so without the group reveal's counts."""
+    """A homework question after the student's tap (``chosen``, a shown position) or typed
+    answer (``given``), or after its time ran out (None): the right option (or the answers
+    worth full marks) marked, the verdict, the explanation. Only about this student, so
+    without the group reveal's counts."""
     q = reveal.question
+    if q.typed:
+        return typed_closed(reveal, lang, total=total, given=given, verdict=verdict)
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
         q.text(lang),
@@ -298,6 +307,15 @@ def _item_block(
     if item.median_seconds is not None:
         median = num(lang, f"{item.median_seconds:.1f}")
         lines.append(t(lang, "an_item_time", median=median))
+    if item.pick_rates:
+        picks = ", ".join(
+            f"{fit(question.options[i](lang), 30)} {_percent(lang, rate)}"
+            for i, rate in enumerate(item.pick_rates)
+        )
+        lines.append(t(lang, "an_item_picks", picks=picks))
+    if item.wrong_typed:
+        typed = "; ".join(f"“{fit(text, 40)}” × {num(lang, n)}" for text, n in item.wrong_typed)
+        lines.append(t(lang, "an_item_typed", answers=typed))
     if item.flag is not None:
         lines.append(t(lang, FLAG_KEYS[item.flag], students=item.students))
     if reports:

@@ -27,9 +27,12 @@ async def build(store: Store, chat_id: int, season: int, quiz: Quiz) -> Analysis
                 r.option,
                 r.correct,
                 r.answered_at - r.posted_at if r.posted_at is not None else None,
+                r.given,
+                r.credit,
             )
             for r in rows
         ),
+        {q.id: q for q in quiz.questions},
     )
 
 

@@ -25,17 +25,19 @@ from telegram.ext import Application
 
 from bot import render
 from bot.core.bank import Quiz
-from bot.core.engine import PlanMismatch, QuizEngine, make_plan
+from bot.core.engine import PlanMismatch, QuizEngine, Verdict, make_plan
 from bot.core.mathtext import question_has_math
+from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
 from bot.i18n import t
 from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.services import pictures
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap, edit
-from bot.services.progress import restore_engine
+from bot.services.progress import restore_engine, save_ticks, ticked_of
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
 from bot.tg import outbox
 from bot.tg.membership import is_member
@@ -56,6 +58,8 @@ class Attempt:
     deadline: float  # the homework's: no answer counts after it
     message_id: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: several right answers: the options (shown positions) ticked on the open question
+    ticked: frozenset[int] = frozenset()
 
     @property
     def timer(self) -> str:
@@ -117,7 +121,7 @@ class Attempts(AppBound):
                     quiz_id=quiz.id,
                     language=lang,
                     seconds=hw.seconds,
-                    plan=make_plan(quiz, self._rng, typed=False),
+                    plan=make_plan(quiz, self._rng),
                     started_by=user_id,
                     started_at=self._clock(),
                 ),
@@ -152,16 +156,13 @@ class Attempts(AppBound):
 
     async def _post(self, a: Attempt) -> None:
         engine = a.engine
-        text = render_teacher.attempt_question(
+        text = self._question_text(a)
+        run_id, q_index = a.run_id, engine.current
+        keyboard = render.own_keyboard(
             engine.question,
-            engine.permutation,
             a.lang,
-            number=engine.current + 1,
-            total=engine.count,
-            seconds=engine.seconds,
-        )
-        keyboard = render_teacher.attempt_keyboard(
-            a.run_id, engine.current, len(engine.question.options)
+            lambda shown: callbacks.HomeworkAnswerData(run_id, q_index, shown),
+            a.ticked,
         )
 
         async def carry_on(sent: outbox.Outcome) -> bool:
@@ -180,6 +181,17 @@ class Attempts(AppBound):
             rich=question_has_math(engine.question),
         )
 
+    def _question_text(self, a: Attempt) -> Safe:
+        engine = a.engine
+        return render_teacher.attempt_question(
+            engine.question,
+            engine.permutation,
+            a.lang,
+            number=engine.current + 1,
+            total=engine.count,
+            seconds=engine.seconds,
+        )
+
     # --- answering --------------------------------------------------------------------------
 
     async def tap(self, tap: Tap[callbacks.HomeworkAnswerData]) -> Notice:
@@ -191,8 +203,17 @@ class Attempts(AppBound):
         async with a.lock:
             if a.run_id not in self._by_id:  # it ended while this tap waited
                 return t(tap.lang, "hw_alert_over"), True
-            engine = a.engine
-            verdict = engine.answer(user_id, q_index, shown, self._clock())
+            engine, now = a.engine, self._clock()
+            many = 0 <= q_index < engine.count and engine.question_at(q_index).kind == "multiple"
+            if many and shown != callbacks.SUBMIT:
+                return await self._tick(a, tap)
+            if many and not a.ticked and engine.check(user_id, q_index, now) is None:
+                return render.choice_alert(a.lang, ()), True
+            verdict = (
+                engine.answer_many(user_id, q_index, tuple(sorted(a.ticked)), now)
+                if many
+                else engine.answer(user_id, q_index, shown, now)
+            )
             if verdict.status == "closed" and q_index == engine.current and engine.phase == "open":
                 await self._time_up(a)  # its time ran out before its timer fired
             if verdict.status != "accepted" or verdict.answer is None:
@@ -209,20 +230,97 @@ class Attempts(AppBound):
             await self._close(a, prefix, verdict.shown)
             return alert, True
 
+    async def _tick(self, a: Attempt, tap: Tap[callbacks.HomeworkAnswerData]) -> Notice:
+        """Several right answers: an option ticked or unticked on the student's own keyboard
+        (☐/☑), kept and stored (under the lock)."""
+        engine, q_index, shown = a.engine, tap.button.q_index, tap.button.shown
+        check = engine.check(a.user_id, q_index, self._clock())
+        if check is not None or not 0 <= shown < len(engine.permutation):
+            perm = engine.plan.permutations[q_index]
+            verdict = check or Verdict("invalid")
+            return render.tap_alert(a.lang, verdict, engine.question_at(q_index), perm), True
+        a.ticked = a.ticked ^ {shown}
+        try:
+            await save_ticks(self._store, a.run_id, engine, a.user_id, a.ticked)
+        except Exception:
+            log.exception("attempt %s: could not store a selection", a.run_id)
+        run_id = a.run_id
+        keyboard = render.own_keyboard(
+            engine.question,
+            a.lang,
+            lambda s: callbacks.HomeworkAnswerData(run_id, q_index, s),
+            a.ticked,
+        )
+        await edit(
+            self._bot,
+            a.user_id,
+            tap.message_id,
+            self._question_text(a),
+            markup=keyboard,
+            rich=question_has_math(engine.question),
+        )
+        return render.choice_alert(a.lang, sorted(a.ticked)), False
+
+    async def typed(self, user_id: int, text: str, message_id: int) -> bool:
+        """A text the student sent: the answer to their attempt's open typed question (True),
+        or not for homework (False)."""
+        a = next(
+            (
+                x
+                for x in self._by_id.values()
+                if x.user_id == user_id and x.engine.phase == "open" and x.engine.question.typed
+            ),
+            None,
+        )
+        if a is None:
+            return False
+        async with a.lock:
+            engine, now = a.engine, self._clock()
+            if a.run_id not in self._by_id or engine.phase != "open" or not engine.question.typed:
+                return False
+            if not typed_readable(engine.question, text):
+                await self._say(a, t(a.lang, "typed_not_number"), message_id)
+                return True
+            if now >= a.deadline:  # past the homework's deadline: the sweep ends the attempt
+                await self._say(a, t(a.lang, "hw_alert_over"), message_id)
+                return True
+            verdict = engine.answer_typed(user_id, engine.current, text, now)
+            if verdict.status == "closed":
+                await self._time_up(a)  # its time ran out before its timer fired
+            if verdict.status != "accepted" or verdict.answer is None:
+                await self._say(a, t(a.lang, "hw_alert_over"), message_id)
+                return True
+            answer = verdict.answer
+            if not await self._driver.record(a, answer):
+                await self._say(a, t(a.lang, "alert_error"), message_id)
+                return True
+            prefix = render.verdict_prefix(
+                a.lang, verdict, engine.question, engine.permutation, practice=False
+            )
+            head = render.typed_verdict(a.lang, engine.question, answer, prefix)
+            await self._close(a, head, None, answer.typed)
+        return True
+
+    async def _say(self, a: Attempt, text: Safe, reply_to: int) -> None:
+        await outbox.send(self._bot, a.user_id, text, reply_to=reply_to)
+
     async def _time_up(self, a: Attempt) -> None:
         await self._close(a, t(a.lang, "hw_time_up"), None)
 
-    async def _close(self, a: Attempt, verdict: str, chosen: int | None) -> None:
+    async def _close(
+        self, a: Attempt, verdict: str, chosen: int | None, given: str | None = None
+    ) -> None:
         """Close the current question with ``verdict`` shown, then go on (under the lock)."""
         engine = a.engine
         reveal = await self._driver.close(a, a.timer)
+        a.ticked = frozenset()
         if a.message_id is not None:
             await edit(
                 self._bot,
                 a.user_id,
                 a.message_id,
                 render_teacher.attempt_closed(
-                    reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen
+                    reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen, given=given
                 ),
                 rich=question_has_math(reveal.question),
             )
@@ -334,15 +432,18 @@ class Attempts(AppBound):
         except PlanMismatch:
             return None
         lang: Lang = stored.language
+        user_id = stored.started_by or 0
+        ticked = (await ticked_of(self._store, stored.run_id, engine)).get(user_id, frozenset())
         return Attempt(
             stored.run_id,
             hw.homework_id,
-            stored.started_by or 0,
+            user_id,
             lang,
             quiz,
             engine,
             hw.deadline,
             stored.message_id,
+            ticked=ticked,
         )
 
     async def continue_resumed(self) -> None:

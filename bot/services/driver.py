@@ -184,7 +184,7 @@ class RunDriver:
         self,
         run: Run,
         chat_id: int,
-        question: tuple[Safe, InlineKeyboardMarkup],
+        question: tuple[Safe, InlineKeyboardMarkup | None],
         carry_on: Callable[[outbox.Outcome], Awaitable[bool]] | None = None,
         *,
         thread_id: int = 0,
@@ -220,7 +220,7 @@ class RunDriver:
     async def _send(
         self,
         chat_id: int,
-        question: tuple[Safe, InlineKeyboardMarkup],
+        question: tuple[Safe, InlineKeyboardMarkup | None],
         thread_id: int,
         shown: Shown | None,
         urgent: bool,

@@ -38,7 +38,7 @@ from bot.render import callbacks
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap, edit, send
 from bot.services.pictures import Shown
-from bot.services.progress import from_letters, letters, restore_engine
+from bot.services.progress import restore_engine, save_ticks, ticked_of
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
 from bot.tg import outbox
 from bot.tg.arrivals import Arrivals
@@ -203,12 +203,7 @@ class GroupQuizzes(AppBound):
         )
         for standing in await self._store.run_results(stored.run_id):
             run.names[standing.user_id] = standing.name
-        if engine.phase == "open" and engine.question.kind == "multiple":
-            perm = engine.permutation
-            for user_id, picked in (
-                await self._store.selections(run.run_id, engine.current)
-            ).items():
-                run.ticked[user_id] = frozenset(perm.index(o) for o in from_letters(picked))
+        run.ticked.update(await ticked_of(self._store, run.run_id, engine))
         self._register(run)
         self._pending_resume.append(run)
         log.info(
@@ -516,10 +511,8 @@ class GroupQuizzes(AppBound):
             return render.tap_alert(tap.lang, verdict, engine.question_at(q_index), perm), True
         mine = mine ^ {shown}
         run.ticked[tap.user_id] = mine
-        perm = engine.permutation
         try:
-            picked = letters(tuple(perm[s] for s in mine))
-            await self._store.save_selection(run.run_id, q_index, tap.user_id, picked)
+            await save_ticks(self._store, run.run_id, engine, tap.user_id, mine)
         except Exception:
             log.exception("run %s: could not store a selection of user %s", run.run_id, tap.user_id)
         return render.choice_alert(tap.lang, sorted(mine)), True

@@ -63,7 +63,7 @@ class Pictures:
         chat_id: int,
         shown: Shown,
         text: Safe,
-        markup: InlineKeyboardMarkup,
+        markup: InlineKeyboardMarkup | None,
         *,
         thread_id: int = 0,
         urgent: bool = False,

@@ -15,21 +15,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from telegram import InlineKeyboardMarkup
 from telegram.ext import Application
 
 from bot import render
 from bot.banks.catalog import Catalog
 from bot.core.bank import Quiz
-from bot.core.engine import PlanMismatch, QuizEngine, make_plan
+from bot.core.engine import PlanMismatch, QuizEngine, Verdict, make_plan
 from bot.core.mathtext import question_has_math
+from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
 from bot.i18n import t
 from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, html
 from bot.render import callbacks
 from bot.services import pictures
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap, edit
-from bot.services.progress import to_engine
+from bot.services.progress import save_ticks, ticked_of, to_engine
 from bot.storage import NewRun, Store
 from bot.tg import outbox
 
@@ -45,6 +48,8 @@ class Session:
     engine: QuizEngine
     message_id: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: several right answers: the options (shown positions) ticked on the open question
+    ticked: frozenset[int] = frozenset()
 
 
 class PracticeSessions(AppBound):
@@ -67,7 +72,7 @@ class PracticeSessions(AppBound):
         if old is not None:
             self._by_id.pop(old.run_id, None)
             await self._store.finish_run(old.run_id, "stopped")
-        plan = make_plan(quiz, rng, typed=False)
+        plan = make_plan(quiz, rng)
         stored = await self._store.create_run(
             NewRun(
                 chat_id=chat_id,
@@ -106,7 +111,8 @@ class PracticeSessions(AppBound):
         except PlanMismatch:
             return None
         engine.restore(map(to_engine, await self._store.answers(run_id)))
-        session = Session(run_id, chat_id, stored.language, engine.quiz, engine)
+        session = Session(run_id, chat_id, stored.language, engine.quiz, engine, stored.message_id)
+        session.ticked = (await ticked_of(self._store, run_id, engine)).get(chat_id, frozenset())
         self._by_id[run_id] = session
         return session
 
@@ -118,40 +124,105 @@ class PracticeSessions(AppBound):
         user_id, q_index, shown = tap.user_id, tap.button.q_index, tap.button.shown
         async with session.lock:
             engine = session.engine
+            if 0 <= q_index < engine.count and engine.question_at(q_index).kind == "multiple":
+                return await self._tick_or_submit(session, tap)
             verdict = engine.answer(user_id, q_index, shown, self._clock())
-            if verdict.status != "accepted" or verdict.answer is None:
-                q = verdict.answer.q_index if verdict.answer else engine.current
-                return render.tap_alert(
-                    session.lang,
-                    verdict,
-                    engine.question_at(q),
-                    engine.plan.permutations[q],
-                    practice=True,
-                ), False
-            answer = verdict.answer
-            if not await self._driver.record(session, answer, points=0):
-                return t(session.lang, "alert_error"), True
-            if not answer.correct:  # it comes back in /review
-                await self._store.add_missed(
-                    [(user_id, session.quiz.id, engine.question.id)], *first_review(answer.at)
-                )
+            return await self._judged(session, verdict, tap.message_id)
+
+    async def _tick_or_submit(self, session: Session, tap: Tap[callbacks.AnswerData]) -> Notice:
+        """Several right answers: an option ticks or unticks it (the keyboard shows ☐/☑),
+        Submit answers with what is ticked (under the lock)."""
+        engine, q_index, shown = session.engine, tap.button.q_index, tap.button.shown
+        check = engine.check(tap.user_id, q_index, self._clock())
+        if shown == callbacks.SUBMIT and check is None:
+            if not session.ticked:
+                return render.choice_alert(session.lang, ()), True
+            verdict = engine.answer_many(
+                tap.user_id, q_index, tuple(sorted(session.ticked)), self._clock()
+            )
+            return await self._judged(session, verdict, tap.message_id)
+        if check is not None or not 0 <= shown < len(engine.permutation):
+            perm = engine.plan.permutations[q_index]
+            verdict = check or Verdict("invalid")
+            alert = render.tap_alert(session.lang, verdict, engine.question_at(q_index), perm)
+            return alert, False
+        session.ticked = session.ticked ^ {shown}
+        try:
+            await save_ticks(self._store, session.run_id, engine, tap.user_id, session.ticked)
+        except Exception:
+            log.exception("practice %s: could not store a selection", session.run_id)
+        text, keyboard = self._question(session)
+        rich = question_has_math(engine.question)
+        await edit(self._bot, session.chat_id, tap.message_id, text, markup=keyboard, rich=rich)
+        return render.choice_alert(session.lang, sorted(session.ticked)), False
+
+    async def typed(self, chat_id: int, user_id: int, text: str, message_id: int) -> bool:
+        """A text the student sent: the answer to the practice question waiting for one (True),
+        or not for practice (False: another feature may take it)."""
+        stored = await self._store.running_run(chat_id, 0, "practice")
+        session = await self._load(stored.run_id, chat_id) if stored is not None else None
+        if session is None:
+            return False
+        async with session.lock:
+            engine = session.engine
+            if engine.phase != "open" or not engine.question.typed:
+                return False
+            if not typed_readable(engine.question, text):
+                notice = t(session.lang, "typed_not_number")
+                await outbox.send(self._bot, chat_id, notice, reply_to=message_id)
+                return True
+            verdict = engine.answer_typed(user_id, engine.current, text, self._clock())
+            alert, _ = await self._judged(session, verdict, session.message_id)
+            if verdict.status != "accepted" and alert:
+                await outbox.send(self._bot, chat_id, html("{}", alert), reply_to=message_id)
+        return True
+
+    async def _judged(self, session: Session, verdict: Verdict, message_id: int | None) -> Notice:
+        """An answer judged (under the lock): if accepted, stored, the question closed on its
+        message, and the next one asked; the notification."""
+        engine = session.engine
+        if verdict.status != "accepted" or verdict.answer is None:
+            q = verdict.answer.q_index if verdict.answer else engine.current
+            alert = render.tap_alert(
+                session.lang,
+                verdict,
+                engine.question_at(q),
+                engine.plan.permutations[q],
+                practice=True,
+            )
+            return alert, False
+        answer = verdict.answer
+        if not await self._driver.record(session, answer, points=0):
+            return t(session.lang, "alert_error"), True
+        if not answer.correct:  # it comes back in /review
+            await self._store.add_missed(
+                [(answer.user_id, session.quiz.id, engine.question.id)], *first_review(answer.at)
+            )
+        session.message_id = message_id  # the message answered
+        reveal = await self._driver.close(session)
+        if engine.question.typed:
+            prefix = render.typed_verdict(session.lang, engine.question, answer)
+            text = render.typed_closed(
+                reveal, session.lang, total=engine.count, given=answer.typed, verdict=prefix
+            )
+        else:
             prefix = render.verdict_prefix(
                 session.lang, verdict, engine.question, engine.permutation, practice=True
             )
-            session.message_id = tap.message_id  # the message tapped is the one answered
-            reveal = await self._driver.close(session)
             text = render.practice_answered(
                 reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.option
             )
+        if message_id is not None:
             rich = question_has_math(reveal.question)
-            await edit(self._bot, tap.chat_id, tap.message_id, text, rich=rich)
-            if engine.advance():
-                await self._ask(session)
-            else:
-                await self._done(session, user_id)
-            return prefix, False
+            await edit(self._bot, session.chat_id, message_id, text, rich=rich)
+        session.ticked = frozenset()
+        if engine.advance():
+            await self._ask(session)
+        else:
+            await self._done(session, answer.user_id)
+        return prefix, False
 
-    async def _ask(self, session: Session) -> None:
+    def _question(self, session: Session) -> tuple[Safe, InlineKeyboardMarkup | None]:
         engine = session.engine
         text = render.question_message(
             engine.question,
@@ -162,13 +233,22 @@ class PracticeSessions(AppBound):
             seconds=0,
             answered=0,
         )
-        keyboard = render.answer_keyboard(
-            session.run_id, engine.current, len(engine.question.options)
+        run_id, q_index = session.run_id, engine.current
+        keyboard = render.own_keyboard(
+            engine.question,
+            session.lang,
+            lambda shown: callbacks.AnswerData(run_id, q_index, shown),
+            session.ticked,
         )
+        return text, keyboard
+
+    async def _ask(self, session: Session) -> None:
         # untimed: open whatever the send's outcome (the student may /practice again)
-        shown = pictures.before(session.quiz, engine.question)
-        rich = question_has_math(engine.question)
-        await self._driver.post(session, session.chat_id, (text, keyboard), shown=shown, rich=rich)
+        shown = pictures.before(session.quiz, session.engine.question)
+        rich = question_has_math(session.engine.question)
+        await self._driver.post(
+            session, session.chat_id, self._question(session), shown=shown, rich=rich
+        )
 
     async def _done(self, session: Session, user_id: int) -> None:
         right = sum(1 for a in session.engine.answers_of(user_id).values() if a.correct)

@@ -93,3 +93,23 @@ def to_stored(
 def _given(answer: Answer) -> str | None:
     """What a tapped answer stores beyond its option: every option chosen, when several."""
     return letters(answer.picked) if answer.picked else None
+
+
+async def ticked_of(store: Store, run_id: int, engine: QuizEngine) -> dict[int, frozenset[int]]:
+    """What each student had ticked (shown positions) on the open several-answers question of
+    a run, as stored: a selection survives a restart."""
+    if engine.phase != "open" or engine.question.kind != "multiple":
+        return {}
+    perm = engine.permutation
+    return {
+        user_id: frozenset(perm.index(o) for o in from_letters(picked) if o in perm)
+        for user_id, picked in (await store.selections(run_id, engine.current)).items()
+    }
+
+
+async def save_ticks(
+    store: Store, run_id: int, engine: QuizEngine, user_id: int, ticked: frozenset[int]
+) -> None:
+    """Keep what a student ticked (shown positions) on the open question."""
+    picked = letters(tuple(engine.permutation[s] for s in ticked))
+    await store.save_selection(run_id, engine.current, user_id, picked)

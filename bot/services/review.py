@@ -20,6 +20,7 @@ import logging
 import random
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -28,12 +29,13 @@ from telegram.ext import Application, CallbackContext, Job
 from bot import render
 from bot.banks.catalog import Catalog
 from bot.core import spacing
-from bot.core.bank import Question, Quiz
-from bot.core.engine import DAY
+from bot.core.bank import MAX_ANSWER_CHARS, Question, Quiz
+from bot.core.engine import DAY, Answer
 from bot.core.mathtext import question_has_math
+from bot.core.scoring import grade_typed, typed_readable
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
-from bot.i18n.markup import join
+from bot.i18n.markup import Safe, join
 from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.render.callbacks import TZ_RANGE
@@ -81,6 +83,17 @@ def next_fire(now: float, tz_minutes: int, remind_minutes: int) -> float:
     return target - local
 
 
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A typed ``/review`` question waiting for the student's message: its card, the
+    session's count so far (as a button's data carries it), and the question's message."""
+
+    card_id: int
+    step: int
+    right: int
+    message_id: int | None
+
+
 class Reviews(AppBound):
     """``/review`` sessions and review reminders."""
 
@@ -96,6 +109,8 @@ class Reviews(AppBound):
     ) -> None:
         self._app, self._store, self._catalog = app, store, catalog
         self._clock, self._rng, self._recaps, self._default = clock, rng, recaps, default
+        #: students whose typed question waits for its answer (kept in memory only)
+        self._waiting: dict[int, Waiting] = {}
 
     # --- the session ---------------------------------------------------------------------------
 
@@ -136,14 +151,94 @@ class Reviews(AppBound):
             self._rng.shuffle(perm)
         due = await self._store.due_count(user_id, now)
         text = render.review_question(quiz, question, perm, lang, due=due)
+        rich = question_has_math(question)
+        if question.typed:  # the answer comes as a message: remembered until it does
+            sent = await send(self._bot, chat_id, text, rich=rich)
+            self._waiting[user_id] = Waiting(card.card_id, step, right, sent.message_id)
+            return True
+        self._waiting.pop(user_id, None)
+        names = render.tf_names(lang) if question.kind == "truefalse" else None
         await send(
             self._bot,
             chat_id,
             text,
-            rich=question_has_math(question),
-            markup=render.review_keyboard(card.card_id, perm, step=step, right=right),
+            rich=rich,
+            markup=render.review_keyboard(card.card_id, perm, step=step, right=right, names=names),
         )
         return True
+
+    async def typed(self, chat_id: int, user_id: int, text: str, message_id: int) -> bool:
+        """A text the student sent: the answer to the typed ``/review`` question waiting for
+        one (True), or not for review (False)."""
+        waiting = self._waiting.get(user_id)
+        if waiting is None:
+            return False
+        card = await self._store.card(waiting.card_id)
+        found = self._lookup(card) if card is not None else None
+        if card is None or found is None:
+            self._waiting.pop(user_id, None)
+            return False
+        lang = await self._recaps.language_of(chat_id, self._default)
+        quiz, question = found
+        if not typed_readable(question, text):
+            await outbox.send(self._bot, chat_id, t(lang, "typed_not_number"), reply_to=message_id)
+            return True
+        if self._waiting.pop(user_id, None) is None:  # another text of the same moment took it
+            return True
+        fraction, matched = grade_typed(question, text)
+        answer = Answer(
+            0,
+            user_id,
+            -1,
+            fraction >= 1,
+            0,
+            self._clock(),
+            typed=text.strip()[:MAX_ANSWER_CHARS],
+            credit=fraction,
+            matched=matched,
+        )
+        verdict = render.typed_verdict(lang, question, answer)
+        schedule = await self._judged(card, answer.correct, lang)
+        if schedule is None:
+            await outbox.send(self._bot, chat_id, t(lang, "review_stale"), reply_to=message_id)
+            return True
+        if waiting.message_id is not None:
+            await edit(
+                self._bot,
+                chat_id,
+                waiting.message_id,
+                render.review_typed_answered(
+                    quiz,
+                    question,
+                    lang,
+                    given=answer.typed or "",
+                    verdict=verdict,
+                    schedule=schedule,
+                ),
+                rich=question_has_math(question),
+                markup=render_teacher.card_report_keyboard(lang, card.card_id),
+            )
+        await self._next(chat_id, user_id, lang, waiting.step, waiting.right + int(answer.correct))
+        return True
+
+    async def _judged(self, card: Card, correct: bool, lang: Lang) -> Safe | None:
+        """The card answered, its next review stored: when it comes back (None: the answer
+        was stale, another one came first)."""
+        now = self._clock()
+        memory, due = spacing.review(card.memory, correct, now)
+        if not await self._store.review_answered(card.card_id, memory, due, now):
+            return None
+        if due is None:
+            return t(lang, "review_learnt")
+        key = "review_up" if correct else "review_reset"
+        return t(lang, key, when=render.when(lang, due - now))
+
+    async def _next(self, chat_id: int, user_id: int, lang: Lang, step: int, right: int) -> None:
+        """The session's next question, or its end."""
+        if step >= SESSION or not await self._ask(
+            chat_id, user_id, lang, step=step + 1, right=right
+        ):
+            await self._done(chat_id, user_id, lang, answered=step, right=right)
 
     async def tap(self, tap: Tap[callbacks.ReviewData]) -> Notice:
         """A tap on a review question: (notification, as an alert)."""
@@ -157,23 +252,15 @@ class Reviews(AppBound):
         perm, shown, step, right = data.order, data.shown, data.step, data.right
         if len(perm) != len(question.options):
             return t(lang, "alert_invalid"), True
-        now = self._clock()
         correct = perm[shown] == question.correct
-        memory, due = spacing.review(card.memory, correct, now)
-        if not await self._store.review_answered(card.card_id, memory, due, now):
+        schedule = await self._judged(card, correct, lang)
+        if schedule is None:
             return t(lang, "review_stale"), True
         verdict = (
             t_plain(lang, "alert_right_practice")
             if correct
             else t_plain(
                 lang, "alert_wrong_practice", label=render.label(perm.index(question.correct))
-            )
-        )
-        schedule = (
-            t(lang, "review_learnt")
-            if due is None
-            else t(
-                lang, "review_up" if correct else "review_reset", when=render.when(lang, due - now)
             )
         )
         await edit(
@@ -186,11 +273,7 @@ class Reviews(AppBound):
             rich=question_has_math(question),
             markup=render_teacher.card_report_keyboard(lang, card.card_id),
         )
-        right += int(correct)
-        if step >= SESSION or not await self._ask(
-            chat_id, user_id, lang, step=step + 1, right=right
-        ):
-            await self._done(chat_id, user_id, lang, answered=step, right=right)
+        await self._next(chat_id, user_id, lang, step, right + int(correct))
         return verdict, False
 
     async def _done(

@@ -38,14 +38,15 @@ class AnalysisMixin(StoreCore):
         """Every answer to ``quiz_id`` in the chat's season (live quizzes and homework)."""
         rows = await self._fetchall(
             "SELECT a.run_id, a.q_index, a.question_id, a.user_id, a.option, a.correct,"
-            " a.points, a.answered_at, q.posted_at, r.seconds"
+            " a.points, a.answered_at, q.posted_at, r.seconds, a.given, a.credit"
             " FROM runs AS r CROSS JOIN answers AS a ON a.run_id = r.run_id"
             " LEFT JOIN run_questions AS q ON q.run_id = a.run_id AND q.q_index = a.q_index"
             f" WHERE {_SEASON_QUIZ} ORDER BY a.run_id, a.user_id, a.q_index",
             (chat_id, season, quiz_id),
         )
         return [
-            Graded(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7], r[8], r[9]) for r in rows
+            Graded(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7], r[8], r[9], r[10], r[11])
+            for r in rows
         ]
 
     async def chat_title(self, chat_id: int) -> str | None:

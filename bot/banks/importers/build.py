@@ -12,9 +12,8 @@ from typing import Protocol
 
 from bot.banks.importers.language import detect
 from bot.banks.importers.model import (
-    FALSE,
     TRUE,
-    TRUE_FALSE,
+    Answer,
     Draft,
     LanguageName,
     Location,
@@ -33,6 +32,9 @@ from bot.core.bank import (
     MIN_OPTIONS,
     MIN_SECONDS,
     OTHER_LANGUAGES,
+    TRUE_FALSE,
+    TYPED_KINDS,
+    Accepted,
     Option,
     Question,
     Quiz,
@@ -150,10 +152,6 @@ def build(
     candidates: list[Question] = []
     room = _alert_room()
     for number, draft in enumerate(drafts, start=1):
-        if draft.true_false:
-            pair = TRUE_FALSE.get(other or language, TRUE_FALSE["en"])
-            words = dict(zip((TRUE, FALSE), pair, strict=True))
-            draft = replace(draft, options=tuple(words[o] for o in draft.options))
         problem = _precheck(draft)
         if problem is not None:
             slots.append(problem)
@@ -319,18 +317,44 @@ def _text(text: str, dollars: bool) -> Text:
 
 def _question(draft: Draft, qid: str, number: int, dollars: bool) -> Question:
     feedback = [*draft.feedback, *[None] * len(draft.options)]
+    options = tuple(
+        _option(option, given, dollars)
+        for option, given in zip(draft.options, feedback, strict=False)
+    )
+    correct, kind = draft.correct, draft.kind
+    if draft.true_false:  # the bank's own true/false, worded in each chat's language
+        kind, options = "truefalse", TRUE_FALSE
+        correct = 0 if draft.options[draft.correct] == TRUE else 1
+    elif kind in TYPED_KINDS:
+        options, correct = (), 0
     return Question(
         id=qid,
         number=number,
         text=_text(draft.text, dollars),
-        options=tuple(
-            _option(option, given, dollars)
-            for option, given in zip(draft.options, feedback, strict=False)
-        ),
-        correct=draft.correct,
+        options=options,
+        correct=correct,
         explanation=_text(draft.explanation, dollars) if draft.explanation else None,
         note=_text(draft.note, dollars) if draft.note else None,
         tag=draft.tag.strip() if draft.tag else None,
+        kind=kind,
+        rights=draft.rights if kind == "multiple" else (),
+        fractions=draft.fractions if kind in ("single", "multiple") else (),
+        accepted=(
+            tuple(_accepted(a, dollars) for a in draft.answers) if kind in TYPED_KINDS else ()
+        ),
+        units=draft.units if kind == "numeric" else (),
+        case_sensitive=draft.case_sensitive and kind == "short",
+        wrong_feedback=_text(draft.wrong_feedback, dollars) if draft.wrong_feedback else None,
+    )
+
+
+def _accepted(answer: Answer, dollars: bool) -> Accepted:
+    return Accepted(
+        text=answer.text.strip(),
+        value=answer.value,
+        tolerance=answer.tolerance,
+        fraction=answer.fraction,
+        feedback=_text(answer.feedback, dollars) if answer.feedback else None,
     )
 
 
@@ -345,6 +369,8 @@ def _precheck(draft: Draft) -> Problem | None:
     """The limits an importer's reader knows best how to word."""
     if not draft.text.strip():
         return Problem(draft.where, "imp_empty_question", {})
+    if draft.kind in TYPED_KINDS:
+        return None  # its answers are the validator's to check
     count = len(draft.options)
     if not MIN_OPTIONS <= count <= MAX_OPTIONS:
         return Problem(

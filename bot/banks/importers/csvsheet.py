@@ -7,7 +7,10 @@
 
 Header cells are matched loosely (case, "- max 120 characters" tails), rows before the header
 (Kahoot's instructions) are passed over. UTF-8 with or without BOM; comma, semicolon or tab.
-The answer may be a letter (A, B... or ক, খ...), a number or the option's text.
+The answer may be a letter (A, B... or ক, খ...), a number or the option's text; several of
+them ("1,3") make a question with several right answers, as Quizizz's ``Checkbox`` type is;
+Quizizz's ``Fill-in-the-Blank`` accepts each answer written in its option columns (a typed short
+answer); a ``True/False`` row with those two options is a true/false question.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.banks.importers.model import Draft, Parsed, Place, Problem, clean
+from bot.banks.importers.model import FALSE, TRUE, Answer, Draft, Parsed, Place, Problem, clean
 from bot.banks.importers.scan import csv_records, header_key, letter_index, small_number
 from bot.i18n import ascii_digits
 
@@ -131,52 +134,90 @@ def _cell(row: list[str], index: int | None) -> str:
     return row[index].strip() if index is not None and index < len(row) else ""
 
 
+_CHOICE = ("multiple choice", "multiple-choice", "mcq", "quiz")
+_TRUE_FALSE = ("true/false", "true or false", "true-false", "truefalse")
+_SEVERAL = ("checkbox", "checkboxes", "multiple select", "multi-select", "select all")
+_TYPED = ("fill-in-the-blank", "fill in the blank", "fill-in-the-blanks", "type answer")
+
+
 def _row(out: Parsed, where: Place, row: list[str], cols: _Columns) -> Draft | None:
-    kind = _cell(row, cols.kind).casefold()
-    if kind and kind not in (
-        "multiple choice",
-        "multiple-choice",
-        "mcq",
-        "quiz",
-        "true/false",
-        "true or false",
-    ):
+    kind = " ".join(_cell(row, cols.kind).casefold().split())
+    if kind and kind not in (*_CHOICE, *_TRUE_FALSE, *_SEVERAL, *_TYPED):
         out.skip(where, "imp_not_mcq", kind=_cell(row, cols.kind)[:40])
         return None
     # options by their column number, so "correct: 3" names the third column even when the
     # second is left empty
     numbered = [(n, clean(_cell(row, i))) for n, i in enumerate(cols.options, start=1)]
     present = [(n, text) for n, text in numbered if text]
-    answer = ascii_digits(clean(_cell(row, cols.correct)))
-    # the right option's own text first: "Rest, water, no strain" is one answer
-    chosen = next((n for n, text in present if text == answer), None)
+    seconds = small_number(ascii_digits(_cell(row, cols.seconds)))
+    text = clean(_cell(row, cols.question))
+    explanation = clean(_cell(row, cols.explanation)) or None
+    tag = _cell(row, cols.tag) or None
+    if kind in _TYPED:  # Quizizz: every answer written in the option columns is accepted
+        answers = tuple(Answer(text=t) for _, t in present)
+        return Draft(
+            where, text, (), 0, None, explanation, tag, seconds, kind="short", answers=answers
+        )
+    chosen = _chosen(out, where, present, clean(_cell(row, cols.correct)))
     if chosen is None:
-        picks = [p.strip() for p in re.split(r"[,;|]", answer) if p.strip()]
-        if len(picks) != 1:
-            out.skip(where, "imp_right_count", count=len(picks))
-            return None
-        pick = picks[0]
-        chosen = small_number(pick)
-        index = letter_index(pick)
-        if chosen is None and index is not None and index < _LETTERED:
-            chosen = index + 1
-        elif chosen is None:
-            chosen = next((n for n, text in present if text.casefold() == pick.casefold()), None)
-    else:
-        pick = answer
-    numbers = [n for n, _ in present]
-    if chosen not in numbers:
-        out.skip(where, "imp_csv_answer", answer=pick[:40])
         return None
-    seconds_text = ascii_digits(_cell(row, cols.seconds))
-    seconds = small_number(seconds_text)
+    numbers = [n for n, _ in present]
+    picked = sorted(numbers.index(n) for n in chosen)
+    options = tuple(t for _, t in present)
+    if len(picked) > 1 or kind in _SEVERAL:
+        return Draft(
+            where,
+            text,
+            options,
+            picked[0],
+            explanation,
+            None,
+            tag,
+            seconds,
+            kind="multiple",
+            rights=tuple(picked),
+        )
+    words = tuple(o.casefold() for o in options)
+    true_false = kind in _TRUE_FALSE and sorted(words) == [FALSE, TRUE]
     return Draft(
         where,
-        clean(_cell(row, cols.question)),
-        tuple(t for _, t in present),
-        numbers.index(chosen),
-        clean(_cell(row, cols.explanation)) or None,
+        text,
+        words if true_false else options,
+        picked[0],
+        explanation,
         None,
-        _cell(row, cols.tag) or None,
+        tag,
         seconds,
+        true_false=true_false,
     )
+
+
+def _chosen(
+    out: Parsed, where: Place, present: list[tuple[int, str]], answer: str
+) -> list[int] | None:
+    """The option numbers the answer cell names (one, or several: "1,3", "A;C"); None, said,
+    when it names none or one that is not there."""
+    answer = ascii_digits(answer)
+    # the right option's own text first: "Rest, water, no strain" is one answer
+    whole = next((n for n, text in present if text == answer), None)
+    if whole is not None:
+        return [whole]
+    picks = [p.strip() for p in re.split(r"[,;|]", answer) if p.strip()]
+    if not picks:
+        out.skip(where, "imp_right_count", count=0)
+        return None
+    numbers = [n for n, _ in present]
+    chosen: list[int] = []
+    for pick in picks:
+        number = small_number(pick)
+        index = letter_index(pick)
+        if number is None and index is not None and index < _LETTERED:
+            number = index + 1
+        elif number is None:
+            number = next((n for n, text in present if text.casefold() == pick.casefold()), None)
+        if number not in numbers:
+            out.skip(where, "imp_csv_answer", answer=pick[:40])
+            return None
+        if number not in chosen:
+            chosen.append(number)
+    return chosen

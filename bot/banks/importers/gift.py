@@ -2,26 +2,31 @@
 
 Questions are separated by blank lines; ``//`` lines are comments; ``$CATEGORY:`` sets the tag
 of the questions after it. ``<img src="pics/a.png">`` in a question's text names its picture, a
-file given beside the GIFT file. Special characters are escaped with a backslash (``\\= \\~ \\# \\{
-\\} \\:`` and ``\\n`` for a line break). Only single-answer multiple choice (including
-true/false and the "missing word" form) is imported; everything else is reported.
+file given beside the GIFT file. Special characters are escaped with a backslash (``\\= \\~ \\#
+\\{ \\} \\:`` and ``\\n`` for a line break). Multiple choice (one right answer, several ``=``
+or ``~%50%`` weights: several right answers with partial and negative credit; the "missing
+word" form too), true/false (``{T}``), short answers (``{=Skin =skin}``) and numbers
+(``{#3.14:0.01}``, ``{#1..5}``, ``{#=%100%3.14:0.01 =%50%3:1}``) are imported; essays and
+matching questions are reported.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from typing import cast
 
 from bot.banks.importers import pictures
 from bot.banks.importers.htmltext import html_to_text, media_in
-from bot.banks.importers.model import FALSE, TRUE, Draft, Parsed, clean
-from bot.core.bank import MAX_OPTIONS, MIN_OPTIONS
+from bot.banks.importers.model import FALSE, TRUE, Answer, Draft, Parsed, clean, weigh
+from bot.core.bank import MAX_ACCEPTED, MAX_OPTIONS, MIN_OPTIONS
 
 _SPECIAL = "=~#{}:\\"
 _FORMAT = re.compile(r"^\s*\[(html|markdown|plain|moodle)\]", re.IGNORECASE)
 _TRUE_FALSE = re.compile(r"^\s*(T|F|TRUE|FALSE)\s*$", re.IGNORECASE)
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d+)?)%")
+_MOST = max(MAX_OPTIONS, MAX_ACCEPTED)  # answers read at most (more are refused at once)
 
 Chars = list[tuple[str, bool]]  # each character, and whether it was escaped
 
@@ -196,61 +201,124 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
     if not text.strip():
         raise _Skip("imp_not_mcq", kind="essay")
     if text.lstrip().startswith("#"):  # Moodle's rule: a numerical answer, feedback or not
-        raise _Skip("imp_not_mcq", kind="numerical")
+        return _numeric(where, body[_find(body, "#") + 1 :], question, fmt, general)
     head = _split(body, "#")
     if _TRUE_FALSE.match(_text(head[0][1])):  # {T}, {F#wrong#right}; feedback may hold = or ~
         right = _text(head[0][1]).strip().upper().startswith("T")
-        # {T#wrong#right}: the first feedback is for a wrong answer, the second for a right one
-        given = [_piece(_text(part), fmt) or None for _, part in head[1:]] + [None, None]
-        wrong_said, right_said = given[0], given[1]
-        said = (right_said, wrong_said) if right else (wrong_said, right_said)
+        # feedback for a wrong answer, then for a right one
+        given = [_piece(_text(part), fmt) for _, part in head[1:]]
+        explanation = given[1] if len(given) > 1 and given[1] else None
+        wrong = given[0] if given and given[0] else None
         return Draft(
             where,
             question,
             (TRUE, FALSE),
             0 if right else 1,
-            None,
+            explanation,
             general,
             true_false=True,
-            feedback=said,
+            wrong_feedback=wrong,
         )
     parts = _right_marks(_split(body, "=~"))
-    if len(parts) - 1 > MAX_OPTIONS:  # said before thousands of options are each formatted
+    if len(parts) - 1 > _MOST:  # said before thousands of options are each formatted
         raise _Skip("imp_option_count", count=len(parts) - 1, low=MIN_OPTIONS, high=MAX_OPTIONS)
     options: list[str] = []
-    rights: list[int] = []
+    percents: list[float] = []
     feedbacks: list[str | None] = []
-    partial = False
     for mark, part in parts:
         if not mark:
             if _text(part).strip():
                 raise _Skip("imp_gift_stray", text=_text(part).strip()[:40])
             continue
         pieces = _split(part, "#")
-        answer = _text(pieces[0][1])
+        answer, value = _weight(_text(pieces[0][1]), 100.0 if mark == "=" else 0.0)
         feedback = _piece(_text(pieces[1][1]), fmt) if len(pieces) > 1 else None
-        weight = _WEIGHT.match(answer.strip())
-        value = 100.0 if mark == "=" else 0.0
-        if weight:
-            value = float(weight.group(1))
-            answer = answer.strip()[weight.end() :]
         if mark == "=" and "->" in answer:
             raise _Skip("imp_not_mcq", kind="matching")
-        if value >= 100:
-            rights.append(len(options))
-        elif value > 0:
-            partial = True
-        options.append(_piece(answer.strip(), fmt))
+        percents.append(value)
+        options.append(_piece(answer, fmt))
         feedbacks.append(feedback or None)
-    if options and not any(mark == "~" for mark, _ in parts):
-        raise _Skip("imp_not_mcq", kind="short answer")
-    if partial:
-        raise _Skip("imp_not_mcq", kind="partial credit")
-    if len(rights) != 1:
-        raise _Skip("imp_right_count", count=len(rights))
+    if options and not any(mark == "~" for mark, _ in parts):  # {=Skin =skin}: typed
+        answers = tuple(
+            Answer(text=o, fraction=p / 100, feedback=f)
+            for o, p, f in zip(options, percents, feedbacks, strict=True)
+        )
+        return Draft(where, question, (), 0, None, general, kind="short", answers=answers)
+    key = weigh(percents)
+    if key is None:
+        raise _Skip("imp_right_count", count=0)
     return Draft(
-        where, question, tuple(options), rights[0], None, general, feedback=tuple(feedbacks)
+        where,
+        question,
+        tuple(options),
+        key.correct,
+        None,
+        general,
+        feedback=tuple(feedbacks),
+        kind=key.kind,
+        rights=key.rights,
+        fractions=key.fractions,
     )
+
+
+def _weight(answer: str, default: float) -> tuple[str, float]:
+    """An answer's text without its ``%50%`` weight, and its weight (else ``default``)."""
+    answer = answer.strip()
+    weight = _WEIGHT.match(answer)
+    if weight is None:
+        return answer, default
+    return answer[weight.end() :].strip(), float(weight.group(1))
+
+
+def _numeric(where: str, body: Chars, question: str, fmt: str, general: str | None) -> Draft:
+    """``{#3.14:0.01}``, ``{#1..5}``, ``{#=%100%3.14:0.01#feedback =%50%3:1 ~#wrong}``."""
+    parts = _split(body, "=~")
+    if len(parts) - 1 > _MOST:
+        raise _Skip("imp_option_count", count=len(parts) - 1, low=1, high=MAX_ACCEPTED)
+    answers: list[Answer] = []
+    wrong: str | None = None
+    for mark, part in parts:
+        pieces = _split(part, "#")
+        spec = _text(pieces[0][1]).strip()
+        feedback = (_piece(_text(pieces[1][1]), fmt) or None) if len(pieces) > 1 else None
+        if mark == "~":
+            wrong = feedback
+            continue
+        if not mark and not spec:
+            continue
+        spec, percent = _weight(spec, 100.0)
+        value, tolerance = _number_spec(spec)
+        answers.append(
+            Answer(value=value, tolerance=tolerance, fraction=percent / 100, feedback=feedback)
+        )
+    return Draft(
+        where,
+        question,
+        (),
+        0,
+        None,
+        general,
+        kind="numeric",
+        answers=tuple(answers),
+        wrong_feedback=wrong,
+    )
+
+
+def _number_spec(spec: str) -> tuple[float, float]:
+    """A GIFT number: ``3.14`` (exact), ``3.14:0.01`` (a tolerance) or ``1..5`` (an
+    interval) as a value and a tolerance."""
+    try:
+        if ".." in spec:
+            low, _, high = spec.partition("..")
+            a, b = float(low), float(high)
+            return (a + b) / 2, abs(b - a) / 2
+        value, _, tolerance = spec.partition(":")
+        number, margin = float(value), float(tolerance or 0)
+    except ValueError:
+        raise _Skip("imp_bad_number", text=spec[:40]) from None
+    if not (math.isfinite(number) and math.isfinite(margin)):
+        raise _Skip("imp_bad_number", text=spec[:40])
+    return number, abs(margin)
 
 
 def _right_marks(parts: list[tuple[str, Chars]]) -> list[tuple[str, Chars]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from bot.core.bank import Kind
 from bot.core.problems import Location, Place
 from bot.core.problems import Problem as BankProblem
 from bot.i18n import MESSAGES, t_plain
@@ -13,7 +14,7 @@ from bot.i18n.lang import Lang, language_name
 __all__ = [
     "FALSE",
     "TRUE",
-    "TRUE_FALSE",
+    "Answer",
     "Draft",
     "LanguageName",
     "Location",
@@ -62,23 +63,26 @@ class LanguageName:
         return language_name(self.code, lang)
 
 
-TRUE, FALSE = "true", "false"  # true/false options, worded in the bank's language when built
-TRUE_FALSE: dict[str, tuple[str, str]] = {
-    "en": ("True", "False"),
-    "bn": ("সত্য", "মিথ্যা"),
-    "fr": ("Vrai", "Faux"),
-    "es": ("Verdadero", "Falso"),
-    "de": ("Wahr", "Falsch"),
-    "pt": ("Verdadeiro", "Falso"),
-    "it": ("Vero", "Falso"),
-    "nl": ("Waar", "Onwaar"),
-}
+TRUE, FALSE = "true", "false"  # true/false options as read (a truefalse question when built)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One accepted typed answer as read: a short answer's text, or a number's value and
+    tolerance; its credit (1: full marks) and its own feedback."""
+
+    text: str = ""
+    value: float = 0.0
+    tolerance: float = 0.0
+    fraction: float = 1.0
+    feedback: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Draft:
-    """A single-answer multiple-choice question read from a source file, not yet checked
-    against the bank's limits."""
+    """A question read from a source file, not yet checked against the bank's limits: options
+    tapped (``single``, ``multiple``, ``truefalse``) or an answer typed (``numeric``,
+    ``short``: no options, its ``answers``)."""
 
     where: Location
     text: str
@@ -88,9 +92,16 @@ class Draft:
     note: str | None = None
     tag: str | None = None
     seconds: int | None = None
-    true_false: bool = False  # options are (TRUE, FALSE) in some order: worded when built
+    true_false: bool = False  # options are (TRUE, FALSE) in some order: a truefalse question
     image: str | None = None  # the picture the question names (a file beside it, or embedded)
     feedback: tuple[str | None, ...] = ()  # each option's own feedback, by index (or none)
+    kind: Kind = "single"  # "truefalse" is said by ``true_false``
+    rights: tuple[int, ...] = ()  # ``multiple``: every right option (``correct`` first)
+    fractions: tuple[float, ...] = ()  # per option, its credit (-1..1); empty: the default
+    answers: tuple[Answer, ...] = ()  # ``numeric``/``short``
+    units: tuple[str, ...] = ()  # ``numeric``
+    case_sensitive: bool = False  # ``short``
+    wrong_feedback: str | None = None  # what a wrong answer is told
 
 
 @dataclass(slots=True)
@@ -116,3 +127,39 @@ def clean(text: str) -> str:
         if line or (out and out[-1]):
             out.append(line)
     return "\n".join(out).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """Options' credit as a question's key: its kind, the first right option, every right
+    one (``multiple``) and the fractions (empty: the kind's default)."""
+
+    kind: Kind
+    correct: int
+    rights: tuple[int, ...]
+    fractions: tuple[float, ...]
+
+
+def weigh(percents: list[float], *, several: bool | None = None) -> Weighed | None:
+    """The key of options worth ``percents`` (Moodle's percentages, -100..100) each; None when
+    no option is worth anything. One option worth 100 makes a ``single`` question (others may
+    give partial or negative credit), several (or only partial ones) a ``multiple`` one, unless
+    ``several`` says which (Moodle's ``<single>``). The positive credit of a ``multiple``
+    question that sums to more than full marks (``{=A =B ~C}``) is shared out."""
+    full = [i for i, p in enumerate(percents) if p >= 100]
+    positive = [i for i, p in enumerate(percents) if p > 0]
+    if not positive:
+        return None
+    plain = all(p in (0, 100) for p in percents)
+    if several is False or (several is None and len(full) == 1):
+        correct = max(range(len(percents)), key=lambda i: percents[i])
+        fractions = () if plain and len(full) == 1 else tuple(p / 100 for p in percents)
+        return Weighed("single", correct, (), fractions)
+    fractions = tuple(p / 100 for p in percents)
+    total = sum(f for f in fractions if f > 0)
+    if total > 1.01:
+        fractions = tuple(f / total if f > 0 else f for f in fractions)
+    share = 1 / len(positive)  # the default: a right option 1/R, a wrong one -1/R
+    if plain or all(abs(abs(f) - share) < 1e-4 and f != 0 for f in fractions):
+        fractions = ()
+    return Weighed("multiple", positive[0], tuple(positive), fractions)

@@ -1,4 +1,7 @@
-"""Moodle XML: ``multichoice`` questions with ``single`` true, and ``truefalse``.
+"""Moodle XML: ``multichoice`` questions (one right answer, or several with fractions:
+``<single>false</single>``), ``truefalse``, ``numerical`` (tolerances, units) and
+``shortanswer`` (``<usecase>``); other types (essays, matching, cloze, drag and drop) are
+reported.
 
 The file is parsed by defusedxml with DTDs forbidden: no entity is ever expanded, so an
 entity bomb ("billion laughs") or an external entity is refused at once. Question texts are
@@ -9,7 +12,9 @@ pictures, and every sound or video, are named in the report (bot/banks/importers
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET  # only for the Element type and ParseError
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Callable  # only for the Element type and ParseError
 from pyexpat import errors as expat_errors
 
 from defusedxml import DefusedXmlException
@@ -17,7 +22,17 @@ from defusedxml.ElementTree import DefusedXMLParser
 
 from bot.banks.importers import pictures
 from bot.banks.importers.htmltext import html_to_text
-from bot.banks.importers.model import FALSE, TRUE, Draft, Parsed, Place, Problem, clean
+from bot.banks.importers.model import (
+    FALSE,
+    TRUE,
+    Answer,
+    Draft,
+    Parsed,
+    Place,
+    Problem,
+    clean,
+    weigh,
+)
 
 
 def parse(name: str, data: bytes) -> Parsed:
@@ -53,16 +68,10 @@ def parse(name: str, data: bytes) -> Parsed:
         if kind == "category":
             tag = _category(_plain(element.find("category")))
             continue
-        if kind not in ("multichoice", "truefalse"):
+        if kind not in _KINDS:
             out.skip(where, "imp_not_mcq", kind=kind or "?")
             continue
-        if kind == "multichoice" and (element.findtext("single") or "true").strip() not in (
-            "true",
-            "1",
-        ):
-            out.skip(where, "imp_not_mcq", kind="multiple answers")
-            continue
-        draft = _question(out, where, element, tag)
+        draft = _KINDS[kind](out, where, element, tag)
         if draft is not None:
             out.drafts.append(draft)
     return out
@@ -132,24 +141,28 @@ def _plain(element: ET.Element | None) -> str:
     return " ".join((element.findtext("text") or "").split()) if element is not None else ""
 
 
-def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> Draft | None:
+def _fraction(answer: ET.Element) -> float:
+    """An ``<answer>``'s ``fraction`` (a percentage; 0 when it is not a number)."""
+    try:
+        value = float(answer.get("fraction", "0"))
+    except ValueError:
+        return 0.0
+    return value if math.isfinite(value) else 0.0
+
+
+def _choices(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> Draft | None:
+    """A ``multichoice`` question (``<single>false</single>``: several right answers, each
+    with its fraction) or a ``truefalse`` one."""
     text, image = _question_text(out, where, element.find("questiontext"))
     note = _html(out, where, element.find("generalfeedback")) or None
+    true_false = element.get("type") == "truefalse"
     options: list[str] = []
-    rights: list[int] = []
+    percents: list[float] = []
     feedbacks: list[str] = []
-    partial = False
     for answer in element.findall("answer"):
-        try:
-            fraction = float(answer.get("fraction", "0"))
-        except ValueError:
-            fraction = 0.0
-        if fraction >= 100:
-            rights.append(len(options))
-        elif fraction > 0:
-            partial = True
+        percents.append(_fraction(answer))
         option = _html(out, where, answer)
-        if element.get("type") == "truefalse":
+        if true_false:
             option = TRUE if option.casefold() == TRUE else FALSE
         options.append(option)
         feedbacks.append(_html(out, where, answer.find("feedback")))
@@ -157,23 +170,30 @@ def _question(out: Parsed, where: Place, element: ET.Element, tag: str | None) -
     said = {name: _own(_html(out, where, element.find(name))) for name in _COMBINED}
     named = {str(p.values.get("name")) for p in out.problems if p.where == where and p.values}
     pictures.embedded(out, where, element, named)
-    if partial:
-        out.skip(where, "imp_not_mcq", kind="partial credit")
+    single = (element.findtext("single") or "true").strip() in ("true", "1")
+    key = weigh(percents, several=not single and not true_false)
+    if key is None:
+        out.skip(where, "imp_right_count", count=0)
         return None
-    if len(rights) != 1:
-        out.skip(where, "imp_right_count", count=len(rights))
-        return None
+    is_tf = true_false and sorted(options) == [FALSE, TRUE]
+    rights = set(key.rights) or {key.correct}
+    combined = _combined(out, where, said, feedbacks, rights)
+    wrong = [f for n, f in enumerate(combined) if n not in rights and f]
     return Draft(
         where,
         text,
         tuple(options),
-        rights[0],
-        None,
+        key.correct,
+        combined[key.correct] if is_tf else None,
         note,
         tag,
-        true_false=element.get("type") == "truefalse" and sorted(options) == [FALSE, TRUE],
+        true_false=is_tf,
         image=image,
-        feedback=_combined(out, where, said, feedbacks, rights[0]),
+        feedback=() if is_tf else combined,
+        kind=key.kind,
+        rights=key.rights,
+        fractions=() if is_tf else key.fractions,
+        wrong_feedback=wrong[0] if is_tf and wrong else None,
     )
 
 
@@ -198,16 +218,16 @@ _COMBINED = ("correctfeedback", "incorrectfeedback", "partiallycorrectfeedback")
 
 
 def _combined(
-    out: Parsed, where: Place, said: dict[str, str | None], feedbacks: list[str], right: int
+    out: Parsed, where: Place, said: dict[str, str | None], feedbacks: list[str], rights: set[int]
 ) -> tuple[str | None, ...]:
     """Each option's feedback: its own ``<answer><feedback>``, else the question's
-    ``<correctfeedback>`` (the right option) or ``<incorrectfeedback>`` (the others), as
-    ``said`` holds them. ``<partiallycorrectfeedback>`` has no place in a single-answer
-    question: reported."""
+    ``<correctfeedback>`` (a right option) or ``<incorrectfeedback>`` (the others), as
+    ``said`` holds them. ``<partiallycorrectfeedback>`` has no place in the bank (no
+    option's own): reported."""
     if said["partiallycorrectfeedback"]:
         out.skip(where, "imp_feedback_dropped", kind="partiallycorrectfeedback")
     return tuple(
-        own or said["correctfeedback" if n == right else "incorrectfeedback"] or None
+        own or said["correctfeedback" if n in rights else "incorrectfeedback"] or None
         for n, own in enumerate(feedbacks)
     )
 
@@ -215,3 +235,71 @@ def _combined(
 def _own(text: str) -> str | None:
     """A combined feedback the teacher wrote (Moodle's default wording is not)."""
     return None if text.strip().rstrip(".").casefold() in _MOODLE_DEFAULTS else text or None
+
+
+def _typed(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> Draft | None:
+    """A ``numerical`` question (its tolerances and units of multiplier 1) or a
+    ``shortanswer`` one (``<usecase>``); an answer ``*`` (any other) is the wrong answers'
+    feedback."""
+    numeric = element.get("type") == "numerical"
+    text, image = _question_text(out, where, element.find("questiontext"))
+    answers: list[Answer] = []
+    wrong: str | None = None
+    for answer in element.findall("answer"):
+        given = _formatted(answer)[0].strip()
+        feedback = _html(out, where, answer.find("feedback")) or None
+        if given == "*":
+            wrong = feedback
+            continue
+        fraction = _fraction(answer) / 100
+        if not numeric:
+            if "*" in given:  # Moodle's wildcard: no exact answer to compare with
+                out.skip(where, "imp_not_mcq", kind="shortanswer *")
+                return None
+            answers.append(Answer(text=given, fraction=fraction, feedback=feedback))
+            continue
+        try:
+            value = float(given)
+            tolerance = abs(float(answer.findtext("tolerance") or 0))
+        except ValueError:
+            out.skip(where, "imp_bad_number", text=given[:40])
+            return None
+        if not (math.isfinite(value) and math.isfinite(tolerance)):
+            out.skip(where, "imp_bad_number", text=given[:40])
+            return None
+        answers.append(
+            Answer(value=value, tolerance=tolerance, fraction=fraction, feedback=feedback)
+        )
+    note = _html(out, where, element.find("generalfeedback")) or None
+    named = {str(p.values.get("name")) for p in out.problems if p.where == where and p.values}
+    pictures.embedded(out, where, element, named)
+    units = tuple(
+        name
+        for unit in element.iter("unit")
+        if (name := (unit.findtext("unit_name") or "").strip())
+        and (unit.findtext("multiplier") or "1").strip() in ("1", "1.0")
+    )
+    return Draft(
+        where,
+        text,
+        (),
+        0,
+        None,
+        note,
+        tag,
+        kind="numeric" if numeric else "short",
+        answers=tuple(answers),
+        units=units if numeric else (),
+        case_sensitive=(element.findtext("usecase") or "0").strip() in ("1", "true"),
+        wrong_feedback=wrong,
+        image=image,
+    )
+
+
+_Reader = Callable[[Parsed, Place, ET.Element, str | None], Draft | None]
+_KINDS: dict[str, _Reader] = {
+    "multichoice": _choices,
+    "truefalse": _choices,
+    "numerical": _typed,
+    "shortanswer": _typed,
+}
