@@ -30,7 +30,9 @@ from bot.core.bank import (
     MIN_OPTIONS,
     MIN_SECONDS,
     OTHER_LANGUAGES,
+    QUESTION_FIELDS,
     QUESTION_ID,
+    SETTINGS_FIELDS,
     TRUE_FALSE,
     Accepted,
     Kind,
@@ -46,23 +48,8 @@ from bot.core.validator import validate
 from bot.i18n.lang import LANGS, as_lang
 
 _TOP_KEYS = {"title", "language", "settings", "questions"}
-_SETTINGS_KEYS = {"seconds", "shuffle", "pick", "all_or_nothing"}
-_QUESTION_KEYS = {
-    "id",
-    "type",
-    "question",
-    "options",
-    "correct",
-    "fractions",
-    "answers",
-    "units",
-    "case_sensitive",
-    "wrong_feedback",
-    "explanation",
-    "note",
-    "tag",
-    "image",
-}
+_SETTINGS_KEYS = set(SETTINGS_FIELDS)
+_QUESTION_KEYS = set(QUESTION_FIELDS)
 _KINDS: dict[str, Kind] = {
     "single": "single",
     "multiple": "multiple",

@@ -33,6 +33,26 @@ MAX_TITLE_CHARS = 200
 MAX_NOTE_CHARS = 1000
 MAX_TAG_CHARS = 100
 MIN_SECONDS, MAX_SECONDS = 5, 600
+#: a question's keys in the bank format, in the format's order (the reader allows these, the
+#: validator reports problems in this order)
+QUESTION_FIELDS: tuple[str, ...] = (
+    "id",
+    "type",
+    "question",
+    "options",
+    "correct",
+    "fractions",
+    "answers",
+    "units",
+    "case_sensitive",
+    "wrong_feedback",
+    "explanation",
+    "note",
+    "tag",
+    "image",
+)
+#: the keys of a bank's ``settings``, in the format's order
+SETTINGS_FIELDS: tuple[str, ...] = ("seconds", "shuffle", "pick", "all_or_nothing")
 MAX_ACCEPTED = 20  # accepted typed answers of one question
 MAX_ANSWER_CHARS = 200  # an accepted short answer; a typed answer is read up to this much too
 MAX_UNITS = 10

@@ -24,8 +24,10 @@ from bot.core.bank import (
     MAX_UNITS,
     MIN_OPTIONS,
     MIN_SECONDS,
+    QUESTION_FIELDS,
     QUESTION_ID,
     QUIZ_ID,
+    SETTINGS_FIELDS,
     Limits,
     Question,
     Quiz,
@@ -353,24 +355,8 @@ class _Checker:
 
 
 _TOP = ("", "title", "language", "settings", "questions")
-_SETTINGS = ("", "seconds", "shuffle", "pick", "all_or_nothing")
-_FIELDS = (
-    "",
-    "id",
-    "type",
-    "question",
-    "options",
-    "correct",
-    "fractions",
-    "answers",
-    "units",
-    "case_sensitive",
-    "wrong_feedback",
-    "explanation",
-    "note",
-    "tag",
-    "image",
-)
+_SETTINGS = ("", *SETTINGS_FIELDS)
+_FIELDS = ("", *QUESTION_FIELDS)
 
 
 def _order(problem: Problem) -> tuple[int, ...]:
