@@ -312,3 +312,20 @@ def test_recaps_review_practice_and_homework_show_the_students_own_pick() -> Non
     bare = render_teacher.attempt_closed(reveal, "en", total=1, verdict="v", chosen=0)
     assert "💬" not in bare and "💡 A quadratic" in bare
     assert "💬" not in render.reveal_message(reveal, "en", total=1)
+
+
+def test_a_wrong_true_false_tap_shows_the_wrong_sides_feedback() -> None:
+    """GIFT ``{T#wrong#right}``: the wrong side's feedback is the alert of a wrong tap (and of a
+    recap's wrong pick); the right side's is the explanation every right tap shows."""
+    from bot.banks.importers import import_bytes
+    from bot.render.quiz import alert_note, explained
+
+    gift = b"::tf:: The sun is a star. {T#No: it is a star.#Yes: a G-type star.}\n"
+    report = import_bytes("tf.gift", gift, quiz_id="tf")
+    assert report.quiz is not None, report.problems
+    [q] = report.quiz.questions
+    assert q.kind == "truefalse"
+    right, wrong = q.correct, 1 - q.correct
+    assert alert_note(q, wrong, "en") == "No: it is a star."
+    assert alert_note(q, right, "en") == "Yes: a G-type star."
+    assert any("No: it is a star." in str(line) for line in explained(q, "en", picked=wrong))

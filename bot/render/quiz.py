@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.banks.resolver import Choice, Found
-from bot.core.bank import Question, Quiz, utf16_len
+from bot.core.bank import Question, Quiz, Text, utf16_len
 from bot.core.engine import Answer, Reveal, Score, Verdict
 from bot.core.limits import MESSAGE_LIMIT
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
@@ -312,9 +312,20 @@ def alert_note(question: Question, option: int, lang: Lang) -> str | None:
     """What a tap on ``option`` (a bank index) says after its verdict: that option's own
     feedback, else the question's explanation; formulas in readable Unicode (an alert shows
     no math)."""
-    picked = question.options[option].feedback if 0 <= option < len(question.options) else None
-    text = picked if picked is not None else question.explanation
+    own = own_feedback(question, option)
+    text = own if own is not None else question.explanation
     return None if text is None else readable(text(lang))
+
+
+def own_feedback(question: Question, option: int) -> Text | None:
+    """The feedback of a pick (a bank index): the option's own, else, for a wrong pick, the
+    question's feedback for a wrong answer (a true/false question's wrong side keeps it there,
+    its two options being the bot's own)."""
+    if 0 <= option < len(question.options) and question.options[option].feedback is not None:
+        return question.options[option].feedback
+    if option not in question.right_options and question.wrong_feedback is not None:
+        return question.wrong_feedback
+    return None
 
 
 def typed_answers(question: Question, lang: Lang) -> str:
@@ -467,7 +478,7 @@ def explained(question: Question, lang: Lang, picked: int | None = None) -> list
     reveal) the explanation, else the right option's feedback."""
     lines: list[Safe] = []
     if picked is not None and 0 <= picked < len(question.options):
-        feedback = question.options[picked].feedback
+        feedback = own_feedback(question, picked)
         if feedback is not None:
             lines.append(html("💬 {}", feedback(lang)))
     if question.explanation is not None:
