@@ -11,8 +11,9 @@ from there after the restart).
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from telegram import InlineKeyboardMarkup, InputFile, Message, ReactionTypeEmoji, ReplyParameters
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
@@ -23,6 +24,7 @@ from bot.tg import pacing
 from bot.tg.pacing import OPTIONAL, URGENT, Skipped, Stopped
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 Status = Literal["ok", "gone", "moved", "unknown", "skipped", "failed", "missing", "stopped"]
 
@@ -85,8 +87,10 @@ async def send(
 ) -> Outcome:
     """Send an HTML message (``Safe``, see ``bot.i18n.markup``) into a chat (and topic);
     ``urgent``: a question or its reveal, first in line when the bot's budget is short."""
-    try:
-        message = await bot.send_message(
+    message = await _attempt(
+        "send",
+        chat_id,
+        bot.send_message(
             chat_id,
             text,
             reply_markup=markup,
@@ -95,11 +99,10 @@ async def send(
                 ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
             ),
             rate_limit_args=_limit_args(optional, urgent, max_wait),
-        )
-    except (TelegramError, Skipped, Stopped) as exc:
-        outcome = _outcome(exc)
-        _log(outcome, "send", chat_id, exc)
-        return outcome
+        ),
+    )
+    if isinstance(message, Outcome):
+        return message
     return Outcome("ok", message.message_id)
 
 
@@ -114,18 +117,19 @@ async def edit(
     urgent: bool = False,
 ) -> Outcome:
     """Replace a message's text (and keyboard: None removes it)."""
-    try:
-        await bot.edit_message_text(
+    done = await _attempt(
+        "edit",
+        chat_id,
+        bot.edit_message_text(
             text,
             chat_id=chat_id,
             message_id=message_id,
             reply_markup=markup,
             rate_limit_args=OPTIONAL if optional else URGENT if urgent else None,
-        )
-    except (TelegramError, Skipped, Stopped) as exc:
-        outcome = _outcome(exc)
-        _log(outcome, "edit", chat_id, exc)
-        return outcome
+        ),
+    )
+    if isinstance(done, Outcome):
+        return done
     return Outcome("ok", message_id)
 
 
@@ -147,19 +151,20 @@ async def send_photo(
 ) -> Outcome:
     """Send a photo (uploaded, or Telegram's ``file_id``) with an HTML caption (at most
     1,024 characters as shown) and keyboard; ``urgent`` as for :func:`send`."""
-    try:
-        message = await bot.send_photo(
+    message = await _attempt(
+        "send photo",
+        chat_id,
+        bot.send_photo(
             chat_id,
             photo,
             caption=caption,
             reply_markup=markup,
             message_thread_id=thread_id or None,
             rate_limit_args=URGENT if urgent else None,
-        )
-    except (TelegramError, Skipped, Stopped) as exc:
-        outcome = _outcome(exc)
-        _log(outcome, "send photo", chat_id, exc)
-        return outcome
+        ),
+    )
+    if isinstance(message, Outcome):
+        return message
     largest = max(message.photo, key=lambda size: size.width * size.height, default=None)
     return Outcome("ok", message.message_id, file_id=largest.file_id if largest else None)
 
@@ -175,18 +180,19 @@ async def edit_caption(
     urgent: bool = False,
 ) -> Outcome:
     """Replace a photo's caption (and keyboard: None removes it); as :func:`edit`."""
-    try:
-        await bot.edit_message_caption(
+    done = await _attempt(
+        "edit caption",
+        chat_id,
+        bot.edit_message_caption(
             chat_id=chat_id,
             message_id=message_id,
             caption=caption,
             reply_markup=markup,
             rate_limit_args=OPTIONAL if optional else URGENT if urgent else None,
-        )
-    except (TelegramError, Skipped, Stopped) as exc:
-        outcome = _outcome(exc)
-        _log(outcome, "edit caption", chat_id, exc)
-        return outcome
+        ),
+    )
+    if isinstance(done, Outcome):
+        return done
     return Outcome("ok", message_id)
 
 
@@ -210,17 +216,18 @@ async def send_rich(
         kwargs["message_thread_id"] = thread_id
     if markup is not None:
         kwargs["reply_markup"] = markup
-    try:
-        message = await bot.do_api_request(
+    message = await _attempt(
+        "send rich",
+        chat_id,
+        bot.do_api_request(
             "sendRichMessage",
             api_kwargs=kwargs,
             return_type=Message,
             rate_limit_args=_limit_args(optional, urgent, max_wait),
-        )
-    except (TelegramError, Skipped, Stopped) as exc:
-        outcome = _outcome(exc)
-        _log(outcome, "send rich", chat_id, exc)
-        return outcome
+        ),
+    )
+    if isinstance(message, Outcome):
+        return message
     return Outcome("ok", message.message_id)
 
 
@@ -241,19 +248,20 @@ async def edit_rich(
     # the request carries rich_message instead of text (do_api_request would warn to use
     # edit_message_text)
     rich: dict[str, Any] = {"text": None, "parse_mode": None, "rich_message": {"html": str(html)}}
-    try:
-        await bot.edit_message_text(
+    done = await _attempt(
+        "edit rich",
+        chat_id,
+        bot.edit_message_text(
             "",
             chat_id=chat_id,
             message_id=message_id,
             reply_markup=markup,
             api_kwargs=rich,
             rate_limit_args=OPTIONAL if optional else URGENT if urgent else None,
-        )
-    except (TelegramError, Skipped, Stopped) as exc:
-        outcome = _outcome(exc)
-        _log(outcome, "edit rich", chat_id, exc)
-        return outcome
+        ),
+    )
+    if isinstance(done, Outcome):
+        return done
     return Outcome("ok", message_id)
 
 
@@ -267,6 +275,17 @@ async def react(bot: ExtBot[Any], chat_id: int, message_id: int, emoji: str) -> 
         log.info("reaction in chat %s: %s (%s)", chat_id, outcome.status, exc)
         return outcome
     return Outcome("ok", message_id)
+
+
+async def _attempt(what: str, chat_id: int, request: Awaitable[T]) -> T | Outcome:
+    """Await one Bot API request: its result, or Telegram's failure (or the pacer's refusal)
+    as an :class:`Outcome`, logged as ``what``."""
+    try:
+        return await request
+    except (TelegramError, Skipped, Stopped) as exc:
+        outcome = _outcome(exc)
+        _log(outcome, what, chat_id, exc)
+        return outcome
 
 
 def _outcome(exc: Exception) -> Outcome:
