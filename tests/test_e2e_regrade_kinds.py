@@ -86,7 +86,7 @@ async def test_a_several_answers_key_in_a_group(tg: FakeTelegram, tmp_path: Path
         assert board == await leaderboard(tg, chat, cls.creator, clock)
 
         # the key becomes B, D ("4", "6") — in Bengali letters: a preview, by option text
-        preview = await command(tg, chat, cls.creator, "/regrade kinds 1 খ,ঘ", "Apply it?", clock)
+        preview = await command(tg, chat, cls.creator, "/regrade kinds 1 খ, ঘ", "Apply it?", clock)
         assert "question 1's right answer becomes B (“4”), D (“6”)." in preview.text
         # one 2100 -> 1000 (its streak bonus goes too: two rows), two 1500 -> 1000, three
         # 1000 -> 2100 (1000, then 1000 + 100), four 1500 -> 1000, five 1000 -> 1500

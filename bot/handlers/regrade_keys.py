@@ -24,12 +24,16 @@ DIGEST_HEX = 10
 
 def split_args(args: Sequence[str]) -> tuple[list[str], str, str] | None:
     """``QUIZ N KEY`` as (quiz words, N, KEY); None when no key follows the quiz. A ``+answer``
-    may hold spaces: it runs to the end (its words joined by one space)."""
-    for i in range(1, len(args)):
-        if args[i].startswith("+") and ascii_digits(args[i - 1]).isdecimal() and i >= 2:
+    may hold spaces: it runs to the end (its words joined by one space); so may letters after a
+    comma (``A, C``)."""
+    for i in range(2, len(args)):
+        if args[i].startswith("+") and ascii_digits(args[i - 1]).isdecimal():
             return list(args[: i - 1]), args[i - 1], " ".join(args[i:])
-    if len(args) >= 3 and ascii_digits(args[-2]).isdecimal():
-        return list(args[:-2]), args[-2], args[-1]
+    rest = list(args)
+    while len(rest) >= 2 and rest[-2][-1:] in _SEPARATORS - {" "}:  # "A, C" is "A,C"
+        rest[-2:] = [rest[-2] + rest[-1]]
+    if len(rest) >= 3 and ascii_digits(rest[-2]).isdecimal():
+        return rest[:-2], rest[-2], rest[-1]
     return None
 
 
