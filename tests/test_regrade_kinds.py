@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bot.core.bank import Accepted, Option, Question, Text
 from bot.core.regrade import (
     Graded,
@@ -16,6 +18,9 @@ from bot.core.regrade import (
     rekey,
     rescore,
 )
+from bot.handlers.regrade_keys import key_code, key_of_code, number_key, read_key
+from bot.i18n.markup import Safe
+from bot.render.callbacks import RegradeData, encode, parse
 
 OPTIONS = tuple(Option(x, x) for x in "wxyz")
 MULTI = Question(
@@ -139,3 +144,42 @@ def test_rescoring_with_the_same_key_twice_changes_nothing_more() -> None:
     back = rescore(after, {"m": MULTI, "n": NUMERIC})
     # (3.2 is within the partly right 3 ± 0.2 of the bank: half of 850)
     assert {(c.q_index, c.correct, c.points) for c in back} == {(0, False, 0), (1, False, 425)}
+
+
+def test_keys_as_typed_and_as_their_button_carries_them() -> None:
+    # typed: letters in either script, a number in the bank's notation, +answer
+    assert read_key("en", MULTI, 1, "ক, গ") == OptionsKey((0, 2))
+    assert read_key("en", SINGLE, 4, "খ") == OptionsKey((1,))
+    assert read_key("en", NUMERIC, 2, "১..৫") == NumberKey(3.0, 2.0)
+    assert read_key("en", SHORT, 3, "+  Outer layer ") == TextKey("Outer layer")
+    for question, raw, reply in (
+        (SINGLE, "A,C", "has one right answer"),
+        (MULTI, "A,K", "has options A, B, C, D"),
+        (MULTI, "+x", "has options"),
+        (NUMERIC, "3,14", "answered with a number"),
+        (SHORT, "+ ", "after the +"),
+        (SHORT, "skin", "answered in words"),
+    ):
+        got = read_key("en", question, 1, raw)
+        assert isinstance(got, Safe) and reply in str(got), raw
+    # on the button: options as digits, a number spelled out, a short answer as a digest that
+    # finds the answer a student typed again (as the judge normalises it)
+    assert key_code(MULTI, OptionsKey((0, 2))) == "02"
+    number = number_key(3.14, 0.05)
+    assert key_code(NUMERIC, number) == "#3.14:0.05"
+    assert key_of_code(NUMERIC, "#3.14:0.05", []) == number
+    code = key_code(SHORT, TextKey("Outer  Layer"))
+    assert key_of_code(SHORT, code, ["skin", "outer layer ", "OUTER LAYER"]) == TextKey(
+        "outer layer"
+    )
+    assert key_of_code(SHORT, code, ["skin"]) is None  # nobody typed it (any more)
+    assert key_of_code(SINGLE, "02", []) is None  # one right answer only
+    for data in (
+        RegradeData("kinds", 1, code, True),
+        RegradeData("u.12", 2, "#-2.5e-05:0.001", False),
+    ):
+        assert parse(encode(data)) == data
+    long = key_code(NUMERIC, number_key(1 / 3, 1 / 7))  # "#0.3333333333:0.1428571429"
+    with pytest.raises(ValueError, match="cannot encode"):  # /regrade says it is too long
+        encode(RegradeData("q" * 32, 200, long, True))
+    assert parse("rg:kinds:1:20:y") is None  # one spelling of each set of options
