@@ -90,13 +90,14 @@ def as_exported(quiz: Quiz) -> Quiz:
         if q.kind == "truefalse" or q.explanation is None:
             questions.append(q)
             continue
+        explanation = q.explanation
         right = q.options[q.correct] if q.options else None
-        if right is not None and right.feedback in (None, q.explanation):
+        if right is not None and right.feedback in (None, explanation):
             options = list(q.options)
-            options[q.correct] = replace(right, feedback=q.explanation)
+            options[q.correct] = replace(right, feedback=explanation)
             q = replace(q, options=tuple(options), explanation=None)
-        elif right is None or right.feedback != q.explanation:
-            q = replace(q, explanation=None, note=_before(q.explanation, q))
+        else:
+            q = replace(q, explanation=None, note=_before(explanation, q))
         questions.append(q)
     return replace(quiz, questions=tuple(questions))
 
