@@ -89,11 +89,13 @@ async def test_a_picture_and_math_go_as_a_photo_then_a_rich_question_edited_as_r
         assert wrong.text == "❌ Wrong. 0 points\n\nNo: 4² − 4 = 12, not 0."
         assert right.text is not None and right.text.startswith("✅")
         assert right.text.endswith("Right: x² = 4.")
+
         # the count is an edit of the rich message, which stays rich with its keyboard
-        counted = await tg.wait_for(
-            lambda: (m := tg.stored_message(chat, q1.message_id)) and "2 answered" in m.text and m,
-            what="the count edited into the rich question",
-        )
+        def counted_now() -> StoredMessage | None:
+            message = tg.stored_message(chat, q1.message_id)
+            return message if message is not None and "2 answered" in message.text else None
+
+        counted = await tg.wait_for(counted_now, what="the count edited into the rich question")
         assert counted.rich is not None and counted.buttons and counted.math == q1.math
 
     # restarted in the middle of the question: its edits still go to the rich message
