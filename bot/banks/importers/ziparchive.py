@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
-from bot.core.images import MAX_IMAGE_BYTES, Picture, Refused, check
+from bot.core.images import MAX_IMAGE_BYTES, Picture, Refused, check, leads_out
 
 MAX_ZIP_BYTES = 16 * 1024 * 1024  # the .zip itself (``quizbot import``; a chat allows less)
 MAX_ENTRIES = 200  # files and folders in the zip
@@ -74,7 +74,7 @@ class ZipPictures:
     def read(self, name: str) -> Picture:
         """The picture ``name`` names, checked; Refused if it is not in the zip."""
         for candidate in dict.fromkeys((name, unquote(name))):
-            if unsafe(candidate):
+            if leads_out(candidate):
                 raise Refused("bank_image_outside", name=name)
             path = posixpath.normpath(posixpath.join(self.folder, candidate))
             if path.startswith("../"):
@@ -83,19 +83,6 @@ class ZipPictures:
             if data is not None:
                 return check(data)
         raise Refused("bank_image_missing", name=name)
-
-
-def unsafe(name: str) -> bool:
-    """A path that would lead out of the folder it is relative to."""
-    pure = PurePosixPath(name)
-    return (
-        not name
-        or "\\" in name
-        or "\x00" in name
-        or pure.is_absolute()
-        or ".." in pure.parts
-        or (len(name) > 1 and name[1] == ":")  # a Windows drive
-    )
 
 
 def declared_entries(data: bytes) -> int | None:
@@ -128,7 +115,7 @@ def unpack(data: bytes, bank_suffixes: Collection[str], max_bytes: int) -> Unpac
     pictures: list[zipfile.ZipInfo] = []
     for entry in entries:
         name = entry.filename
-        if unsafe(name.rstrip("/")):
+        if leads_out(name.rstrip("/")):
             raise ZipRefused("imp_zip_path", entry=name[:100])
         if entry.is_dir() or _ignored(name):
             continue
