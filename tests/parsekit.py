@@ -8,7 +8,7 @@ import resource
 from dataclasses import replace
 
 from bot.banks.importers import import_bytes
-from bot.core.bank import Quiz
+from bot.core.bank import Question, Quiz, Text
 
 
 def spin() -> None:
@@ -81,17 +81,30 @@ def hostile(size: int) -> dict[str, bytes]:
 
 def as_exported(quiz: Quiz) -> Quiz:
     """``quiz`` as GIFT and Moodle XML carry it: an explanation is the right answer's own
-    feedback there (when that option has none of its own), and comes back as such; a
-    true/false question keeps it (its options are the bank's own), a typed one has no options."""
+    feedback there (when that option has none of its own), and comes back as such; else (the
+    right answer has feedback of its own, or a typed question has no options) it goes before
+    the note in the general feedback, and comes back in the note; a true/false question keeps
+    it (its options are the bank's own)."""
     questions = []
     for q in quiz.questions:
-        if q.kind not in ("single", "multiple"):
+        if q.kind == "truefalse" or q.explanation is None:
             questions.append(q)
             continue
-        right = q.options[q.correct]
-        if q.explanation is not None and right.feedback is None:
+        explanation = q.explanation
+        right = q.options[q.correct] if q.options else None
+        if right is not None and right.feedback in (None, explanation):
             options = list(q.options)
-            options[q.correct] = replace(right, feedback=q.explanation)
+            options[q.correct] = replace(right, feedback=explanation)
             q = replace(q, options=tuple(options), explanation=None)
+        else:
+            q = replace(q, explanation=None, note=_before(explanation, q))
         questions.append(q)
     return replace(quiz, questions=tuple(questions))
+
+
+def _before(explanation: Text, question: Question) -> Text:
+    """The explanation, then the question's note after a blank line."""
+    note = question.note
+    if note is None:
+        return explanation
+    return Text(f"{explanation.bn}\n\n{note.bn}", f"{explanation.en}\n\n{note.en}")

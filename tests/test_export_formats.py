@@ -13,7 +13,7 @@ from shipkit import LOCALE
 from bot.banks.gift_writer import write_gift
 from bot.banks.importers import import_bytes
 from bot.banks.moodle_writer import write_moodle_xml
-from bot.banks.yaml_reader import load_quiz
+from bot.banks.yaml_reader import load_quiz, parse_quiz
 from bot.cli import main
 from bot.core.bank import Option, Question, Quiz, Text
 from bot.render import bank_limits
@@ -146,3 +146,76 @@ def test_the_cli_writes_each_format_moodle_reads(
     finally:
         os.chdir(cwd)
     assert sorted(p.name for p in here.iterdir()) == ["zero.xml", "zero.yaml"]
+
+
+EXPLAINED = """\
+title: Capitals
+language: en
+settings:
+  shuffle: false
+questions:
+  - id: paris
+    question: Which city is the capital of France?
+    options:
+      - text: Paris
+        feedback: Yes, since 987.
+      - text: Lyon
+        feedback: No, Lyon is the third city.
+      - Nice
+    correct: 1
+    explanation: The capital is where the government sits.
+    note: Chapter 2 tells its history.
+  - id: rome
+    question: Which city is the capital of Italy?
+    options:
+      - text: Rome
+        feedback: Right, Rome.
+      - Milan
+    correct: 1
+    explanation: Italy's government sits in Rome.
+  - id: pi
+    type: numeric
+    question: Pi to two places?
+    answers:
+      - answer: 3.14
+        tolerance: 0.01
+        feedback: Right.
+    explanation: Pi is about 3.14159.
+"""
+
+
+def test_an_explanation_beside_the_right_answers_own_feedback_is_kept_in_both_formats() -> None:
+    """The right option's own feedback stays its feedback, and the explanation, which no option
+    carries then (nor a typed question), goes before the note as the general feedback."""
+    quiz = parse_quiz(EXPLAINED, "capitals.yaml", "capitals", bank_limits())
+    gift = write_gift(quiz, "en")
+    assert "=Paris#Yes, since 987." in gift
+    assert "####The capital is where the government sits.\\n\\nChapter 2 tells its history." in gift
+    assert "####Italy's government sits in Rome." in gift
+    assert "####Pi is about 3.14159." in gift
+    xml = write_moodle_xml(quiz, "en")
+    assert xml.count("<generalfeedback") == 3
+    assert (
+        "<![CDATA[The capital is where the government sits.<br><br>Chapter 2 tells its history.]]>"
+        in xml
+    )
+    assert "<![CDATA[Yes, since 987.]]>" in xml
+    for name, text, write in (("c.gift", gift, write_gift), ("c.xml", xml, write_moodle_xml)):
+        again = reimported(name, text)
+        assert fields(again) == fields(as_exported(quiz))
+        paris, rome, pi = again.questions
+        assert [o.feedback for o in paris.options] == [
+            Text("Yes, since 987.", "Yes, since 987."),
+            Text("No, Lyon is the third city.", "No, Lyon is the third city."),
+            None,
+        ]
+        assert paris.note is not None and paris.note.en == (
+            "The capital is where the government sits.\n\nChapter 2 tells its history."
+        )
+        assert rome.options[0].feedback == Text("Right, Rome.", "Right, Rome.")
+        assert rome.note is not None and rome.note.en == "Italy's government sits in Rome."
+        assert pi.note is not None and pi.note.en == "Pi is about 3.14159."
+        # GIFT → bank → GIFT and Moodle XML → bank → Moodle XML: the same file again
+        written = write(again, "en")
+        assert write(reimported(name, written), "en") == written
+        assert "Italy's government sits in Rome." in written and "Right, Rome." in written

@@ -74,6 +74,11 @@ async def test_send_rich_message_stores_math_tables_photos(fake_tg: FakeTelegram
         ({"html": '<p>see <img src="https://e.x/a.png"/></p>'}, "RICH_MESSAGE_INVALID"),
         ({"html": '<img src="ftp://e.x/a.png"/>'}, "RICH_MESSAGE_URL_INVALID"),
         ({"html": '<img src="tg://photo?id=nope"/>'}, "wrong file identifier/HTTP URL"),
+        # Telegram's page: tg://video, tg://document, tg://audio links name files too (the
+        # fake holds none of those); any other tg:// link is not a media link at all
+        ({"html": '<video src="tg://video?id=nope"></video>'}, "wrong file identifier/HTTP URL"),
+        ({"html": '<audio src="tg://audio?id=nope"></audio>'}, "wrong file identifier/HTTP URL"),
+        ({"html": '<img src="tg://sticker?id=nope"/>'}, "RICH_MESSAGE_URL_INVALID"),
         ({"html": "<p>x</p>", "markdown": "x"}, "RICH_MESSAGE_INVALID"),
         ({"html": "  "}, "RICH_MESSAGE_EMPTY"),
         ({"is_rtl": True}, "RICH_MESSAGE_EMPTY"),

@@ -5,7 +5,8 @@ block, ``::id::[plain]text {=right#feedback ~wrong#feedback ####note}``, ``$CATE
 run of questions with the same tag, every GIFT special character (``~ = # { } :`` and ``\\``)
 escaped with a backslash and line breaks as ``\\n``. A bilingual bank is written in one of its
 languages. Each option's own feedback (the explanation on the right option when it has none):
-:func:`option_feedback`; a picture joins at :func:`question_extras`.
+:func:`option_feedback`; the explanation no option carries goes before the note in the general
+feedback (``####``): :func:`general_feedback`. A picture joins at :func:`question_extras`.
 """
 
 from __future__ import annotations
@@ -42,6 +43,25 @@ def option_feedback(question: Question, index: int, lang: Lang) -> str | None:
     return None
 
 
+def general_feedback(question: Question, lang: Lang, *, carried: bool) -> str | None:
+    """The general feedback (GIFT ``####``, Moodle XML ``<generalfeedback>``): the note, with
+    the explanation before it unless an option already ``carried`` it (a right option with
+    feedback of its own, or a typed question, leaves it no other place)."""
+    parts = [] if carried or question.explanation is None else [question.explanation(lang)]
+    if question.note is not None:
+        parts.append(question.note(lang))
+    return "\n\n".join(parts) or None
+
+
+def explanation_carried(question: Question) -> bool:
+    """Whether :func:`option_feedback` writes the explanation (as the right option's feedback,
+    which it then is on reading back): that option has none of its own, or the same text."""
+    if question.explanation is None or question.typed:
+        return question.explanation is None
+    own = question.options[question.correct].feedback
+    return own is None or own == question.explanation
+
+
 def question_extras(question: Question, lang: Lang) -> str:
     """What goes before a question's text besides it (a picture's ``<img>``, once the model
     carries one): nothing yet."""
@@ -72,8 +92,10 @@ def _question(question: Question, lang: Lang) -> list[str]:
         lines += _typed(question, lang)
     else:
         lines += _options(question, lang)
-    if question.note is not None:
-        lines.append(f"\t####{gift_escape(question.note(lang))}")
+    carried = question.kind == "truefalse" or explanation_carried(question)
+    general = general_feedback(question, lang, carried=carried)
+    if general is not None:
+        lines.append(f"\t####{gift_escape(general)}")
     lines.append("}")
     return lines
 

@@ -13,7 +13,15 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from bot.core.images import MAX_IMAGE_BYTES, STORED_NAME, Image, Picture, Refused, check
+from bot.core.images import (
+    MAX_IMAGE_BYTES,
+    STORED_NAME,
+    Image,
+    Picture,
+    Refused,
+    check,
+    leads_out,
+)
 
 
 class ImageFinder(Protocol):
@@ -68,18 +76,10 @@ class FolderImages:
 
     def path(self, name: str) -> Path:
         """The file ``name`` is, inside the folder; Refused if it would lead out of it."""
-        pure = PurePosixPath(name)
-        if (
-            not name
-            or "\\" in name
-            or "\x00" in name
-            or pure.is_absolute()
-            or ".." in pure.parts
-            or (len(name) > 1 and name[1] == ":")  # a Windows drive
-        ):
+        if leads_out(name):
             raise Refused("bank_image_outside", name=name)
         root = Path(os.path.realpath(self.folder))
-        real = Path(os.path.realpath(root / pure))
+        real = Path(os.path.realpath(root / PurePosixPath(name)))
         if real != root and root not in real.parents:
             raise Refused("bank_image_outside", name=name)
         return real

@@ -5,7 +5,8 @@ answers, every answer's ``fraction``), ``truefalse``, ``numerical`` (tolerances,
 multiplier 1) and ``shortanswer`` (``usecase``; a wrong answer's feedback on an answer ``*``),
 its texts HTML (escaped, line breaks as ``<br>``) in CDATA sections, each option's own feedback
 as its answer's ``<feedback>`` (the explanation on the right answer without one), the note as
-``<generalfeedback>``; a ``category`` question before each run of questions with the same tag.
+``<generalfeedback>`` (after the explanation when no answer carries it); a ``category``
+question before each run of questions with the same tag.
 What Moodle's "Moodle XML format" import and our reader (bot/banks/importers/moodle.py) both
 read back. A bilingual bank is written in one of its languages. An option's feedback comes
 from :func:`option_feedback`; a picture joins at :func:`question_files`.
@@ -13,7 +14,13 @@ from :func:`option_feedback`; a picture joins at :func:`question_files`.
 
 from __future__ import annotations
 
-from bot.banks.gift_writer import option_feedback, percent, plain_number
+from bot.banks.gift_writer import (
+    explanation_carried,
+    general_feedback,
+    option_feedback,
+    percent,
+    plain_number,
+)
 from bot.core.bank import Question, Quiz
 from bot.core.scoring import option_credit
 from bot.i18n.lang import Lang
@@ -80,8 +87,9 @@ def _question(question: Question, lang: Lang, shuffle: bool) -> list[str]:
     lines += _text("questiontext", question.text(lang), "    ")[:-1]
     lines += [f"      {f}" for f in question_files(question, lang)]
     lines.append("    </questiontext>")
-    if question.note is not None:
-        lines += _text("generalfeedback", question.note(lang), "    ")
+    general = general_feedback(question, lang, carried=explanation_carried(question))
+    if general is not None:
+        lines += _text("generalfeedback", general, "    ")
     lines.append("    <defaultgrade>1</defaultgrade>")
     if kind == "multichoice":
         lines += [

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from bot.banks.images import FolderImages
 from bot.banks.importers import MAX_IMPORT_BYTES, ImportReport, import_bytes, quiz_id_for
+from bot.banks.importers.ziparchive import MAX_ZIP_BYTES
 from bot.core.bank import QUIZ_ID
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
@@ -93,7 +94,8 @@ def import_files(
     for path in files:
         qid = quiz_id or quiz_id_for(path.name)
         target = out / f"{qid}.yaml"
-        data = read_limited(path, limit, say)
+        zipped = path.suffix.casefold() == ".zip"  # a question file with its pictures
+        data = read_limited(path, max(limit, MAX_ZIP_BYTES) if zipped else limit, say)
         if isinstance(data, str):
             print(data, file=stdout)
             failed += 1
@@ -106,6 +108,7 @@ def import_files(
             title=title,
             max_bytes=limit,
             beside=FolderImages(path.parent),
+            max_zip_bytes=max(limit, MAX_ZIP_BYTES),
         )
         for line in report.lines():  # problems and notes, in the file's order
             print(line.text(say), file=stdout)

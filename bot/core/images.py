@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 MAX_IMAGE_BYTES = 5 * 1024 * 1024  # Telegram takes 10 MB; a class's phones like far less
 MAX_IMAGES = 50  # a quiz
@@ -94,6 +95,20 @@ def sniff(data: bytes) -> tuple[str, int, int] | None:
     if data.startswith(b"\xff\xd8"):
         return _jpeg(data)
     return None
+
+
+def leads_out(name: str) -> bool:
+    """Whether a picture's path, relative to its bank's folder (on disk or in a .zip), could
+    lead out of it: empty, absolute, a drive, a backslash, a NUL or a ``..``."""
+    pure = PurePosixPath(name)
+    return (
+        not name
+        or "\\" in name
+        or "\x00" in name
+        or pure.is_absolute()
+        or ".." in pure.parts
+        or (len(name) > 1 and name[1] == ":")  # a Windows drive
+    )
 
 
 def media_name(name: str) -> bool:

@@ -1,8 +1,9 @@
 """A document sent in a private chat: imported like ``quizbot import``, saved as the sender's quiz.
 
 The size is checked three times: the document's announced size, the size getFile reports, and
-the bytes really downloaded, while they stream in (the download stops at the limit). The file
-comes from the Bot API's file endpoint, derived from QUIZBOT_API_URL (``.../bot`` ->
+the bytes really downloaded, while they stream in (the download stops at the limit): 1 MB, or
+5 MB for a .zip holding a question file and its pictures (bot/banks/importers/ziparchive.py).
+The file comes from the Bot API's file endpoint, derived from QUIZBOT_API_URL (``.../bot`` ->
 ``.../file/bot``), so a self-hosted Bot API server works too. It is read in a worker process
 (bot.banks.importers.sandbox): a hostile file never holds up the event loop.
 """
@@ -30,7 +31,8 @@ from bot.storage import Draft
 
 log = logging.getLogger(__name__)
 
-MAX_UPLOAD_BYTES = 1024 * 1024  # 1 MB
+MAX_UPLOAD_BYTES = 1024 * 1024  # 1 MB, a question file
+MAX_ZIP_UPLOAD_BYTES = 5 * 1024 * 1024  # a .zip: a question file with its pictures
 
 
 async def document_sent(update: Update, context: Context) -> None:
@@ -43,8 +45,10 @@ async def document_sent(update: Update, context: Context) -> None:
         return
     svc = context.bot_data
     document = message.document
-    limit_text = t(lang, "upload_too_big", limit=1)
-    if document.file_size is not None and document.file_size > MAX_UPLOAD_BYTES:
+    zipped = PurePath(document.file_name or "").suffix.casefold() == ".zip"
+    most = MAX_ZIP_UPLOAD_BYTES if zipped else MAX_UPLOAD_BYTES
+    limit_text = t(lang, "upload_too_big", limit=most // (1024 * 1024))
+    if document.file_size is not None and document.file_size > most:
         await reply(update, context, limit_text)
         return
     if len(svc.authored.of_author(user.id)) >= MAX_QUIZZES_PER_AUTHOR:
@@ -56,10 +60,10 @@ async def document_sent(update: Update, context: Context) -> None:
         return
     try:
         file = await document.get_file()
-        if file.file_size is not None and file.file_size > MAX_UPLOAD_BYTES:
+        if file.file_size is not None and file.file_size > most:
             await reply(update, context, limit_text)
             return
-        data = await svc.transports[0].fetch(_encoded(file.file_path or ""), MAX_UPLOAD_BYTES)
+        data = await svc.transports[0].fetch(_encoded(file.file_path or ""), most)
     except TelegramError as exc:
         log.warning("could not download a document from user %s: %s", user.id, exc)
         await reply(update, context, t(lang, "upload_failed"))
@@ -70,7 +74,10 @@ async def document_sent(update: Update, context: Context) -> None:
     await svc.store.record_upload(user.id, len(data), svc.clock())  # the daily limits
     filename = PurePath(document.file_name or "upload").name
     # parsing and validating: in a worker process, under CPU and memory limits
-    report = await svc.parsing.run(text_import.read_upload, filename, data, MAX_UPLOAD_BYTES)
+    # (a .zip's question file: at most MAX_UPLOAD_BYTES too, its pictures at most 5 MB each)
+    report = await svc.parsing.run(
+        text_import.read_upload, filename, data, MAX_UPLOAD_BYTES, MAX_ZIP_UPLOAD_BYTES
+    )
     if isinstance(report, Failed):
         await reply(update, context, t(lang, f"parse_{report.reason}_file"))
         return

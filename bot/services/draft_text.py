@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.banks.importers import ImportReport, import_bytes
 from bot.banks.importers.sandbox import Failed, ParsePool
+from bot.banks.importers.ziparchive import MAX_ZIP_BYTES
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
@@ -16,15 +17,22 @@ from bot.render.authoring import problem_lines, refused
 from bot.services.drafts import DraftQuestion, from_quiz
 
 
-def import_file(filename: str, data: bytes, max_bytes: int) -> ImportReport:
+def import_file(
+    filename: str, data: bytes, max_bytes: int, max_zip_bytes: int = MAX_ZIP_BYTES
+) -> ImportReport:
     """Import an uploaded file exactly as ``quizbot import`` does (its language guessed from
-    its text); never raises on bad input."""
-    return import_bytes(filename, data, quiz_id="upload", max_bytes=max_bytes)
+    its text; a .zip: its question file with the pictures beside it); never raises on bad
+    input."""
+    return import_bytes(
+        filename, data, quiz_id="upload", max_bytes=max_bytes, max_zip_bytes=max_zip_bytes
+    )
 
 
-def read_upload(filename: str, data: bytes, max_bytes: int) -> ImportReport:
+def read_upload(
+    filename: str, data: bytes, max_bytes: int, max_zip_bytes: int = MAX_ZIP_BYTES
+) -> ImportReport:
     """In a worker: an uploaded file imported (its quiz in ``report.quiz``)."""
-    return import_file(filename, data, max_bytes)
+    return import_file(filename, data, max_bytes, max_zip_bytes)
 
 
 def read_typed(text: str, draft_lang: Lang) -> ImportReport:

@@ -9,10 +9,21 @@ tg-time tg-math a tg-reference``; blocks ``h1-h6 p pre footer hr ul ol li input 
 details summary table caption tr th td tg-map tg-collage tg-slideshow tg-math-block img video
 audio figure figcaption cite br``; LaTeX inside ``tg-math``/``tg-math-block`` is raw text;
 table cells hold inline formatting only; media are separate blocks with http(s) URLs or
-``tg://photo?id=<file_id>``; limits 32768 characters (formula source included), 500 blocks,
-depth 16, 50 media, 20 table columns.
+``tg://photo?id=<file_id>`` links (see below); limits 32768 characters (formula source
+included), 500 blocks, depth 16, 50 media, 20 table columns.
 
-Rejections use the ``RICH_MESSAGE_*`` descriptions; ``ApiError.detail`` says why.
+Telegram's own page, "Rich messages" (https://core.telegram.org/bots/api/rich-messages.md,
+canonical https://core.telegram.org/bots/api#rich-messages; found through the ``search`` tool's
+docs corpus, which holds its opening part), confirms the formatting options (Markdown or HTML
+style; later versions add explicit ``blocks`` and a ``media`` list, which the 10.1 spec here
+lacks and the fake refuses), automatic entity detection and ``skip_entity_detection``, and
+media reused by ``tg://photo?id=``, ``tg://video?id=``, ``tg://document?id=`` or
+``tg://audio?id=`` links instead of an HTTP URL (all four accepted as links here). The limits
+above are its "Rich Message Limits" as third-party libraries quote them (the part of the page
+the corpus holds stops at that heading).
+
+Rejections use the ``RICH_MESSAGE_*`` descriptions; ``ApiError.detail`` says why. The part of
+Telegram's page found names no error descriptions: these still rest on secondary sources.
 """
 
 from __future__ import annotations
@@ -106,6 +117,7 @@ _TAG_RE = re.compile(
     r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=/]+))?)*)\s*(/?)>"
 )
 _ATTR_RE = re.compile(r"([a-zA-Z][a-zA-Z0-9-]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'<>=/]+))?")
+_FILE_LINK_RE = re.compile(r"tg://(photo|video|document|audio)\?id=(\S+)")
 _LINK_RE = re.compile(r"(https?://\S+|mailto:\S+|tel:\S+|tg://user\?id=\d+|#\S*)")
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 
@@ -259,8 +271,12 @@ class _Walker:
         if self.media > MAX_MEDIA:
             raise _rich_error("RICH_MESSAGE_MEDIA_TOO_MANY", f"over {MAX_MEDIA} media")
         src = node.attrs.get("src", "")
-        if src.startswith("tg://photo?id="):
-            if node.tag != "img" or not self.known_photo(src[len("tg://photo?id=") :]):
+        by_id = _FILE_LINK_RE.fullmatch(src)
+        if by_id is not None:
+            # a file already on Telegram, by its id (Telegram's page: tg://photo, tg://video,
+            # tg://document or tg://audio links); the fake keeps photos only, on <img>
+            kind, file_id = by_id.groups()
+            if kind != "photo" or node.tag != "img" or not self.known_photo(file_id):
                 raise bad_request("wrong file identifier/HTTP URL specified")
         elif not re.fullmatch(r"https?://\S+", src):
             raise _rich_error("RICH_MESSAGE_URL_INVALID", f"media src {src!r}")

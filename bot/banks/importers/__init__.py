@@ -22,7 +22,7 @@ import re
 import unicodedata
 from pathlib import PurePath
 
-from bot.banks.importers import aiken, csvsheet, gift, moodle, opentdb, scan
+from bot.banks.importers import aiken, csvsheet, gift, moodle, opentdb, scan, ziparchive
 from bot.banks.importers.build import Beside, ImportReport, build
 from bot.banks.importers.model import Parsed, Problem
 from bot.banks.yaml_reader import parse_quiz
@@ -113,11 +113,15 @@ def import_bytes(
     title: str | None = None,
     max_bytes: int = MAX_IMPORT_BYTES,
     beside: Beside | None = None,
+    max_zip_bytes: int = ziparchive.MAX_ZIP_BYTES,
 ) -> ImportReport:
     """Import one source file given as bytes; ``filename`` names it in every problem and
     chooses the format (with the content); the pictures it names are embedded in it or given
-    ``beside`` it. Never raises on bad input."""
+    ``beside`` it. A ``.zip`` (at most ``max_zip_bytes``) holds the source file and its
+    pictures (bot/banks/importers/ziparchive.py). Never raises on bad input."""
     name = PurePath(filename).name or "upload"
+    if PurePath(name).suffix.casefold() == ".zip":
+        return _zipped(name, data, quiz_id, lang, title, max_bytes, max_zip_bytes)
     if len(data) > max_bytes:
         return _fatal("unknown", name, "imp_too_big", size=len(data), limit=max_bytes)
     fmt = detect_format(name, data)
@@ -142,6 +146,37 @@ def import_bytes(
     else:
         parsed = opentdb.parse(name, text)
     return build(parsed, fmt, name, quiz_id=quiz_id, lang=lang, title=title, beside=beside)
+
+
+def _zipped(
+    name: str,
+    data: bytes,
+    quiz_id: str,
+    lang: Lang | None,
+    title: str | None,
+    max_bytes: int,
+    max_zip_bytes: int,
+) -> ImportReport:
+    """The question file of a .zip imported with the pictures beside it in the zip; a zip
+    that cannot be read safely is refused whole, its reason named."""
+    if len(data) > max_zip_bytes:
+        return _fatal("zip", name, "imp_too_big", size=len(data), limit=max_zip_bytes)
+    suffixes = {*_EXTENSIONS, ".txt"}
+    try:
+        unpacked = ziparchive.unpack(data, suffixes, max_bytes)
+    except ziparchive.ZipRefused as refused:
+        return _fatal("zip", name, refused.key, **refused.values)
+    beside = ziparchive.ZipPictures(unpacked.name, unpacked.pictures)
+    inner = PurePath(unpacked.name).name
+    return import_bytes(
+        inner,
+        unpacked.data,
+        quiz_id=quiz_id,
+        lang=lang,
+        title=title,
+        max_bytes=max_bytes,
+        beside=beside,
+    )
 
 
 class _Renamed:
