@@ -187,11 +187,17 @@ async def test_practice_every_kind_then_review_the_missed_typed_one(
             await tg.wait_for(partial(more_than, tg, chat.id, seen))
             question = tg.messages(chat.id)[-1]
             seen = len(tg.messages(chat.id))
-            if question.buttons:  # the several-answers question, tapped as before
+            if question.buttons:  # the several-answers question: ticks, then Submit
                 assert question.text.startswith("🔁 Review")
-                await tg.wait_answered(
-                    tg.tap(chat.id, student, question.message_id, button_data(question, "A"))
+                for label in ("☐ A", "☐ C"):
+                    await tg.wait_answered(
+                        tg.tap(chat.id, student, question.message_id, button_data(question, label))
+                    )
+                submit = button_data(question, "✔ Submit")
+                result = await tg.wait_answered(
+                    tg.tap(chat.id, student, question.message_id, submit)
                 )
+                assert result.text == "✅ Right!"
                 continue
             assert "g in m/s²?" in question.text and "Type your answer" in question.text
             text = await types(tg, student, "9,8", question)
