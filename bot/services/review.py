@@ -143,10 +143,12 @@ class Reviews(AppBound):
         due = await self._store.due_count(user_id, now)
         text = render.review_question(quiz, question, perm, lang, due=due)
         rich = question_has_math(question)
-        if question.typed:  # the answer comes as a message: stored until it does
-            sent = await send(self._bot, chat_id, text, rich=rich)
-            opened = OpenReview(card.card_id, step, right, sent.message_id, "")
+        if question.typed:  # the answer comes as a message: stored before it is asked
+            opened = OpenReview(card.card_id, step, right, None, "")
             await self._store.set_open_review(user_id, opened)
+            sent = await send(self._bot, chat_id, text, rich=rich)
+            if sent.message_id is not None:  # its message, for the verdict to edit
+                await self._store.set_open_message(user_id, card.card_id, sent.message_id)
             return True
         await self._store.set_open_review(user_id, None)
         keyboard = self._keyboard(card.card_id, question, perm, lang, step, right)

@@ -225,6 +225,18 @@ class ReviewMixin(StoreCore):
 
         await self._write(tx)
 
+    async def set_open_message(self, user_id: int, card_id: int, message_id: int) -> None:
+        """The message of ``user_id``'s open question on ``card_id``, once sent (if still
+        open: an answer of the same moment may have closed it)."""
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE review_open SET message_id = ? WHERE user_id = ? AND card_id = ?",
+                (message_id, user_id, card_id),
+            )
+
+        await self._write(tx)
+
     async def toggle_review_pick(self, user_id: int, opened: OpenReview, letter: str) -> str:
         """Tick or untick ``letter`` on card ``opened.card_id`` (a selection kept for another
         card starts over), in one transaction; the options ticked now."""
