@@ -14,7 +14,7 @@ from botproc import BotProcess
 from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import button_data
+from quizkit import bank_env, button_data, labels_of
 
 from bot.core import spacing
 from bot.core.engine import DAY
@@ -50,17 +50,6 @@ questions:
     question: {bn: স্বাধীনতার বছর?, en: The year of independence?}
     answers: ["1971"]
 """
-
-
-def bank_env(tmp_path: Path) -> dict[str, str]:
-    folder = tmp_path / "questions"
-    folder.mkdir(exist_ok=True)
-    (folder / "picks.yaml").write_text(BANK, encoding="utf-8")
-    return {"QUIZBOT_QUESTIONS": str(folder)}
-
-
-def labels_of(message: StoredMessage) -> list[str]:
-    return [text for row in message.buttons for text, _ in row]
 
 
 async def say(tg: FakeTelegram, user: User, text: str) -> StoredMessage:
@@ -108,7 +97,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
     student = tg.add_user(701, "Rina", language_code="en")
     other = tg.add_user(702, "Tanvir", language_code="bn")
     clock = ManualClock(time.time())
-    env = bank_env(tmp_path)
+    env = bank_env(tmp_path, "picks", BANK)
     async with BotHarness(tg, tmp_path / "db.sqlite3", env=env, clock=clock) as bot:
         store = bot.services.store
         missed = [(u.id, "picks", "primes") for u in (student, other)]
@@ -229,7 +218,7 @@ def verdict(
 async def test_review_selection_survives_kill_9(tg: FakeTelegram, tmp_path: Path) -> None:
     student = tg.add_user(711, "Rina", language_code="en")
     db = tmp_path / "db.sqlite3"
-    env = bank_env(tmp_path)
+    env = bank_env(tmp_path, "picks", BANK)
     seed_cards(db, student.id, ["primes"])
     bot = await BotProcess(tg, db, **env).start()
     try:
@@ -254,7 +243,7 @@ async def test_typed_review_question_is_resumed_after_kill_9(
 ) -> None:
     student = tg.add_user(712, "Rina", language_code="en")
     db = tmp_path / "db.sqlite3"
-    env = bank_env(tmp_path)
+    env = bank_env(tmp_path, "picks", BANK)
     seed_cards(db, student.id, ["year", "pi"])
     bot = await BotProcess(tg, db, **env).start()
     try:
