@@ -183,7 +183,10 @@ class Reviews(AppBound):
             return False
         card = await self._store.card(waiting.card_id)
         found = self._lookup(card) if card is not None else None
-        if card is None or found is None or not found[1].typed:
+        if card is None or found is None:  # gone from the banks: nothing waits any more
+            await self._store.set_open_review(user_id, None)
+            return False
+        if not found[1].typed:  # a several-answers question's ticks
             return False
         lang = await self._recaps.language_of(chat_id, self._default)
         quiz, question = found
