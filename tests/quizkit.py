@@ -149,6 +149,19 @@ def right_shown(engine: QuizEngine) -> int:
 T = TypeVar("T")
 
 
+def bank_env(tmp_path: Path, name: str, text: str) -> dict[str, str]:
+    """The environment of a bot whose questions folder holds one bank, ``name``.yaml."""
+    folder = tmp_path / "questions"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return {"QUIZBOT_QUESTIONS": str(folder)}
+
+
+def labels_of(message: StoredMessage) -> list[str]:
+    """Every button's label of ``message``, row after row."""
+    return [text for row in message.buttons for text, _ in row]
+
+
 async def until(predicate: Callable[[], T | None], timeout: float = 10.0) -> T:  # noqa: ASYNC109
     """Wait for a condition on state no Bot API call announces (the bot's memory, its
     database), polling briefly; ``tg.wait_for`` is the way for anything the server sees."""

@@ -14,7 +14,7 @@ from botproc import BotProcess
 from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import button_data, open_question, populate
+from quizkit import bank_env, button_data, labels_of, open_question, populate
 from teacherkit import hw_question
 
 from bot.core.engine import DAY
@@ -64,17 +64,6 @@ questions:
 """
 
 
-def bank_env(tmp_path: Path) -> dict[str, str]:
-    folder = tmp_path / "questions"
-    folder.mkdir(exist_ok=True)
-    (folder / "kinds.yaml").write_text(BANK, encoding="utf-8")
-    return {"QUIZBOT_QUESTIONS": str(folder)}
-
-
-def labels_of(message: StoredMessage) -> list[str]:
-    return [text for row in message.buttons for text, _ in row]
-
-
 async def asked(tg: FakeTelegram, user: User, head: str) -> StoredMessage:
     """The bot's message in the private chat that starts with ``head``."""
     return await tg.wait_for(
@@ -102,7 +91,7 @@ async def test_practice_every_kind_then_review_the_missed_typed_one(
 ) -> None:
     student = tg.add_user(601, "Rina", language_code="en")
     clock = ManualClock(time.time())
-    env = bank_env(tmp_path)
+    env = bank_env(tmp_path, "kinds", BANK)
     async with BotHarness(tg, tmp_path / "db.sqlite3", env=env, clock=clock) as bot:
         chat = tg.private_chat(student)
         # a draft is open and waiting for its title: typed answers still go to the question
@@ -187,11 +176,17 @@ async def test_practice_every_kind_then_review_the_missed_typed_one(
             await tg.wait_for(partial(more_than, tg, chat.id, seen))
             question = tg.messages(chat.id)[-1]
             seen = len(tg.messages(chat.id))
-            if question.buttons:  # the several-answers question, tapped as before
+            if question.buttons:  # the several-answers question: ticks, then Submit
                 assert question.text.startswith("🔁 Review")
-                await tg.wait_answered(
-                    tg.tap(chat.id, student, question.message_id, button_data(question, "A"))
+                for label in ("☐ A", "☐ C"):
+                    await tg.wait_answered(
+                        tg.tap(chat.id, student, question.message_id, button_data(question, label))
+                    )
+                submit = button_data(question, "✔ Submit")
+                result = await tg.wait_answered(
+                    tg.tap(chat.id, student, question.message_id, submit)
                 )
+                assert result.text == "✅ Right!"
                 continue
             assert "g in m/s²?" in question.text and "Type your answer" in question.text
             text = await types(tg, student, "9,8", question)
@@ -222,7 +217,7 @@ async def test_homework_with_ticks_and_typed_answers_survives_kill_9(
     cls = populate(tg, students=2)
     student = cls.students[0]
     db = tmp_path / "db.sqlite3"
-    env = bank_env(tmp_path)
+    env = bank_env(tmp_path, "kinds", BANK)
     bot = await BotProcess(tg, db, **env).start()
     try:
         tg.user_says(cls.chat_id, cls.creator, "/homework kinds 1d")
@@ -282,7 +277,7 @@ async def test_group_selection_survives_kill_9(tg: FakeTelegram, tmp_path: Path)
     chat = cls.chat_id
     one, two = cls.students
     db = tmp_path / "db.sqlite3"
-    env = bank_env(tmp_path)
+    env = bank_env(tmp_path, "kinds", BANK)
     bot = await BotProcess(tg, db, **env).start()
     try:
         tg.user_says(chat, cls.creator, "/quiz kinds 600")

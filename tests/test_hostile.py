@@ -62,7 +62,7 @@ def check_parsed(raw: str) -> None:
         assert 1 <= data.card_id < 2**53
         assert sorted(data.order) == list(range(len(data.order)))
         assert 2 <= len(data.order) <= 10
-        assert 0 <= data.shown < len(data.order)
+        assert 0 <= data.shown < len(data.order) or data.shown == callbacks.SUBMIT
         assert 0 <= data.right <= data.step <= 99
         assert data.step >= 1
     elif isinstance(data, callbacks.TimezoneData):
@@ -79,7 +79,7 @@ near_valid = st.one_of(
     st.binary(max_size=80).map(lambda b: b.decode("latin-1")),
     st.from_regex(r"(a|s|r|v|tz|nu|dq):[\-0-9a-z:.]{0,70}", fullmatch=True),
     st.from_regex(
-        r"v:-?[0-9]{1,17}:[0-9]{1,11}:-?[0-9]{1,2}:[0-9]{1,3}:[0-9]{1,3}", fullmatch=True
+        r"v:-?[0-9]{1,17}:[0-9]{1,11}:(-?[0-9]{1,2}|s):[0-9]{1,3}:[0-9]{1,3}", fullmatch=True
     ),
     st.from_regex(r"tz:-?[0-9]{1,5}", fullmatch=True),
     st.from_regex(r"a:-?[0-9]{1,22}:-?[0-9]{1,5}:-?[0-9]{1,3}\n?", fullmatch=True),
@@ -112,7 +112,7 @@ def test_callback_parse_never_raises_and_stays_in_bounds(raw: str) -> None:
                 ),
                 st.integers(1, 2**53 - 1),
                 st.permutations(range(n)),
-                st.integers(0, n - 1),
+                st.one_of(st.integers(0, n - 1), st.just(callbacks.SUBMIT)),
                 st.integers(1, 99),
                 st.integers(0, 99),
             )

@@ -10,7 +10,8 @@ parsing treats every callback as untrusted: anything that is not exactly one of 
 - ``r:SEASON:y`` / ``r:SEASON:n`` — confirm or cancel a leaderboard reset.
 - ``v:CARD:ORDER:OPT:STEP:RIGHT`` — a ``/review`` answer: the card, the shown option order (one
   digit per option), the shown option tapped, and the session's question count and right answers
-  so far (a review session keeps no state in memory).
+  so far (a review session keeps no state in memory); on a several-answers question OPT ticks or
+  unticks (the selection is stored, not carried) and ``s`` submits.
 - ``tz:MINUTES`` — the time zone chosen for ``/remind``, in minutes east of UTC.
 - ``nu:N:STAMP`` — undo question N of one's own ``/newquiz`` draft, only while it is the last
   and still the question the button was made for (STAMP: a checksum of its text).
@@ -57,7 +58,7 @@ _MAX_ID = 2**53
 _ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])")  # one spelling each
 _START = re.compile(r"s:([a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})")
 _RESET = re.compile(r"r:([1-9][0-9]{0,5}):([yn])")
-_REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9]):([1-9][0-9]?):(0|[1-9][0-9]?)")
+_REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9s]):([1-9][0-9]?):(0|[1-9][0-9]?)")
 _TIMEZONE = re.compile(r"tz:(0|-?[1-9][0-9]{0,3})")
 _UNDO = re.compile(r"nu:([1-9][0-9]{0,2}):(0|[1-9][0-9]{0,9})")
 _DELETE = re.compile(r"dq:([1-9][0-9]{0,15}):([yn])")
@@ -98,7 +99,7 @@ class ResetData:
 class ReviewData:
     card_id: int
     order: tuple[int, ...]  # order[shown] = the bank index of the option shown there
-    shown: int
+    shown: int  # SUBMIT: submit the options ticked (several right answers)
     step: int
     right: int
 
@@ -214,7 +215,8 @@ def encode(data: CallbackData) -> str:
         text = f"r:{data.season}:{'y' if data.confirm else 'n'}"
     elif isinstance(data, ReviewData):
         order = "".join(map(str, data.order))
-        text = f"v:{data.card_id}:{order}:{data.shown}:{data.step}:{data.right}"
+        shown = "s" if data.shown == SUBMIT else data.shown
+        text = f"v:{data.card_id}:{order}:{shown}:{data.step}:{data.right}"
     elif isinstance(data, UndoData):
         text = f"nu:{data.number}:{data.stamp}"
     elif isinstance(data, DeleteData):
@@ -258,7 +260,8 @@ def parse(raw: str | None) -> CallbackData | None:
         return ResetData(int(m[1]), m[2] == "y")
     if m := _REVIEW.fullmatch(raw):
         order = tuple(int(ch) for ch in m[2])
-        card, shown, step, right = int(m[1]), int(m[3]), int(m[4]), int(m[5])
+        card, step, right = int(m[1]), int(m[4]), int(m[5])
+        shown = SUBMIT if m[3] == "s" else int(m[3])
         if (
             sorted(order) != list(range(len(order)))
             or shown >= len(order)

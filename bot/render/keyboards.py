@@ -163,31 +163,6 @@ def tf_names(lang: Lang) -> list[str]:
     return [t_plain(lang, "tf_true"), t_plain(lang, "tf_false")]
 
 
-def review_keyboard(
-    card_id: int,
-    order: Sequence[int],
-    *,
-    step: int,
-    right: int,
-    names: Sequence[str] | None = None,
-) -> InlineKeyboardMarkup:
-    """The answer buttons of a ``/review`` question (the session travels in their data);
-    ``names``: their labels (true/false), else A, B, C ..."""
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    names[i] if names is not None else label(i),
-                    callback_data=callbacks.encode(
-                        callbacks.ReviewData(card_id, tuple(order), i, step, right)
-                    ),
-                )
-                for i in range(len(order))
-            ]
-        ]
-    )
-
-
 def timezone_keyboard(lang: Lang, choices: Sequence[tuple[int, str]]) -> InlineKeyboardMarkup:
     """One button per (minutes east of UTC, label key) for ``/remind``."""
     return InlineKeyboardMarkup(

@@ -57,9 +57,12 @@ def options_block(
     *,
     counts: Sequence[int] | None = None,
     right: int | Sequence[int] | None = None,
-    chosen: int | None = None,
+    chosen: int | Sequence[int] | None = None,
 ) -> Safe:
+    """Every option on its own line (shown positions): its count if given, the ``right`` ones
+    marked ✅, the ``chosen`` ones that are not right marked ❌."""
     rights = (right,) if isinstance(right, int) else tuple(right or ())
+    picks = (chosen,) if isinstance(chosen, int) else tuple(chosen or ())
     lines = []
     for shown, option in enumerate(permutation):
         text = html("{}) {}", label(shown), option_text(question, option, lang))
@@ -67,7 +70,7 @@ def options_block(
             text = html("{} — {}", text, num(lang, counts[shown]))
         if shown in rights:
             text = html("<b>{}</b> ✅", text)
-        elif shown == chosen:
+        elif shown in picks:
             text = html("{} ❌", text)
         lines.append(text)
     return join("\n", lines)

@@ -9,7 +9,7 @@ from bot.core.bank import Question, Quiz
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
-from bot.render.quiz import explained, options_block, typed_answers
+from bot.render.quiz import explained, labels, options_block, own_feedback, typed_answers
 from bot.render.text import MESSAGE_LIMIT, fit, label
 
 
@@ -124,9 +124,8 @@ def review_question(
     head = [t(lang, "review_head", quiz=quiz.title(lang), due=due), question.text(lang)]
     if question.typed:
         return join("\n\n", [*head, t(lang, "question_typed")])
-    return join(
-        "\n\n", [*head, options_block(question, permutation, lang), t(lang, "question_untimed")]
-    )
+    foot = t(lang, "question_multiple" if question.kind == "multiple" else "question_untimed")
+    return join("\n\n", [*head, options_block(question, permutation, lang), foot])
 
 
 def review_typed_answered(
@@ -159,27 +158,44 @@ def review_answered(
     permutation: Sequence[int],
     lang: Lang,
     *,
-    chosen: int,
+    chosen: int | Sequence[int],
     verdict: str,
     schedule: Safe,
 ) -> Safe:
-    """A reviewed question after the tap: the right option marked, the verdict, the
-    explanation and when it comes back."""
+    """A reviewed question after the tap (``chosen``: the shown position tapped) or the Submit
+    (``chosen``: every shown position ticked): the right options marked, the student's own
+    picks with their feedback, the verdict, the explanation and when it comes back."""
+    rights = [permutation.index(o) for o in question.right_options if o in permutation]
+    if isinstance(chosen, int):
+        mine = [html("<b>{}</b>", verdict), *explained(question, lang, permutation[chosen])]
+    else:
+        mine = [
+            t(lang, "review_chosen", labels=labels(sorted(chosen))),
+            html("<b>{}</b>", verdict),
+            *picks_explained(question, permutation, lang, sorted(chosen)),
+        ]
     return join(
         "\n\n",
         [
             html("🔁 {}", quiz.title(lang)),
             question.text(lang),
-            options_block(
-                question,
-                permutation,
-                lang,
-                right=permutation.index(question.correct),
-                chosen=chosen,
-            ),
-            join(
-                "\n", [html("<b>{}</b>", verdict), *explained(question, lang, permutation[chosen])]
-            ),
+            options_block(question, permutation, lang, right=rights, chosen=chosen),
+            join("\n", mine),
             schedule,
         ],
     )
+
+
+def picks_explained(
+    question: Question, permutation: Sequence[int], lang: Lang, chosen: Sequence[int]
+) -> list[Safe]:
+    """The feedback of each option ticked (shown positions), labelled, then the question's
+    explanation."""
+    lines = [
+        html("💬 {}) {}", label(shown), feedback(lang))
+        for shown in chosen
+        if (feedback := own_feedback(question, permutation[shown])) is not None
+    ]
+    if question.explanation is not None:
+        lines.append(html("💡 {}", question.explanation(lang)))
+    return lines

@@ -6,8 +6,11 @@ plays the due ones like private practice: tap, verdict and explanation, next; a 
 ``SESSION`` questions and ends with how many remain due and when the next ones come.
 
 A session keeps no state in memory: each question's buttons carry the card id, the option order
-and the session's running count, so a tap works the same after a restart. Time comes only from
-the injected clock (``Services.clock``), so tests can jump days.
+and the session's running count, so a tap works the same after a restart. What a button cannot
+carry is stored (``Store.open_review``): a typed question waiting for the student's text, and the
+options ticked on a several-answers question (☐/☑ on the student's own keyboard, then ✔ Submit;
+only full marks count as remembered for FSRS). Both survive a restart. Time comes only from the
+injected clock (``Services.clock``), so tests can jump days.
 
 The reminder is one job per student (``remind:<user id>``) in the JobQueue, armed for the next
 reminder time by the injected clock, re-armed after each firing and restored from the database
@@ -19,20 +22,20 @@ from __future__ import annotations
 import logging
 import random
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
 from datetime import timedelta
 from typing import Any
 
+from telegram import InlineKeyboardMarkup
 from telegram.ext import Application, CallbackContext, Job
 
 from bot import render
 from bot.banks.catalog import Catalog
 from bot.core import spacing
 from bot.core.bank import MAX_ANSWER_CHARS, Question, Quiz
-from bot.core.engine import DAY, Answer
+from bot.core.engine import DAY, Answer, Verdict
 from bot.core.mathtext import question_has_math
-from bot.core.scoring import grade_typed, typed_readable
+from bot.core.scoring import grade_choice, grade_typed, typed_readable
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
@@ -41,8 +44,9 @@ from bot.render import teacher as render_teacher
 from bot.render.callbacks import TZ_RANGE
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, Tap, edit, send
+from bot.services.progress import from_letters, letters
 from bot.services.recap import Recaps
-from bot.storage import Card, Store
+from bot.storage import Card, OpenReview, Store
 from bot.tg import outbox
 from bot.tg.jobs import job_data
 
@@ -83,17 +87,6 @@ def next_fire(now: float, tz_minutes: int, remind_minutes: int) -> float:
     return target - local
 
 
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """A typed ``/review`` question waiting for the student's message: its card, the
-    session's count so far (as a button's data carries it), and the question's message."""
-
-    card_id: int
-    step: int
-    right: int
-    message_id: int | None
-
-
 class Reviews(AppBound):
     """``/review`` sessions and review reminders."""
 
@@ -109,8 +102,6 @@ class Reviews(AppBound):
     ) -> None:
         self._app, self._store, self._catalog = app, store, catalog
         self._clock, self._rng, self._recaps, self._default = clock, rng, recaps, default
-        #: students whose typed question waits for its answer (kept in memory only)
-        self._waiting: dict[int, Waiting] = {}
 
     # --- the session ---------------------------------------------------------------------------
 
@@ -152,39 +143,58 @@ class Reviews(AppBound):
         due = await self._store.due_count(user_id, now)
         text = render.review_question(quiz, question, perm, lang, due=due)
         rich = question_has_math(question)
-        if question.typed:  # the answer comes as a message: remembered until it does
+        if question.typed:  # the answer comes as a message: stored before it is asked
+            opened = OpenReview(card.card_id, step, right, None, "")
+            await self._store.set_open_review(user_id, opened)
             sent = await send(self._bot, chat_id, text, rich=rich)
-            self._waiting[user_id] = Waiting(card.card_id, step, right, sent.message_id)
+            if sent.message_id is not None:  # its message, for the verdict to edit
+                await self._store.set_open_message(user_id, card.card_id, sent.message_id)
             return True
-        self._waiting.pop(user_id, None)
-        names = render.tf_names(lang) if question.kind == "truefalse" else None
-        await send(
-            self._bot,
-            chat_id,
-            text,
-            rich=rich,
-            markup=render.review_keyboard(card.card_id, perm, step=step, right=right, names=names),
-        )
+        await self._store.set_open_review(user_id, None)
+        keyboard = self._keyboard(card.card_id, question, perm, lang, step, right)
+        await send(self._bot, chat_id, text, rich=rich, markup=keyboard)
         return True
+
+    @staticmethod
+    def _keyboard(
+        card_id: int,
+        question: Question,
+        perm: Sequence[int],
+        lang: Lang,
+        step: int,
+        right: int,
+        ticked: Collection[int] = (),
+    ) -> InlineKeyboardMarkup | None:
+        """A review question's buttons (the session travels in their data): ☐/☑ per option
+        (``ticked``: shown positions) and ✔ Submit when several are right."""
+        order = tuple(perm)
+        return render.own_keyboard(
+            question,
+            lang,
+            lambda shown: callbacks.ReviewData(card_id, order, shown, step, right),
+            ticked,
+        )
 
     async def typed(self, chat_id: int, user_id: int, text: str, message_id: int) -> bool:
         """A text the student sent: the answer to the typed ``/review`` question waiting for
         one (True), or not for review (False)."""
-        waiting = self._waiting.get(user_id)
+        waiting = await self._store.open_review(user_id)
         if waiting is None:
             return False
         card = await self._store.card(waiting.card_id)
         found = self._lookup(card) if card is not None else None
-        if card is None or found is None:
-            self._waiting.pop(user_id, None)
+        if card is None or found is None:  # gone from the banks: nothing waits any more
+            await self._store.set_open_review(user_id, None)
+            return False
+        if not found[1].typed:  # a several-answers question's ticks
             return False
         lang = await self._recaps.language_of(chat_id, self._default)
         quiz, question = found
         if not typed_readable(question, text):
             await outbox.send(self._bot, chat_id, t(lang, "typed_not_number"), reply_to=message_id)
             return True
-        if self._waiting.pop(user_id, None) is None:  # another text of the same moment took it
-            return True
+        if not await self._store.close_open_review(user_id, card.card_id):
+            return True  # another text of the same moment took it
         fraction, matched = grade_typed(question, text)
         answer = Answer(
             0,
@@ -202,22 +212,15 @@ class Reviews(AppBound):
         if schedule is None:
             await outbox.send(self._bot, chat_id, t(lang, "review_stale"), reply_to=message_id)
             return True
+        shown = render.review_typed_answered(
+            quiz, question, lang, given=answer.typed or "", verdict=verdict, schedule=schedule
+        )
+        report = render_teacher.card_report_keyboard(lang, card.card_id)
+        rich = question_has_math(question)
         if waiting.message_id is not None:
-            await edit(
-                self._bot,
-                chat_id,
-                waiting.message_id,
-                render.review_typed_answered(
-                    quiz,
-                    question,
-                    lang,
-                    given=answer.typed or "",
-                    verdict=verdict,
-                    schedule=schedule,
-                ),
-                rich=question_has_math(question),
-                markup=render_teacher.card_report_keyboard(lang, card.card_id),
-            )
+            await edit(self._bot, chat_id, waiting.message_id, shown, rich=rich, markup=report)
+        else:  # the question's message is unknown (its send failed): the verdict on its own
+            await send(self._bot, chat_id, shown, rich=rich, markup=report)
         await self._next(chat_id, user_id, lang, waiting.step, waiting.right + int(answer.correct))
         return True
 
@@ -250,7 +253,11 @@ class Reviews(AppBound):
             return t(lang, "alert_invalid"), True
         quiz, question = found
         perm, shown, step, right = data.order, data.shown, data.step, data.right
-        if len(perm) != len(question.options):
+        if len(perm) != len(question.options) or question.typed:
+            return t(lang, "alert_invalid"), True
+        if question.kind == "multiple":
+            return await self._tick_or_submit(tap, card, quiz, question)
+        if shown == callbacks.SUBMIT:
             return t(lang, "alert_invalid"), True
         correct = perm[shown] == question.correct
         schedule = await self._judged(card, correct, lang)
@@ -274,6 +281,75 @@ class Reviews(AppBound):
             markup=render_teacher.card_report_keyboard(lang, card.card_id),
         )
         await self._next(chat_id, user_id, lang, step, right + int(correct))
+        return verdict, False
+
+    async def _tick_or_submit(
+        self, tap: Tap[callbacks.ReviewData], card: Card, quiz: Quiz, question: Question
+    ) -> Notice:
+        """Several right answers: an option ticks or unticks it (stored; the keyboard shows
+        ☐/☑), Submit judges what is ticked: partial credit is shown, but only full marks
+        count as remembered."""
+        if card.due is None or card.due > self._clock():
+            return t(tap.lang, "review_stale"), True
+        if tap.button.shown != callbacks.SUBMIT:
+            return await self._tick(tap, card, quiz, question)
+        stored = await self._store.open_review(tap.user_id)
+        if stored is None or stored.card_id != card.card_id or not stored.picked:
+            return render.choice_alert(tap.lang, ()), True
+        return await self._submit(tap, card, quiz, question, from_letters(stored.picked))
+
+    async def _tick(
+        self, tap: Tap[callbacks.ReviewData], card: Card, quiz: Quiz, question: Question
+    ) -> Notice:
+        """An option ticked or unticked, in one transaction: the keyboard and alert show the
+        choice so far."""
+        data, lang, user_id = tap.button, tap.lang, tap.user_id
+        perm = data.order
+        opened = OpenReview(card.card_id, data.step, data.right, tap.message_id, "")
+        picked = await self._store.toggle_review_pick(user_id, opened, letters((perm[data.shown],)))
+        ticked = sorted(perm.index(o) for o in from_letters(picked) if o in perm)
+        due = await self._store.due_count(user_id, self._clock())
+        text = render.review_question(quiz, question, perm, lang, due=due)
+        keyboard = self._keyboard(card.card_id, question, perm, lang, data.step, data.right, ticked)
+        rich = question_has_math(question)
+        await edit(self._bot, tap.chat_id, tap.message_id, text, rich=rich, markup=keyboard)
+        return render.choice_alert(lang, ticked), False
+
+    async def _submit(
+        self,
+        tap: Tap[callbacks.ReviewData],
+        card: Card,
+        quiz: Quiz,
+        question: Question,
+        chosen: tuple[int, ...],
+    ) -> Notice:
+        """The options ``chosen`` (bank indices) submitted: graded, the card scheduled as
+        passed only on full marks, the question closed with the student's picks, then on."""
+        data, lang, user_id = tap.button, tap.lang, tap.user_id
+        perm = data.order
+        fraction = grade_choice(question, chosen, quiz.all_or_nothing)
+        answer = Answer(
+            0, user_id, chosen[0], fraction >= 1, 0, self._clock(), picked=chosen, credit=fraction
+        )
+        schedule = await self._judged(card, answer.correct, lang)
+        if schedule is None:
+            return t(lang, "review_stale"), True
+        await self._store.close_open_review(user_id, card.card_id)
+        verdict = render.verdict_prefix(
+            lang, Verdict("accepted", answer), question, perm, practice=True
+        )
+        ticked = [perm.index(o) for o in chosen if o in perm]
+        await edit(
+            self._bot,
+            tap.chat_id,
+            tap.message_id,
+            render.review_answered(
+                quiz, question, perm, lang, chosen=ticked, verdict=verdict, schedule=schedule
+            ),
+            rich=question_has_math(question),
+            markup=render_teacher.card_report_keyboard(lang, card.card_id),
+        )
+        await self._next(tap.chat_id, user_id, lang, data.step, data.right + int(answer.correct))
         return verdict, False
 
     async def _done(

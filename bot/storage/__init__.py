@@ -32,7 +32,7 @@ from .models import (
     plan_from_json,
     plan_to_json,
 )
-from .review import Card, Student
+from .review import Card, OpenReview, Student
 from .schema import SCHEMA_VERSION, create_schema
 from .store import Store
 
@@ -60,6 +60,7 @@ __all__ = [
     "NewAuthored",
     "NewHomework",
     "NewRun",
+    "OpenReview",
     "Overview",
     "Plan",
     "QuestionTally",

@@ -7,13 +7,17 @@ their UTC offset and their daily reminder time (minutes after local midnight).
 ``review_cards`` is the spaced-review schedule of questions a user missed: each card's FSRS memory
 state (:class:`bot.core.spacing.Memory`) and when the question is ``due`` again; a learnt question
 keeps its row with ``due`` NULL.
+
+``review_open`` is the ``/review`` question each student has open: a typed one waiting for the
+student's text, or a several-answers one with the options ticked so far (``picked``: their
+letters in the bank's order), so that a restart loses neither.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import aiosqlite
@@ -42,9 +46,31 @@ class Card:
     due: float | None
 
 
+@dataclass(frozen=True, slots=True)
+class OpenReview:
+    """A student's open ``/review`` question: its card, the session's count so far (as its
+    buttons carry it), its message, and the options ticked (bank letters, ``"AC"``)."""
+
+    card_id: int
+    step: int
+    right: int
+    message_id: int | None
+    picked: str
+
+
 _STUDENT = "user_id, started, recaps, tz_minutes, remind_minutes"
 _CARD = "card_id, user_id, quiz_id, question_id, stability, difficulty, last_review, due"
 _ENSURE_STUDENT = "INSERT INTO students (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING"
+
+
+_INSERT_OPEN = (
+    "INSERT INTO review_open (user_id, card_id, step, right_count, message_id, picked)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
+def _open_params(o: OpenReview) -> tuple[Any, ...]:
+    return (o.card_id, o.step, o.right, o.message_id, o.picked)
 
 
 def _student(row: sqlite3.Row | tuple[Any, ...]) -> Student:
@@ -174,6 +200,69 @@ class ReviewMixin(StoreCore):
                 "UPDATE review_cards SET stability = ?, difficulty = ?, last_review = ?, due = ?"
                 " WHERE card_id = ? AND due IS NOT NULL AND due <= ?",
                 (m.stability, m.difficulty, m.last_review, due, card_id, now),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(tx)
+
+    # -- the open review question ------------------------------------------------------------
+
+    async def open_review(self, user_id: int) -> OpenReview | None:
+        row = await self._fetchone(
+            "SELECT card_id, step, right_count, message_id, picked FROM review_open"
+            " WHERE user_id = ?",
+            (user_id,),
+        )
+        return None if row is None else OpenReview(row[0], row[1], row[2], row[3], row[4])
+
+    async def set_open_review(self, user_id: int, opened: OpenReview | None) -> None:
+        """The question now open for ``user_id`` (None: none is)."""
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute("DELETE FROM review_open WHERE user_id = ?", (user_id,))
+            if opened is not None:
+                await conn.execute(_INSERT_OPEN, (user_id, *_open_params(opened)))
+
+        await self._write(tx)
+
+    async def set_open_message(self, user_id: int, card_id: int, message_id: int) -> None:
+        """The message of ``user_id``'s open question on ``card_id``, once sent (if still
+        open: an answer of the same moment may have closed it)."""
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE review_open SET message_id = ? WHERE user_id = ? AND card_id = ?",
+                (message_id, user_id, card_id),
+            )
+
+        await self._write(tx)
+
+    async def toggle_review_pick(self, user_id: int, opened: OpenReview, letter: str) -> str:
+        """Tick or untick ``letter`` on card ``opened.card_id`` (a selection kept for another
+        card starts over), in one transaction; the options ticked now."""
+
+        async def tx(conn: aiosqlite.Connection) -> str:
+            cursor = await conn.execute(
+                "SELECT picked FROM review_open WHERE user_id = ? AND card_id = ?",
+                (user_id, opened.card_id),
+            )
+            row = await cursor.fetchone()
+            before = set(row[0]) if row is not None else set()
+            picked = "".join(sorted(before ^ {letter}))
+            await conn.execute("DELETE FROM review_open WHERE user_id = ?", (user_id,))
+            params = _open_params(replace(opened, picked=picked))
+            await conn.execute(_INSERT_OPEN, (user_id, *params))
+            return picked
+
+        return await self._write(tx)
+
+    async def close_open_review(self, user_id: int, card_id: int) -> bool:
+        """Close ``user_id``'s open question on ``card_id``; True if it was open (so of two
+        answers of the same moment, one only goes on)."""
+
+        async def tx(conn: aiosqlite.Connection) -> bool:
+            cursor = await conn.execute(
+                "DELETE FROM review_open WHERE user_id = ? AND card_id = ?", (user_id, card_id)
             )
             return cursor.rowcount == 1
 

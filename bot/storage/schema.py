@@ -453,6 +453,23 @@ KINDS_STATEMENTS: tuple[str, ...] = (
     """,
 )
 
+# A /review question still open (issue 22): a typed one waiting for the student's text, or the
+# options ticked so far on a several-answers one, so that neither is lost by a restart. One row
+# per student (one review question is open at a time), gone with its card.
+REVIEW_OPEN_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE review_open (
+        user_id INTEGER PRIMARY KEY,
+        card_id INTEGER NOT NULL REFERENCES review_cards (card_id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        right_count INTEGER NOT NULL,
+        message_id INTEGER,
+        picked TEXT NOT NULL DEFAULT ''
+    )
+    """,
+    "CREATE INDEX review_open_card ON review_open (card_id)",
+)
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -465,6 +482,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(AUTHORED_BODIES_STATEMENTS),  # 8 -> 9: stored quizzes as JSON, listing index
     _statements(KINDS_STATEMENTS),  # 9 -> 10: answers given and their credit; selections
     _statements(IMAGES_STATEMENTS),  # 10 -> 11: pictures of questions
+    _statements(REVIEW_OPEN_STATEMENTS),  # 11 -> 12: the open /review question of each student
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
