@@ -35,7 +35,7 @@ from bot.core import spacing
 from bot.core.bank import MAX_ANSWER_CHARS, Question, Quiz
 from bot.core.engine import DAY, Answer, Verdict
 from bot.core.mathtext import question_has_math
-from bot.core.scoring import grade_choice, grade_typed, typed_readable
+from bot.core.scoring import from_letters, grade_choice, grade_typed, letters, typed_readable
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
@@ -44,7 +44,6 @@ from bot.render import teacher as render_teacher
 from bot.render.callbacks import TZ_RANGE
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, Tap, edit, send
-from bot.services.progress import from_letters, letters
 from bot.services.recap import Recaps
 from bot.storage import Card, OpenReview, Store
 from bot.tg import outbox
