@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.core.bank import Question
-from bot.core.scoring import normalise
+from bot.core.scoring import normalise, stored_choice
 
 UPPER_SHARE = 0.27
 EASY = 0.90
@@ -149,9 +149,7 @@ def _with_kind(item: ItemStats, question: Question | None, answers: list[Respons
 
 def _picked(answer: Response) -> tuple[int, ...]:
     """The options an answer chose (bank indices): its letters, else its one option."""
-    if answer.given:
-        return tuple(ord(c) - ord("A") for c in answer.given if "A" <= c <= "Z")
-    return (answer.option,) if answer.option >= 0 else ()
+    return stored_choice(answer.option, answer.given)
 
 
 def _item(

@@ -15,6 +15,7 @@ from bot.handlers.replies import language, quiz_named, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, whole_number
 from bot.render import callbacks
+from bot.render import export as render_export
 from bot.services import analysis
 from bot.services.container import Context
 from bot.tg import outbox
@@ -118,7 +119,9 @@ async def export(update: Update, context: Context) -> None:
         found = svc.resolver.choice(quiz_id)
         return f"{found.name} ({found.title(lang)})" if found else "—"
 
-    text = await svc.store.export_csv(chat.id, quiz_label)
+    text = render_export.results_csv(
+        await svc.store.export_answers(chat.id), svc.quizzes.get, quiz_label
+    )
     if text.count("\n") <= 1:
         await reply(update, context, t(lang, "export_empty"), important=True)
         return

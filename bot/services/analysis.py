@@ -48,6 +48,7 @@ async def questions_csv(
             reports.append(
                 (
                     f"{quiz.handle} ({quiz.title(quiz.language)})",
+                    quiz,
                     await build(store, chat_id, season, quiz),
                     await store.report_counts(chat_id, quiz_id),
                 )

@@ -123,6 +123,23 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
+class ExportAnswer:
+    """One answer of a group run (live or homework), with what ``/export`` tells about it."""
+
+    season: int
+    run_id: int
+    quiz_id: str
+    started_at: float  # the run's start
+    language: Lang  # the run's language
+    question_count: int  # the run's
+    permutation: tuple[int, ...]  # how the run showed this question's options (shown -> bank)
+    user_id: int
+    name: str
+    username: str | None
+    answer: Answer
+
+
+@dataclass(frozen=True, slots=True)
 class Standing:
     rank: int
     user_id: int
