@@ -292,16 +292,17 @@ def _item_block(
     lines.append(
         t(
             lang,
-            "an_item_stats",
+            "an_item_stats_partly" if item.partly else "an_item_stats",
             answered=item.answered,
             right=item.right,
+            partly=item.partly,
             percent=_percent(lang, item.share_right),
         )
     )
     if item.discrimination is not None:
         lines.append(t(lang, _spread_key(item.discrimination)))
     if item.wrong_option is not None:
-        option = fit(question.options[item.wrong_option](lang), 60)
+        option = fit(_option_text(question, item.wrong_option, lang), 60)
         share = _percent(lang, item.wrong_share)
         lines.append(t(lang, "an_item_wrong", option=option, share=share))
     if item.median_seconds is not None:
@@ -309,7 +310,7 @@ def _item_block(
         lines.append(t(lang, "an_item_time", median=median))
     if item.pick_rates:
         picks = ", ".join(
-            f"{fit(question.options[i](lang), 30)} {_percent(lang, rate)}"
+            f"{fit(_option_text(question, i, lang), 30)} {_percent(lang, rate)}"
             for i, rate in enumerate(item.pick_rates)
         )
         lines.append(t(lang, "an_item_picks", picks=picks))
