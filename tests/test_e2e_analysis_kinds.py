@@ -110,9 +110,9 @@ async def export_to(tg: FakeTelegram, chat: int, moderator: User) -> list[
     return files
 
 
-def no_internal_id(files: list[tuple[str, list[dict[str, str]]]]) -> None:
+def no_internal_id(files: list[tuple[str, list[dict[str, str]]]], group: str) -> None:
     for name, rows in files:
-        assert "study-group" in name  # the group's title, never its id
+        assert group in name and name.endswith(".csv")  # the group's title, never its id
         for row in rows:
             for cell in row.values():
                 assert not re.search(r"\bu\.[0-9]+", cell or ""), cell
@@ -171,7 +171,7 @@ async def test_group_quiz_analysis_and_export(tg: FakeTelegram, tmp_path: Path) 
         files = await export_to(tg, chat, mod)
     (results_name, results), (_, questions) = files
     assert results_name.startswith("quizbot-results-ZeRO-study-group")
-    no_internal_id(files)
+    no_internal_id(files, "ZeRO-study-group")
     by_name = {row["name"]: row for row in results}
     assert len(by_name) == 5 and {row["run"] for row in results} == {"1"}
     assert all(row["quiz"] == "kinds (Kinds analysed)" for row in results)
@@ -239,6 +239,7 @@ async def test_typed_homework_analysis_and_export_in_bengali(
 ) -> None:
     cls = populate(tg, students=5)
     chat, mod = cls.chat_id, cls.admin  # the moderator reads Bengali
+    tg.chats[chat].title = "নবম শ্রেণি: পদার্থবিজ্ঞান"
     db = tmp_path / "db.sqlite3"
     typed = [
         ["৩.১৪", "SKIN"],  # Bengali digits, other case: both right
@@ -271,7 +272,7 @@ async def test_typed_homework_analysis_and_export_in_bengali(
 
         files = await export_to(tg, chat, mod)
     (_, results), (_, questions) = files
-    no_internal_id(files)
+    no_internal_id(files, "নবম-শ্রেণি-পদার্থবিজ্ঞান")  # vowel signs kept
     assert len(results) == 5 and len({row["run"] for row in results}) == 5  # one per attempt
     by_name = {row["name"]: row for row in results}
     cells = [

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
 
 from telegram import Chat, Update
 from telegram.error import TelegramError
@@ -126,7 +125,7 @@ async def export(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "export_empty"), important=True)
         return
     day = dt.datetime.fromtimestamp(svc.clock(), dt.UTC).strftime("%Y-%m-%d")
-    group = safe_file_part(chat.title or "")
+    group = render_export.file_part(chat.title or "")
     private_lang = await svc.recaps.language_of(user.id, lang)
     try:
         sent = await outbox.send(
@@ -160,13 +159,6 @@ async def export(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "apology"), important=True)
         return
     await reply(update, context, t(lang, "sent_privately"), important=True)
-
-
-def safe_file_part(title: str) -> str:
-    """A group's title as part of a file name: letters and digits (any script), '-' between
-    words, at most 40 characters; "group" when nothing is left."""
-    words = re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-_")
-    return words[:40].strip("-_") or "group"
 
 
 COMMANDS = (

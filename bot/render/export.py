@@ -68,6 +68,14 @@ def safe_cell(text: str) -> str:
     return text
 
 
+def file_part(title: str) -> str:
+    """A group's title as part of a file name: its letters (with their vowel signs and other
+    marks: a Bengali title stays readable) and digits, in any script, '-' between words, at most
+    40 characters; "group" when nothing is left."""
+    kept = "".join(ch if unicodedata.category(ch)[0] in "LMN" else " " for ch in title)
+    return "-".join(kept.split())[:40].strip("-") or "group"
+
+
 def number(value: float) -> str:
     """A fraction or a sum of them: at most three decimals, no trailing zeros ("0.5", "2")."""
     text = f"{value:.3f}".rstrip("0").rstrip(".")
