@@ -256,7 +256,7 @@ async def _time(fn: Callable[[], Awaitable[Any]], repeats: int = 1) -> list[floa
 
 async def _export(store: Store, chat_id: int) -> str:
     """What ``/export`` computes: the chat's answers, then its CSV (its quizzes unknown here)."""
-    return results_csv(await store.export_answers(chat_id), lambda _: None, str)
+    return results_csv(await store.export_answers(chat_id), lambda _: None, str, "en")
 
 
 def _cycle(items: list[Any], n: int) -> Iterator[Any]:

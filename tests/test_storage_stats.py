@@ -313,7 +313,7 @@ async def test_export_csv(store: Store) -> None:
     await finished_run(store, (0, 1, True, 99, T0), mode="practice")  # never exported
     await finished_run(store, (0, 1, True, 99, T0), chat_id=-5)  # another chat
 
-    text = results_csv(await store.export_answers(CHAT), lambda _: None, str)
+    text = results_csv(await store.export_answers(CHAT), lambda _: None, str, "en")
     rows = list(csv.reader(io.StringIO(text)))
     per_question = [f"q{k}{s}" for k in range(1, 6) for s in ("", "_options", "_credit")]
     assert rows[0] == [
@@ -333,7 +333,7 @@ async def test_export_csv(store: Store) -> None:
     assert r3[:11] == ["1", "2", "'-chem", "2023-11-15T22:13:20+00:00", "3",
                        "রহিম, \"ছাত্র\"", "rahim", "2", "2", "2", "24"]  # fmt: skip
     assert r3[11:14] == ["B", "", "1"] and r3[-3:] == ["D", "", "1"]
-    assert results_csv(await store.export_answers(-999), lambda _: None, str) == (
+    assert results_csv(await store.export_answers(-999), lambda _: None, str, "en") == (
         "season,run,quiz,date,user_id,name,username,correct,credit,answered,points\r\n"
     )
 

@@ -12,8 +12,8 @@ started and, within a run, its ranking order. Columns:
   - ``qK``: the answer as the student gave it: the letters of the options as that student saw
     them ("A,C": options are shuffled in each run, so the same letter may name different
     options in two rows), a true/false question's word, or the text typed;
-  - ``qK_options``: the text of the options chosen (" | " between them), the same in every
-    row, whatever the letters were;
+  - ``qK_options``: the text of the options chosen (" | " between them), in the group's
+    language: the same in every row, whatever the letters were;
   - ``qK_credit``: the fraction scored, 0 to 1.
 
 Math is written in its readable Unicode form, never as TeX; a cell that would start a formula
@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from bot.core.bank import Question, Quiz
 from bot.core.mathtext import readable
 from bot.core.scoring import stored_choice
+from bot.i18n.lang import Lang
 from bot.render.text import label
 from bot.storage import ExportAnswer
 
@@ -98,8 +99,10 @@ def results_csv(
     answers: Sequence[ExportAnswer],
     quizzes: Callable[[str], Quiz | None],
     quiz_label: Callable[[str], str],
+    lang: Lang,
 ) -> str:
-    """The CSV text (see the module's doc); only the head row when nothing was answered."""
+    """The CSV text (see the module's doc), options' texts in ``lang`` (the group's); only the
+    head row when nothing was answered."""
     question_of = _Questions(quizzes)
     rows: dict[tuple[int, int], _Row] = {}
     runs: dict[int, int] = {}  # run id -> its number in this file
@@ -112,7 +115,7 @@ def results_csv(
             row = rows[(ex.run_id, ex.user_id)] = _Row(ex)
         a = ex.answer
         fraction = a.credit if a.credit is not None else float(a.correct)
-        row.cells[a.q_index] = (*answer_cells(ex, question_of(ex)), number(fraction))
+        row.cells[a.q_index] = (*answer_cells(ex, question_of(ex), lang), number(fraction))
         row.correct += a.correct
         row.credit += fraction
         row.points += a.points
@@ -166,7 +169,7 @@ class _Questions:
         return known.get(ex.answer.question_id)
 
 
-def answer_cells(ex: ExportAnswer, question: Question | None) -> tuple[str, str]:
+def answer_cells(ex: ExportAnswer, question: Question | None, lang: Lang) -> tuple[str, str]:
     """(``qK``, ``qK_options``) of one answer: the letters as the student saw them (a
     true/false question's word) or the text typed; the options' text. Without the question
     (a quiz deleted since), the letters alone: the run kept how it showed the options."""
@@ -175,7 +178,7 @@ def answer_cells(ex: ExportAnswer, question: Question | None) -> tuple[str, str]
         return safe_cell(a.given or ""), ""
     chosen = stored_choice(a.option, a.given)
     texts = (
-        [readable(question.options[i](ex.language)) for i in chosen if i < len(question.options)]
+        [readable(question.options[i](lang)) for i in chosen if i < len(question.options)]
         if question is not None
         else []
     )

@@ -383,9 +383,12 @@ ANALYSIS_COLUMNS = (
 Reports = Mapping[str, Mapping[str, int]]  # question id -> reason -> count
 
 
-def analysis_csv(season: int, reports: Sequence[tuple[str, Quiz, Analysis, Reports]]) -> str:
-    """The second CSV of ``/export``: one row per question of every quiz analysed. Options are
-    named by their text (the letters differed from run to run), math in its readable form."""
+def analysis_csv(
+    season: int, lang: Lang, reports: Sequence[tuple[str, Quiz, Analysis, Reports]]
+) -> str:
+    """The second CSV of ``/export``: one row per question of every quiz analysed, its texts in
+    ``lang``. Options are named by their text (the letters differed from run to run), math in
+    its readable form."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(ANALYSIS_COLUMNS)
@@ -395,7 +398,6 @@ def analysis_csv(season: int, reports: Sequence[tuple[str, Quiz, Analysis, Repor
 
     for quiz_label, quiz, result, counts in reports:
         by_id = {q.id: q for q in quiz.questions}
-        lang = quiz.language
         for item in result.items:
             mine = counts.get(item.question_id, {})
             question = by_id[item.question_id]

@@ -130,7 +130,6 @@ class ExportAnswer:
     run_id: int
     quiz_id: str
     started_at: float  # the run's start
-    language: Lang  # the run's language
     question_count: int  # the run's
     permutation: tuple[int, ...]  # how the run showed this question's options (shown -> bank)
     user_id: int

@@ -24,7 +24,6 @@ from typing import Any
 
 from .core import StoreCore
 from .models import (
-    LANGUAGES,
     Answer,
     ExportAnswer,
     GroupLine,
@@ -208,8 +207,8 @@ class StatsMixin(StoreCore):
         in the order they started, each run's answers by student and question."""
         rows = await self._fetchall(
             """
-            SELECT r.season, r.run_id, r.quiz_id, r.started_at, r.language, r.question_count,
-                   r.plan, a.user_id, COALESCE(u.name, ''), u.username,
+            SELECT r.season, r.run_id, r.quiz_id, r.started_at, r.question_count, r.plan,
+                   a.user_id, COALESCE(u.name, ''), u.username,
                    a.q_index, a.question_id, a.option, a.correct, a.points, a.answered_at,
                    a.given, a.credit
             FROM runs AS r
@@ -223,33 +222,32 @@ class StatsMixin(StoreCore):
         plans: dict[int, tuple[tuple[int, ...], ...]] = {}
         out: list[ExportAnswer] = []
         for row in rows:
-            run_id, q_index = int(row[1]), int(row[10])
+            run_id, q_index = int(row[1]), int(row[9])
             permutations = plans.get(run_id)
             if permutations is None:
-                permutations = plans[run_id] = plan_from_json(row[6]).permutations
+                permutations = plans[run_id] = plan_from_json(row[5]).permutations
             out.append(
                 ExportAnswer(
                     season=int(row[0]),
                     run_id=run_id,
                     quiz_id=str(row[2]),
                     started_at=float(row[3]),
-                    language=LANGUAGES.get(row[4], "en"),
-                    question_count=int(row[5]),
+                    question_count=int(row[4]),
                     permutation=permutations[q_index] if q_index < len(permutations) else (),
-                    user_id=int(row[7]),
-                    name=str(row[8]),
-                    username=row[9],
+                    user_id=int(row[6]),
+                    name=str(row[7]),
+                    username=row[8],
                     answer=Answer(
                         run_id=run_id,
                         q_index=q_index,
-                        question_id=str(row[11]),
-                        user_id=int(row[7]),
-                        option=int(row[12]),
-                        correct=bool(row[13]),
-                        points=int(row[14]),
-                        answered_at=float(row[15]),
-                        given=row[16],
-                        credit=row[17],
+                        question_id=str(row[10]),
+                        user_id=int(row[6]),
+                        option=int(row[11]),
+                        correct=bool(row[12]),
+                        points=int(row[13]),
+                        answered_at=float(row[14]),
+                        given=row[15],
+                        credit=row[16],
                     ),
                 )
             )
