@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core.bank import TRUE_FALSE, Option, Question, Text
 from bot.render.export import answer_cells, file_part, number
-from bot.storage import Answer, ExportAnswer
+from bot.storage import ExportAnswer
 
 SEVERAL = Question(
     id="primes",
@@ -33,26 +33,25 @@ TRUE_OR_FALSE = Question(
 )
 
 
-def exported(option: int, given: str | None, permutation: tuple[int, ...]) -> ExportAnswer:
-    answer = Answer(1, 0, "primes", 7, option, False, 0, 0.0, given, 0.5)
-    return ExportAnswer(1, 1, "kinds", 0.0, 3, permutation, 7, "Mita", None, answer)
+def exported(option: int, given: str | None) -> ExportAnswer:
+    return ExportAnswer(1, 7, "Mita", None, 0, "primes", option, False, 0, 0.0, given, 0.5)
 
 
 def test_letters_are_those_the_student_saw_and_options_their_text() -> None:
     # shown D, C, B, A: bank options 0 and 2 ("AC" in bank order) were shown as D and B
-    cells = answer_cells(exported(0, "AC", (3, 2, 1, 0)), SEVERAL, "en")
+    cells = answer_cells(exported(0, "AC"), (3, 2, 1, 0), SEVERAL, "en")
     assert cells == ("B,D", "2 | x²")  # math readable, never TeX
-    assert answer_cells(exported(0, "AC", (0, 1, 2, 3)), SEVERAL, "bn") == ("A,C", "২ | x²")
+    assert answer_cells(exported(0, "AC"), (0, 1, 2, 3), SEVERAL, "bn") == ("A,C", "২ | x²")
     # one option, no letters stored: the option itself
-    assert answer_cells(exported(3, None, (3, 2, 1, 0)), SEVERAL, "en") == ("A", "6")
+    assert answer_cells(exported(3, None), (3, 2, 1, 0), SEVERAL, "en") == ("A", "6")
     # the quiz deleted since: the run still knows how it showed the options
-    assert answer_cells(exported(0, "AC", (3, 2, 1, 0)), None, "en") == ("B,D", "")
+    assert answer_cells(exported(0, "AC"), (3, 2, 1, 0), None, "en") == ("B,D", "")
 
 
 def test_true_false_is_its_word_and_typed_text_is_kept_safe() -> None:
-    assert answer_cells(exported(1, None, (0, 1)), TRUE_OR_FALSE, "bn") == ("মিথ্যা", "মিথ্যা")
+    assert answer_cells(exported(1, None), (0, 1), TRUE_OR_FALSE, "bn") == ("মিথ্যা", "মিথ্যা")
     for typed, cell in [("-2", "'-2"), ("=1+1", "'=1+1"), ("১০.৫", "১০.৫"), ("a=b", "a=b")]:
-        assert answer_cells(exported(-1, typed, ()), None, "en") == (cell, "")
+        assert answer_cells(exported(-1, typed), (), None, "en") == (cell, "")
 
 
 def test_file_part_keeps_any_script_readable() -> None:

@@ -34,7 +34,7 @@ from bot.core.mathtext import readable
 from bot.core.scoring import stored_choice
 from bot.i18n.lang import Lang
 from bot.render.text import label
-from bot.storage import ExportAnswer
+from bot.storage import Export, ExportAnswer, ExportRun
 
 _FORMULA_START = frozenset("=+-@\t\r\n")
 HEAD = (
@@ -87,6 +87,7 @@ def number(value: float) -> str:
 class _Row:
     """One student's line in one run, gathered from their answers."""
 
+    run: ExportRun
     first: ExportAnswer
     cells: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     correct: int = 0
@@ -96,48 +97,49 @@ class _Row:
 
 
 def results_csv(
-    answers: Sequence[ExportAnswer],
+    export: Export,
     quizzes: Callable[[str], Quiz | None],
     quiz_label: Callable[[str], str],
     lang: Lang,
 ) -> str:
     """The CSV text (see the module's doc), options' texts in ``lang`` (the group's); only the
     head row when nothing was answered."""
-    question_of = _Questions(quizzes)
+    runs = {run.run_id: run for run in export.runs}
+    order = {run.run_id: n for n, run in enumerate(export.runs, start=1)}
+    cells = _Cells(quizzes, lang)
     rows: dict[tuple[int, int], _Row] = {}
-    runs: dict[int, int] = {}  # run id -> its number in this file
-    width = 0
-    for ex in answers:
-        runs.setdefault(ex.run_id, len(runs) + 1)
-        width = max(width, ex.question_count)
-        row = rows.get((ex.run_id, ex.user_id))
+    for a in export.answers:
+        row = rows.get((a.run_id, a.user_id))
         if row is None:
-            row = rows[(ex.run_id, ex.user_id)] = _Row(ex)
-        a = ex.answer
+            row = rows[(a.run_id, a.user_id)] = _Row(runs[a.run_id], a)
         fraction = a.credit if a.credit is not None else float(a.correct)
-        row.cells[a.q_index] = (*answer_cells(ex, question_of(ex), lang), number(fraction))
+        row.cells[a.q_index] = cells(row.run, a, fraction)
         row.correct += a.correct
         row.credit += fraction
         row.points += a.points
         row.last_at = max(row.last_at, a.answered_at)
+    answered = sorted({run_id for run_id, _ in rows}, key=order.__getitem__)
+    numbered = {run_id: n for n, run_id in enumerate(answered, start=1)}
+    width = max((row.run.question_count for row in rows.values()), default=0)
     out = io.StringIO()
     writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL)
     writer.writerow([*HEAD, *(f"q{k + 1}{s}" for k in range(width) for s in PER_QUESTION)])
     labels: dict[str, str] = {}
     ordered = sorted(
         rows.values(),
-        key=lambda r: (runs[r.first.run_id], -r.points, -r.correct, r.last_at, r.first.user_id),
+        key=lambda r: (order[r.run.run_id], -r.points, -r.correct, r.last_at, r.first.user_id),
     )
+    empty = ("", "", "")
     for row in ordered:
-        ex = row.first
-        if ex.quiz_id not in labels:
-            labels[ex.quiz_id] = quiz_label(ex.quiz_id)
-        date = datetime.fromtimestamp(ex.started_at, UTC).isoformat(timespec="seconds")
+        run, ex = row.run, row.first
+        if run.quiz_id not in labels:
+            labels[run.quiz_id] = safe_cell(quiz_label(run.quiz_id))
+        date = datetime.fromtimestamp(run.started_at, UTC).isoformat(timespec="seconds")
         writer.writerow(
             [
-                ex.season,
-                runs[ex.run_id],
-                safe_cell(labels[ex.quiz_id]),
+                run.season,
+                numbered[run.run_id],
+                labels[run.quiz_id],
                 date,
                 ex.user_id,
                 safe_cell(ex.name),
@@ -146,34 +148,50 @@ def results_csv(
                 number(row.credit),
                 len(row.cells),
                 row.points,
-                *(cell for k in range(width) for cell in row.cells.get(k, ("", "", ""))),
+                *(cell for k in range(width) for cell in row.cells.get(k, empty)),
             ]
         )
     return out.getvalue()
 
 
-class _Questions:
-    """The questions answered, by quiz and question id (each quiz looked up once)."""
+class _Cells:
+    """The three cells of each answer; the same answer to the same question of one run (a
+    group's live quiz: most of a class) is written once, and each quiz looked up once."""
 
-    def __init__(self, quizzes: Callable[[str], Quiz | None]) -> None:
+    def __init__(self, quizzes: Callable[[str], Quiz | None], lang: Lang) -> None:
         self._quizzes = quizzes
+        self._lang = lang
         self._known: dict[str, dict[str, Question]] = {}
+        self._done: dict[tuple[int, int, int, str | None, float], tuple[str, str, str]] = {}
 
-    def __call__(self, ex: ExportAnswer) -> Question | None:
-        known = self._known.get(ex.quiz_id)
+    def __call__(self, run: ExportRun, a: ExportAnswer, fraction: float) -> tuple[str, str, str]:
+        key = (a.run_id, a.q_index, a.option, a.given, fraction)
+        done = self._done.get(key)
+        if done is None:
+            permutation = run.permutations[a.q_index] if a.q_index < len(run.permutations) else ()
+            given, options = answer_cells(
+                a, permutation, self._question(run.quiz_id, a.question_id), self._lang
+            )
+            done = self._done[key] = (given, options, number(fraction))
+        return done
+
+    def _question(self, quiz_id: str, question_id: str) -> Question | None:
+        known = self._known.get(quiz_id)
         if known is None:
-            quiz = self._quizzes(ex.quiz_id)
-            known = self._known[ex.quiz_id] = (
+            quiz = self._quizzes(quiz_id)
+            known = self._known[quiz_id] = (
                 {q.id: q for q in quiz.questions} if quiz is not None else {}
             )
-        return known.get(ex.answer.question_id)
+        return known.get(question_id)
 
 
-def answer_cells(ex: ExportAnswer, question: Question | None, lang: Lang) -> tuple[str, str]:
+def answer_cells(
+    a: ExportAnswer, permutation: Sequence[int], question: Question | None, lang: Lang
+) -> tuple[str, str]:
     """(``qK``, ``qK_options``) of one answer: the letters as the student saw them (a
     true/false question's word) or the text typed; the options' text. Without the question
-    (a quiz deleted since), the letters alone: the run kept how it showed the options."""
-    a = ex.answer
+    (a quiz deleted since), the letters alone: the run kept how it showed the options
+    (``permutation``: shown position -> bank index)."""
     if a.option < 0:  # typed
         return safe_cell(a.given or ""), ""
     chosen = stored_choice(a.option, a.given)
@@ -185,5 +203,5 @@ def answer_cells(ex: ExportAnswer, question: Question | None, lang: Lang) -> tup
     options = safe_cell(OPTIONS_SEPARATOR.join(texts))
     if question is not None and question.kind == "truefalse":
         return options, options
-    shown = sorted(ex.permutation.index(i) if i in ex.permutation else i for i in chosen)
+    shown = sorted(permutation.index(i) if i in permutation else i for i in chosen)
     return ",".join(label(s) for s in shown), options

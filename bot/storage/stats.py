@@ -24,8 +24,9 @@ from typing import Any
 
 from .core import StoreCore
 from .models import (
-    Answer,
+    Export,
     ExportAnswer,
+    ExportRun,
     GroupLine,
     Leaderboard,
     Overview,
@@ -202,53 +203,35 @@ class StatsMixin(StoreCore):
             weakest=tuple(Weak(q, qid, int(w), int(t)) for q, qid, w, t in weak_rows),
         )
 
-    async def export_answers(self, chat_id: int) -> list[ExportAnswer]:
-        """Every answer in every group run of the chat (live and homework, all seasons), runs
-        in the order they started, each run's answers by student and question."""
-        rows = await self._fetchall(
+    async def export_answers(self, chat_id: int) -> Export:
+        """Every group run of the chat (live and homework, all seasons) in the order they
+        started, and every answer given in them."""
+        runs = await self._fetchall(
+            "SELECT r.season, r.run_id, r.quiz_id, r.started_at, r.question_count, r.plan"
+            " FROM runs AS r WHERE r.chat_id = ? AND r.mode IN ('group', 'homework')"
+            " ORDER BY r.season, r.started_at, r.run_id",
+            (chat_id,),
+        )
+        answers = await self._fetchall(
             """
-            SELECT r.season, r.run_id, r.quiz_id, r.started_at, r.question_count, r.plan,
-                   a.user_id, COALESCE(u.name, ''), u.username,
-                   a.q_index, a.question_id, a.option, a.correct, a.points, a.answered_at,
-                   a.given, a.credit
+            SELECT a.run_id, a.user_id, COALESCE(u.name, ''), u.username, a.q_index,
+                   a.question_id, a.option, a.correct, a.points, a.answered_at, a.given, a.credit
             FROM runs AS r
             CROSS JOIN answers AS a ON a.run_id = r.run_id
             LEFT JOIN users AS u ON u.user_id = a.user_id
             WHERE r.chat_id = ? AND r.mode IN ('group', 'homework')
-            ORDER BY r.season, r.started_at, r.run_id, a.user_id, a.q_index
             """,
             (chat_id,),
         )
-        plans: dict[int, tuple[tuple[int, ...], ...]] = {}
-        out: list[ExportAnswer] = []
-        for row in rows:
-            run_id, q_index = int(row[1]), int(row[9])
-            permutations = plans.get(run_id)
-            if permutations is None:
-                permutations = plans[run_id] = plan_from_json(row[5]).permutations
-            out.append(
-                ExportAnswer(
-                    season=int(row[0]),
-                    run_id=run_id,
-                    quiz_id=str(row[2]),
-                    started_at=float(row[3]),
-                    question_count=int(row[4]),
-                    permutation=permutations[q_index] if q_index < len(permutations) else (),
-                    user_id=int(row[6]),
-                    name=str(row[7]),
-                    username=row[8],
-                    answer=Answer(
-                        run_id=run_id,
-                        q_index=q_index,
-                        question_id=str(row[10]),
-                        user_id=int(row[6]),
-                        option=int(row[11]),
-                        correct=bool(row[12]),
-                        points=int(row[13]),
-                        answered_at=float(row[14]),
-                        given=row[15],
-                        credit=row[16],
-                    ),
+        return Export(
+            runs=tuple(
+                ExportRun(
+                    season, run_id, quiz_id, started, count, plan_from_json(plan).permutations
                 )
-            )
-        return out
+                for season, run_id, quiz_id, started, count, plan in runs
+            ),
+            answers=tuple(
+                ExportAnswer(run, user, name, username, q, qid, opt, bool(ok), pts, at, given, cr)
+                for run, user, name, username, q, qid, opt, ok, pts, at, given, cr in answers
+            ),
+        )
