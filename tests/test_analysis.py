@@ -116,21 +116,30 @@ SITTING = [
 ]
 
 
+def keys(**options: int) -> dict[str, Question]:
+    """Questions q0..q3 (four options) keyed as given: ``q2=0`` makes option 0 its key."""
+    texts = tuple(Option(str(i), str(i)) for i in range(4))
+    return {
+        qid: Question(qid, int(qid[1:]) + 1, Text(qid, qid), texts, right, None)
+        for qid, right in options.items()
+    }
+
+
 def test_rescoring_by_hand() -> None:
     # question 3's key becomes option 0: its answer is right (800 for 12 s) and the streak now
     # runs through: +200 on it, +300 on the next (750 + 300)
-    changes = rescore(SITTING, {"q2": 0})
+    changes = rescore(SITTING, keys(q2=0))
     assert [(c.q_index, c.correct, c.points) for c in changes] == [(2, True, 1000), (3, True, 1050)]
     # question 2's key becomes option 3: its answer is wrong (0); the streak bonus it carried
     # goes; question 4 keeps 750 (its streak was already broken by question 3)
-    changes = rescore(SITTING, {"q1": 3})
+    changes = rescore(SITTING, keys(q1=3))
     assert [(c.q_index, c.correct, c.points) for c in changes] == [(1, False, 0)]
     # the same key as stored: nothing changes
-    assert rescore(SITTING, {"q0": 1, "q1": 2, "q2": 1}) == []
+    assert rescore(SITTING, keys(q0=1, q1=2, q2=1)) == []
 
 
 def test_rescoring_twice_changes_nothing_more() -> None:
-    first = rescore(SITTING, {"q2": 0})
+    first = rescore(SITTING, keys(q2=0))
     updated = {(c.q_index): c for c in first}
     after = [
         Graded(
@@ -147,12 +156,12 @@ def test_rescoring_twice_changes_nothing_more() -> None:
         )
         for a in SITTING
     ]
-    assert rescore(after, {"q2": 0}) == []
+    assert rescore(after, keys(q2=0)) == []
 
 
 def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
     old = [g(0, 1, False, 0, 3, posted=None)]
-    assert [(c.correct, c.points) for c in rescore(old, {"q0": 1})] == [(True, 500)]
+    assert [(c.correct, c.points) for c in rescore(old, keys(q0=1))] == [(True, 500)]
 
 
 @settings(max_examples=200, deadline=None)
@@ -183,7 +192,11 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
             callbacks.RegradeData,
             st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15}", fullmatch=True),
             st.integers(0, 999),
-            st.integers(0, 9),
+            st.one_of(
+                st.sets(st.integers(0, 9), min_size=1).map(lambda s: "".join(map(str, sorted(s)))),
+                st.sampled_from(["#3.14:0.01", "#-2:0", "#3:2", "#1e-05:0"]),
+                st.from_regex(r"\+[0-9a-f]{10}", fullmatch=True),
+            ),
             st.booleans(),
         ),
         st.builds(

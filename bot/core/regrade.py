@@ -1,17 +1,24 @@
-"""Re-scoring stored answers after a question's key changed. Pure: no Telegram, no database.
+"""Re-scoring stored answers after a question's key changed, for every kind of question.
+Pure: no Telegram, no database.
 
-The rule (README, "Re-grading"): each answer is scored again as if the new key had been in
-force when it was given.
+The rule (README, "Re-grading"): each answer is judged again as if the new key had been in
+force when it was given, by the scoring of bot/core/scoring.py, as the live quiz judges it.
 
-- An answer is right when its option (a bank index) is the key of its question; questions
-  without a new key keep their stored verdict.
-- Time points stay what the answer earned: for an answer that was right, its stored points
-  minus the streak bonus it had; for a newly right answer, ``points_for`` its answer time (from
-  when its question was posted, which runs keep since schema version 5; an answer of an older
-  run, whose question time is unknown, gets the minimum of a right answer, 500).
-- Streak bonuses are recomputed over each student's run with the new verdicts (a newly wrong
-  answer breaks a streak, a newly right one may extend it), exactly as the live quiz counts them.
-- A wrong answer scores 0.
+- A new key is a question with it: ``rekey`` gives a question its new right options
+  (``OptionsKey``), a numeric question its new value and tolerance (``NumberKey``: it replaces
+  the answers worth full marks, the partly right ones stay) or a short-answer question one
+  more accepted answer (``TextKey``, full marks).
+- An answer's credit (0..1) is judged from what it stored: the options chosen (its ``given``
+  letters, else its one ``option``) with the bank's all-or-nothing setting, or the text typed.
+  Answers to questions without a new key, and typed answers whose text was not kept, keep their
+  stored score.
+- Time points stay what the answer earned when its credit does not change; otherwise they are
+  ``points_for`` its answer time (from when its question was posted, which runs keep since schema
+  version 5) scaled by the new credit; for an answer of an older run, whose question time is
+  unknown, the earned time points are scaled (or half of 1000 if it had none).
+- Streak bonuses are recomputed over each student's run with the new verdicts (only full marks
+  count, as live), exactly as the live quiz counts them.
+- An answer with no credit scores 0.
 
 Scoring again with the same key changes nothing, so running a re-grading twice is harmless.
 """
@@ -19,9 +26,11 @@ Scoring again with the same key changes nothing, so running a re-grading twice i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from bot.core.bank import Accepted, Question
 from bot.core.engine import MAX_POINTS, points_for, streak_bonus, streaks
+from bot.core.scoring import EPSILON, from_letters, grade_choice, grade_typed
 
 UNKNOWN_TIME_POINTS = MAX_POINTS // 2
 
@@ -43,6 +52,11 @@ class Graded:
     given: str | None = None  # several options: their letters in bank order ("AC"); or typed
     credit: float | None = None  # 0..1; None: 1 if correct, else 0
 
+    @property
+    def fraction(self) -> float:
+        """The credit it earned, 0..1."""
+        return self.credit if self.credit is not None else float(self.correct)
+
 
 @dataclass(frozen=True, slots=True)
 class Change:
@@ -53,40 +67,132 @@ class Change:
     points: int
     old_correct: bool
     old_points: int
+    credit: float | None = None  # as stored: None for 0 and 1 (``correct`` says which)
+    old_credit: float | None = None
+
+    @property
+    def rescored(self) -> bool:
+        """Whether the credit of the answer changes (not only its points)."""
+        old = self.old_credit if self.old_credit is not None else float(self.old_correct)
+        new = self.credit if self.credit is not None else float(self.correct)
+        return abs(new - old) > EPSILON
 
 
-def rescore(answers: Iterable[Graded], keys: Mapping[str, int]) -> list[Change]:
-    """New (correct, points) of every answer whose score changes under ``keys`` (question id →
-    right bank option)."""
+# --- new keys -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OptionsKey:
+    """The right options (bank indices): one, or several for a several-answers question."""
+
+    options: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NumberKey:
+    """A numeric question's answer worth full marks: ``value ± tolerance``."""
+
+    value: float
+    tolerance: float
+
+
+@dataclass(frozen=True, slots=True)
+class TextKey:
+    """One more accepted short answer, worth full marks."""
+
+    text: str
+
+
+NewKey = OptionsKey | NumberKey | TextKey
+
+
+def key_fits(question: Question, key: NewKey) -> bool:
+    """Whether ``key`` is the kind of key ``question`` takes: options in range (exactly one
+    unless it has several right answers), a number for a numeric one, a text for a short one."""
+    if isinstance(key, OptionsKey):
+        many = question.kind == "multiple"
+        return (
+            not question.typed
+            and len(key.options) >= 1
+            and (many or len(key.options) == 1)
+            and all(0 <= o < len(question.options) for o in key.options)
+        )
+    if isinstance(key, NumberKey):
+        return question.kind == "numeric"
+    return question.kind == "short" and bool(key.text.strip())
+
+
+def rekey(question: Question, key: NewKey) -> Question:
+    """``question`` with the new key in force (``key_fits`` it)."""
+    if isinstance(key, OptionsKey):
+        options = tuple(sorted(set(key.options)))
+        rights = options if question.kind == "multiple" else ()
+        return replace(question, correct=options[0], rights=rights, fractions=())
+    if isinstance(key, NumberKey):
+        partly = tuple(a for a in question.accepted if a.fraction < 1)
+        full = Accepted(value=key.value, tolerance=key.tolerance)
+        return replace(question, accepted=(full, *partly))
+    return replace(question, accepted=(*question.accepted, Accepted(text=key.text.strip())))
+
+
+# --- re-scoring -----------------------------------------------------------------------------------
+
+
+def judge(question: Question, answer: Graded, all_or_nothing: bool = False) -> float | None:
+    """The credit ``answer`` earns under ``question``'s key (None: it cannot be judged again,
+    a typed answer whose text was not kept)."""
+    if question.typed:
+        return None if answer.given is None else grade_typed(question, answer.given)[0]
+    picked = from_letters(answer.given) if answer.given else (answer.option,)
+    return grade_choice(question, picked, all_or_nothing)
+
+
+def rescore(
+    answers: Iterable[Graded], questions: Mapping[str, Question], all_or_nothing: bool = False
+) -> list[Change]:
+    """New (correct, points, credit) of every answer whose score changes when judged by
+    ``questions`` (question id → the question with its key; others keep their score)."""
     sittings: dict[tuple[int, int], dict[int, Graded]] = {}
     for a in answers:
         sittings.setdefault((a.run_id, a.user_id), {})[a.q_index] = a
     changes: list[Change] = []
     for mine in sittings.values():
-        changes += _rescore_sitting(mine, keys)
+        changes += _rescore_sitting(mine, questions, all_or_nothing)
     return changes
 
 
-def _rescore_sitting(mine: Mapping[int, Graded], keys: Mapping[str, int]) -> list[Change]:
+def _rescore_sitting(
+    mine: Mapping[int, Graded], questions: Mapping[str, Question], all_or_nothing: bool
+) -> list[Change]:
     last = max(mine)
     old = streaks([mine[q].correct if q in mine else None for q in range(last + 1)])
-    verdicts = {
-        q: (a.option == keys[a.question_id]) if a.question_id in keys else a.correct
-        for q, a in mine.items()
-    }
-    new = streaks([verdicts.get(q) for q in range(last + 1)])
+    fractions: dict[int, float] = {}
+    for q, a in mine.items():
+        question = questions.get(a.question_id)
+        judged = judge(question, a, all_or_nothing) if question is not None else None
+        fractions[q] = a.fraction if judged is None else judged
+    new = streaks([fractions[q] >= 1 if q in mine else None for q in range(last + 1)])
     changes = []
     for q, a in sorted(mine.items()):
-        right = verdicts[q]
-        points = _time_points(a, old[q]) + streak_bonus(new[q]) if right else 0
-        if right != a.correct or points != a.points:
-            changes.append(Change(a.run_id, q, a.user_id, right, points, a.correct, a.points))
+        fraction = fractions[q]
+        full = fraction >= 1
+        points = 0
+        if fraction > 0:
+            points = _time_points(a, old[q], fraction) + (streak_bonus(new[q]) if full else 0)
+        credit = None if fraction in (0.0, 1.0) else fraction
+        if full != a.correct or points != a.points or credit != a.credit:
+            changes.append(
+                Change(a.run_id, q, a.user_id, full, points, a.correct, a.points, credit, a.credit)
+            )
     return changes
 
 
-def _time_points(a: Graded, old_streak: int) -> int:
-    if a.correct:
-        return a.points - streak_bonus(old_streak)
-    if a.posted_at is None or a.seconds <= 0:
-        return UNKNOWN_TIME_POINTS
-    return points_for(a.answered_at - a.posted_at, a.seconds)
+def _time_points(a: Graded, old_streak: int, fraction: float) -> int:
+    earned = a.points - (streak_bonus(old_streak) if a.correct else 0)
+    if a.fraction > 0 and abs(fraction - a.fraction) <= EPSILON:
+        return earned
+    if a.posted_at is not None and a.seconds > 0:
+        return points_for(a.answered_at - a.posted_at, a.seconds, fraction)
+    if a.fraction > 0:
+        return round(earned * fraction / a.fraction)
+    return round(UNKNOWN_TIME_POINTS * fraction)

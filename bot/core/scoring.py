@@ -116,6 +116,35 @@ def _within(number: float, accepted: Accepted) -> bool:
     )
 
 
+def letters(options: Iterable[int]) -> str:
+    """Options (bank indices) as an answer stores them, their letters in the bank's order:
+    ``(0, 2)`` -> ``"AC"``."""
+    return "".join(chr(ord("A") + i) for i in sorted(set(options)))
+
+
+def from_letters(given: str) -> tuple[int, ...]:
+    """The bank indices ``letters`` gave."""
+    return tuple(sorted(ord(c) - ord("A") for c in given if "A" <= c <= "J"))
+
+
+def read_spec(text: str) -> tuple[float, float] | None:
+    """A numeric answer as the bank and GIFT write it: ``3.14`` (exact), ``3.14:0.01`` (a
+    tolerance) or ``1..5`` (an interval), Bengali digits too, as (value, tolerance); None if
+    it is not one."""
+    spec = text.translate(_BENGALI_DIGITS).strip()
+    try:
+        if ".." in spec:
+            low, _, high = spec.partition("..")
+            a, b = float(low), float(high)
+            value, margin = (a + b) / 2, abs(b - a) / 2
+        else:
+            number, _, tolerance = spec.partition(":")
+            value, margin = float(number), abs(float(tolerance or 0))
+    except ValueError:
+        return None
+    return (value, margin) if math.isfinite(value) and math.isfinite(margin) else None
+
+
 def typed_readable(question: Question, text: str) -> bool:
     """Whether ``text`` can be judged as an answer to ``question``: not blank, and a number
     when the question asks for one (otherwise the student is asked again, nothing counted)."""

@@ -9,16 +9,23 @@ import logging
 
 from telegram import Chat, Update
 
-from bot.banks.importers.scan import letter_index
 from bot.core.bank import Quiz
-from bot.core.regrade import rescore
+from bot.core.regrade import NewKey, OptionsKey, TextKey, rekey, rescore
 from bot.handlers import guard
+from bot.handlers.regrade_keys import (
+    key_code,
+    key_label,
+    key_of_code,
+    option_label,
+    read_key,
+    split_args,
+)
 from bot.handlers.replies import language, quiz_named, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
-from bot.i18n.markup import Safe, html, join
-from bot.render import callbacks, fit, label
+from bot.i18n.markup import Safe, join
+from bot.render import callbacks, fit
 from bot.render import teacher as render_teacher
 from bot.services.container import Context, Services
 from bot.storage import HOMEWORK, Rescored
@@ -29,23 +36,53 @@ log = logging.getLogger(__name__)
 ReportButton = callbacks.ReportData | callbacks.CardReportData
 
 
-def key_label(lang: Lang, quiz: Quiz, number: int, option: int) -> Safe:
-    """A new key as the teacher reads it: the bank letter and the option's text."""
-    text = quiz.questions[number - 1].options[option](lang)
-    return html("{} (“{}”)", label(option), fit(text, 60))
-
-
 def _counts(lang: Lang, flips: int, students: int, points: int) -> Safe:
     """What a previewed re-grading changes: answers, students, points (signed)."""
     signed = num(lang, f"{points:+d}")
     return t(lang, "regrade_preview_counts", answers=flips, students=students, points=signed)
 
 
+def _head(lang: Lang, quiz: Quiz, number: int, key: NewKey | None) -> Safe:
+    """The preview's first line: what the re-grading will do."""
+    title = quiz.title(lang)
+    if key is None:
+        return t(lang, "regrade_preview_all", title=title)
+    if isinstance(key, TextKey):
+        return t(lang, "regrade_preview_accept", title=title, n=number, answer=fit(key.text, 60))
+    return t(
+        lang, "regrade_preview_one", title=title, n=number, label=key_label(lang, quiz, number, key)
+    )
+
+
+def _done(
+    lang: Lang, quiz: Quiz, number: int, key: NewKey | None, flips: int, students: int
+) -> Safe:
+    """What an applied re-grading did."""
+    title = quiz.title(lang)
+    if key is None:
+        return t(lang, "regrade_all", title=title, answers=flips, students=students)
+    if isinstance(key, TextKey):
+        answer = fit(key.text, 60)
+        return t(
+            lang,
+            "regrade_accept",
+            title=title,
+            n=number,
+            answer=answer,
+            answers=flips,
+            students=students,
+        )
+    label = key_label(lang, quiz, number, key)
+    return t(
+        lang, "regrade_one", title=title, n=number, label=label, answers=flips, students=students
+    )
+
+
 # --- /regrade -------------------------------------------------------------------------------------
 
 
 async def regrade_command(update: Update, context: Context) -> None:
-    """``/regrade QUIZ [N X]`` (moderators): preview a re-scoring of this season's answers;
+    """``/regrade QUIZ [N KEY]`` (moderators): preview a re-scoring of this season's answers;
     a button applies it."""
     svc = context.bot_data
     chat, user = update.effective_chat, update.effective_user
@@ -53,16 +90,16 @@ async def regrade_command(update: Update, context: Context) -> None:
         return
     lang = await language(update, svc)
     args = context.args or []
-    keyed = len(args) >= 3 and ascii_digits(args[-2]).isdecimal()
-    words = args[:-2] if keyed else args
+    keyed = split_args(args)
+    words = keyed[0] if keyed is not None else args
     visible, _ = await guard.visible_quizzes(svc, chat.id, user.id)
     picked = await quiz_named(update, context, lang, "regrade", " ".join(words), visible)
     if picked is None:
         return
     quiz = picked.quiz
-    number, option = 0, 0
-    if keyed:
-        digits = ascii_digits(args[-2])
+    number, key = 0, None
+    if keyed is not None:
+        digits = ascii_digits(keyed[1])
         number = int(digits) if len(digits) < 5 else 0
         if not 1 <= number <= len(quiz.questions):
             await reply(
@@ -72,19 +109,18 @@ async def regrade_command(update: Update, context: Context) -> None:
                 important=True,
             )
             return
-        question = quiz.questions[number - 1]
-        found = letter_index(args[-1].strip())
-        if found is None or found >= len(question.options):
-            letters = ", ".join(label(i) for i in range(len(question.options)))
-            await reply(
-                update,
-                context,
-                t(lang, "regrade_bad_letter", n=number, letters=letters),
-                important=True,
-            )
+        read = read_key(lang, quiz.questions[number - 1], number, keyed[2])
+        if isinstance(read, Safe):
+            await reply(update, context, read, important=True)
             return
-        option = found
-    outcome = await _regrade(svc, chat.id, quiz, number, option, apply=False)
+        key = read
+    code = key_code(quiz.questions[number - 1], key) if key is not None else "0"
+    try:
+        markup = render_teacher.regrade_keyboard(lang, quiz.id, number, code)
+    except ValueError:  # a number too long for its button
+        await reply(update, context, t(lang, "regrade_key_long"), important=True)
+        return
+    outcome = await _regrade(svc, chat.id, quiz, number, key, apply=False)
     if outcome is None:
         await reply(update, context, t(lang, "regrade_busy"), important=True)
         return
@@ -92,52 +128,61 @@ async def regrade_command(update: Update, context: Context) -> None:
     if not flips and not points:
         await reply(update, context, t(lang, "regrade_nothing"), important=True)
         return
-    head = (
-        t(
-            lang,
-            "regrade_preview_one",
-            title=quiz.title(lang),
-            n=number,
-            label=key_label(lang, quiz, number, option),
-        )
-        if number
-        else t(lang, "regrade_preview_all", title=quiz.title(lang))
-    )
-    text = join(
-        "\n",
-        [head, _counts(lang, flips, students, points)],
-    )
-    markup = render_teacher.regrade_keyboard(lang, quiz.id, number, option)
+    text = join("\n", [_head(lang, quiz, number, key), _counts(lang, flips, students, points)])
     await reply(update, context, text, important=True, markup=markup)
 
 
-async def _regrade(
-    svc: Services, chat_id: int, quiz: Quiz, number: int, option: int, *, apply: bool
-) -> tuple[int, int, int] | None:
-    """Re-score this season's answers (question ``number``'s key = ``option``; 0: the bank's
-    keys): (answers whose verdict changes, students whose points change, points gained in
-    total), applied if ``apply``. None while the quiz runs here."""
-    busy = any(r.chat_id == chat_id and r.quiz.id == quiz.id for r in svc.groups.active()) or any(
+async def _busy(svc: Services, chat_id: int, quiz: Quiz) -> bool:
+    """Whether ``quiz`` runs in the chat now (live, or as open homework)."""
+    return any(r.chat_id == chat_id and r.quiz.id == quiz.id for r in svc.groups.active()) or any(
         hw.quiz_id == quiz.id for hw in await svc.store.open_homework(chat_id)
     )
-    if busy:
+
+
+async def _regrade(
+    svc: Services, chat_id: int, quiz: Quiz, number: int, key: NewKey | None, *, apply: bool
+) -> tuple[int, int, int] | None:
+    """Re-score this season's answers (question ``number`` with its new ``key``; 0: the bank's
+    keys): (answers whose credit changes, students whose points change, points gained in
+    total), applied (in one transaction) if ``apply``. None while the quiz runs here."""
+    if await _busy(svc, chat_id, quiz):
         return None
-    keys = (
-        {quiz.questions[number - 1].id: option}
-        if number
-        else {q.id: q.correct for q in quiz.questions}
-    )
+    if number and key is not None:
+        question = quiz.questions[number - 1]
+        questions = {question.id: rekey(question, key)}
+    else:
+        questions = {q.id: q for q in quiz.questions}
     season = await svc.store.current_season(chat_id)
-    changes = rescore(await svc.store.season_answers(chat_id, season, quiz.id), keys)
-    flips = sum(1 for c in changes if c.correct != c.old_correct)
+    answers = await svc.store.season_answers(chat_id, season, quiz.id)
+    changes = rescore(answers, questions, quiz.all_or_nothing)
+    flips = sum(1 for c in changes if c.rescored)
     students = len({c.user_id for c in changes if c.points != c.old_points})
     points = sum(c.points - c.old_points for c in changes)
     if apply and changes:
         await svc.store.apply_regrade(
-            [Rescored(c.run_id, c.q_index, c.user_id, c.correct, c.points) for c in changes]
+            [
+                Rescored(c.run_id, c.q_index, c.user_id, c.correct, c.points, c.credit)
+                for c in changes
+            ]
         )
         log.info("chat %s: quiz %s re-graded, %s answers changed", chat_id, quiz.id, len(changes))
     return flips, students, points
+
+
+async def _stored_key(
+    svc: Services, chat_id: int, quiz: Quiz, number: int, code: str
+) -> NewKey | None:
+    """The key an Apply button carries (a short answer's is found among the answers typed)."""
+    question = quiz.questions[number - 1]
+    typed: list[str] = []
+    if code.startswith("+"):
+        season = await svc.store.current_season(chat_id)
+        typed = [
+            a.given
+            for a in await svc.store.season_answers(chat_id, season, quiz.id)
+            if a.question_id == question.id and a.given is not None
+        ]
+    return key_of_code(question, code, typed)
 
 
 async def regrade_button(update: Update, context: Context, data: callbacks.RegradeData) -> Notice:
@@ -157,24 +202,16 @@ async def regrade_button(update: Update, context: Context, data: callbacks.Regra
             context.bot, chat.id, query.message.message_id, t(lang, "regrade_dropped")
         )
         return None, False
-    outcome = await _regrade(svc, chat.id, quiz, data.number, data.option, apply=True)
+    key = None
+    if data.number:
+        key = await _stored_key(svc, chat.id, quiz, data.number, data.key)
+        if key is None:
+            return t_plain(lang, "alert_invalid"), True
+    outcome = await _regrade(svc, chat.id, quiz, data.number, key, apply=True)
     if outcome is None:
         return t_plain(lang, "regrade_busy"), True
     flips, students, _ = outcome
-    title = quiz.title(lang)
-    text = (
-        t(
-            lang,
-            "regrade_one",
-            title=title,
-            n=data.number,
-            label=key_label(lang, quiz, data.number, data.option),
-            answers=flips,
-            students=students,
-        )
-        if data.number
-        else t(lang, "regrade_all", title=title, answers=flips, students=students)
-    )
+    text = _done(lang, quiz, data.number, key, flips, students)
     await outbox.edit(context.bot, chat.id, query.message.message_id, text)
     return None, False
 
@@ -249,7 +286,7 @@ async def _tell_teachers(
             n=number,
             question=fit(question.text(lang), 200),
             reason=t(lang, render_teacher.REASON_KEYS[reason]),
-            right=key_label(lang, quiz, number, question.correct),
+            right=option_label(lang, question, question.correct),
         )
         markup = render_teacher.report_regrade_keyboard(lang, quiz, run_id, number)
         await outbox.send(context.bot, teacher, text, markup=markup)
@@ -284,33 +321,19 @@ async def run_regrade_button(
     if data.step == "n":
         await outbox.edit(context.bot, chat.id, message_id, t(lang, "regrade_dropped"))
         return None, False
-    outcome = await _regrade(
-        svc, run.chat_id, quiz, data.number, data.option, apply=data.step == "y"
-    )
+    key = OptionsKey((data.option,))
+    outcome = await _regrade(svc, run.chat_id, quiz, data.number, key, apply=data.step == "y")
     if outcome is None:
         return t_plain(lang, "regrade_busy"), True
     flips, students, points = outcome
-    key = key_label(lang, quiz, data.number, data.option)
     if data.step == "y":
-        done = t(
-            lang,
-            "regrade_one",
-            title=quiz.title(lang),
-            n=data.number,
-            label=key,
-            answers=flips,
-            students=students,
-        )
+        done = _done(lang, quiz, data.number, key, flips, students)
         await outbox.edit(context.bot, chat.id, message_id, done)
         return None, False
     if not flips and not points:
         return t_plain(lang, "regrade_nothing"), True
     preview = join(
-        "\n",
-        [
-            t(lang, "regrade_preview_one", title=quiz.title(lang), n=data.number, label=key),
-            _counts(lang, flips, students, points),
-        ],
+        "\n", [_head(lang, quiz, data.number, key), _counts(lang, flips, students, points)]
     )
     markup = render_teacher.run_regrade_keyboard(lang, data.run_id, data.number, data.option)
     await outbox.send(context.bot, chat.id, preview, markup=markup)

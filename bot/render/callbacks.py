@@ -26,8 +26,12 @@ A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
 - ``k:COMMAND:QUIZ`` — the quiz picked from a "which quiz?" list: run ``/COMMAND QUIZ``.
 - ``g:QUIZ:ACTION`` — a button of the card ending ``/done`` and uploads: ``s`` share link,
   ``h`` how to set it as homework.
-- ``rg:QUIZ:N:OPT:y`` / ``…:n`` — apply or drop the re-grading ``/regrade`` previewed: question
-  N's key becomes bank option OPT (N = 0: every question's current key).
+- ``rg:QUIZ:N:KEY:y`` / ``…:n`` — apply or drop the re-grading ``/regrade`` previewed: question
+  N's new KEY (N = 0: every question's current key, KEY ``0``). KEY is the right bank options
+  as digits in increasing order (``2``; ``02`` for several), ``#VALUE:TOLERANCE`` a numeric
+  question's answer, or ``+DIGEST`` one more short answer (10 hex digits of the SHA-256 of the
+  answer as the judge normalises it: the answer itself is one a student typed, found again in
+  the stored answers).
 - ``rr:RUN:N:OPT:S`` — under a student's report sent to the teacher privately: re-grade the
   run's group's answers, question N's key becoming bank option OPT; S = ``p`` preview,
   ``y`` apply, ``n`` drop.
@@ -64,7 +68,8 @@ _CARD_REPORT = re.compile(r"pc:([1-9][0-9]{0,15})")
 _QUIZ_ID = r"([a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})"
 _PICK = re.compile(rf"k:([a-z]{{1,16}}):{_QUIZ_ID}")
 _CARD = re.compile(rf"g:{_QUIZ_ID}:([sh])")
-_REGRADE = re.compile(rf"rg:{_QUIZ_ID}:(0|[1-9][0-9]{{0,2}}):([0-9]):([yn])")
+_REGRADE_KEY = r"([0-9]{1,10}|#-?[0-9][0-9.e+-]{0,15}:[0-9][0-9.e+-]{0,15}|\+[0-9a-f]{10})"
+_REGRADE = re.compile(rf"rg:{_QUIZ_ID}:(0|[1-9][0-9]{{0,2}}):{_REGRADE_KEY}:([yn])")
 _RUN_REGRADE = re.compile(r"rr:([1-9][0-9]{0,15}):([1-9][0-9]{0,2}):([0-9]):([pyn])")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
@@ -157,12 +162,12 @@ class QuizCardData:
 
 @dataclass(frozen=True, slots=True)
 class RegradeData:
-    """Apply (or drop) a previewed re-grading: question ``number``'s key becomes bank option
-    ``option`` (``number`` 0: every question's current key)."""
+    """Apply (or drop) a previewed re-grading: question ``number``'s new ``key`` (``number`` 0:
+    every question's current key), as the module's docstring spells it."""
 
     quiz_id: str
     number: int
-    option: int
+    key: str
     confirm: bool
 
 
@@ -231,7 +236,7 @@ def encode(data: CallbackData) -> str:
     elif isinstance(data, RunRegradeData):
         text = f"rr:{data.run_id}:{data.number}:{data.option}:{data.step}"
     elif isinstance(data, RegradeData):
-        text = f"rg:{data.quiz_id}:{data.number}:{data.option}:{'y' if data.confirm else 'n'}"
+        text = f"rg:{data.quiz_id}:{data.number}:{data.key}:{'y' if data.confirm else 'n'}"
     else:
         text = f"pc:{data.card_id}"
     if len(text.encode()) > MAX_BYTES or parse(text) != data:
@@ -292,7 +297,10 @@ def _parse_teacher(raw: str) -> CallbackData | None:
     if m := _CARD.fullmatch(raw):
         return QuizCardData(m[1], m[2])
     if m := _REGRADE.fullmatch(raw):
-        return RegradeData(m[1], int(m[2]), int(m[3]), m[4] == "y")
+        key = m[3]
+        if key.isdecimal() and list(key) != sorted(set(key)):
+            return None  # options: each once, in increasing order (one spelling each)
+        return RegradeData(m[1], int(m[2]), key, m[4] == "y")
     if m := _RUN_REGRADE.fullmatch(raw):
         run_id = int(m[1])
         return RunRegradeData(run_id, int(m[2]), int(m[3]), m[4]) if run_id < _MAX_ID else None

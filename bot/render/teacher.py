@@ -492,12 +492,13 @@ def card_report_keyboard(lang: Lang, card_id: int) -> InlineKeyboardMarkup:
     )
 
 
-def regrade_keyboard(lang: Lang, quiz_id: str, number: int, option: int) -> InlineKeyboardMarkup:
-    """Apply or drop a previewed re-grading."""
+def regrade_keyboard(lang: Lang, quiz_id: str, number: int, key: str) -> InlineKeyboardMarkup:
+    """Apply or drop a previewed re-grading (``key``: the new key, as ``rg:`` spells it);
+    ValueError if it does not fit a button."""
     return _confirm_keyboard(
         lang,
-        callbacks.RegradeData(quiz_id, number, option, True),
-        callbacks.RegradeData(quiz_id, number, option, False),
+        callbacks.RegradeData(quiz_id, number, key, True),
+        callbacks.RegradeData(quiz_id, number, key, False),
     )
 
 

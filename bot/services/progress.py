@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.core.bank import Quiz
 from bot.core.engine import Answer, QuizEngine
+from bot.core.scoring import from_letters, letters
 from bot.storage import Answer as StoredAnswer
 from bot.storage import Store, StoredRun
 
@@ -43,16 +44,6 @@ async def restore_engine(store: Store, stored: StoredRun, quiz: Quiz) -> QuizEng
     )
     engine.restore(map(to_engine, await store.answers(stored.run_id)))
     return engine
-
-
-def letters(options: tuple[int, ...]) -> str:
-    """Options (bank indices) as their letters in the bank's order: ``(0, 2)`` -> ``"AC"``."""
-    return "".join(chr(ord("A") + i) for i in sorted(options))
-
-
-def from_letters(given: str) -> tuple[int, ...]:
-    """The bank indices ``letters`` gave."""
-    return tuple(sorted(ord(c) - ord("A") for c in given if "A" <= c <= "J"))
 
 
 def to_engine(stored: StoredAnswer) -> Answer:

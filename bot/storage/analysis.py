@@ -1,7 +1,8 @@
 """The teacher's view of a quiz: its answers for question analysis, students' reports of
 problems, and re-grading stored answers after a key was wrong.
 
-A re-grading updates answers in place (their ``correct`` flag and ``points``); the trigger
+A re-grading updates answers in place (their ``correct`` flag, ``points`` and ``credit``), all in
+one transaction; the trigger
 ``answers_group_totals_regrade`` (schema version 5) carries the difference into
 ``group_totals``, so ``/leaderboard`` and ``/me`` follow at once.
 """
@@ -31,6 +32,7 @@ class Rescored:
     user_id: int
     correct: bool
     points: int
+    credit: float | None = None  # 0..1; None: 1 if correct, else 0
 
 
 class AnalysisMixin(StoreCore):
@@ -70,17 +72,19 @@ class AnalysisMixin(StoreCore):
             changed = 0
             for c in changes:
                 cursor = await conn.execute(
-                    "UPDATE answers SET correct = ?, points = ?"
+                    "UPDATE answers SET correct = ?, points = ?, credit = ?"
                     " WHERE run_id = ? AND q_index = ? AND user_id = ?"
-                    " AND (correct IS NOT ? OR points IS NOT ?)",
+                    " AND (correct IS NOT ? OR points IS NOT ? OR credit IS NOT ?)",
                     (
                         int(c.correct),
                         c.points,
+                        c.credit,
                         c.run_id,
                         c.q_index,
                         c.user_id,
                         int(c.correct),
                         c.points,
+                        c.credit,
                     ),
                 )
                 changed += cursor.rowcount

@@ -12,7 +12,6 @@ matching questions are reported.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import replace
 from typing import cast
@@ -21,6 +20,7 @@ from bot.banks.importers import pictures
 from bot.banks.importers.htmltext import html_to_text, media_in
 from bot.banks.importers.model import FALSE, TRUE, Answer, Draft, Parsed, clean, weigh
 from bot.core.bank import MAX_ACCEPTED, MAX_OPTIONS, MIN_OPTIONS
+from bot.core.scoring import read_spec
 
 _SPECIAL = "=~#{}:\\"
 _FORMAT = re.compile(r"^\s*\[(html|markdown|plain|moodle)\]", re.IGNORECASE)
@@ -307,18 +307,10 @@ def _numeric(where: str, body: Chars, question: str, fmt: str, general: str | No
 def _number_spec(spec: str) -> tuple[float, float]:
     """A GIFT number: ``3.14`` (exact), ``3.14:0.01`` (a tolerance) or ``1..5`` (an
     interval) as a value and a tolerance."""
-    try:
-        if ".." in spec:
-            low, _, high = spec.partition("..")
-            a, b = float(low), float(high)
-            return (a + b) / 2, abs(b - a) / 2
-        value, _, tolerance = spec.partition(":")
-        number, margin = float(value), float(tolerance or 0)
-    except ValueError:
-        raise _Skip("imp_bad_number", text=spec[:40]) from None
-    if not (math.isfinite(number) and math.isfinite(margin)):
+    read = read_spec(spec)
+    if read is None:
         raise _Skip("imp_bad_number", text=spec[:40])
-    return number, abs(margin)
+    return read
 
 
 def _right_marks(parts: list[tuple[str, Chars]]) -> list[tuple[str, Chars]]:
