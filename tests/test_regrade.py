@@ -220,7 +220,7 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         rows = csv_rows(questions)
         assert [row["question"] for row in rows] == [str(n) for n in range(1, 9)]
         assert rows[0]["answered"] == "4" and rows[0]["right_share"] == "0.500"
-        assert rows[0]["top_wrong_option"] == bank_letter(right)  # the old key is wrong now
+        assert rows[0]["top_wrong_option"] == q1.options[right].en  # the old key, by its text
         assert rows[0]["reports_key"] == "1" and rows[0]["median_seconds"] == "0.0"
         assert rows[2]["answered"] == "0" and rows[2]["right_share"] == ""
 

@@ -15,9 +15,10 @@ from clockkit import ManualClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.render.export import results_csv, safe_cell
 from bot.storage import Answer, Mode, NewRun, Plan, Standing, Store
 from bot.storage.runs import RUN_COLUMNS
-from bot.storage.stats import _CHAT_SEASON, _RANKED_SQL, safe_cell
+from bot.storage.stats import _CHAT_SEASON, _RANKED_SQL
 
 RUNNING_SQL: list[tuple[str, tuple[object, ...]]] = [
     (f"SELECT {RUN_COLUMNS} FROM runs WHERE status = 'running' ORDER BY +run_id", ()),
@@ -312,26 +313,28 @@ async def test_export_csv(store: Store) -> None:
     await finished_run(store, (0, 1, True, 99, T0), mode="practice")  # never exported
     await finished_run(store, (0, 1, True, 99, T0), chat_id=-5)  # another chat
 
-    text = await store.export_csv(CHAT)
+    text = results_csv(await store.export_answers(CHAT), lambda _: None, str, "en")
     rows = list(csv.reader(io.StringIO(text)))
+    per_question = [f"q{k}{s}" for k in range(1, 6) for s in ("", "_options", "_credit")]
     assert rows[0] == [
-        "season", "run_id", "quiz", "date", "user_id", "name", "username", "correct",
-        "answered", "points", "q1", "q2", "q3", "q4", "q5",
+        "season", "run", "quiz", "date", "user_id", "name", "username", "correct", "credit",
+        "answered", "points", *per_question,
     ]  # fmt: skip
     assert len(rows) == 4
     r1, r2, r3 = rows[1:]
     # within a run, ranking order: user 2 ties user 1 on points and correct but finished first
-    assert r1[4:10] == ["2", "'\u202b@SUM(A1)", "", "1", "1", "10"]
-    assert r1[10:] == ["", "A", "", "", ""]
-    assert r2[:10] == ["1", str(first), "physics", "2023-11-14T22:13:20+00:00", "1",
-                       "'" + HOSTILE, "evil", "1", "3", "10"]  # fmt: skip
-    assert r2[10:] == ["A", "C", "A", "", ""]
-    assert r3[:10] == ["1", str(run.run_id), "'-chem", "2023-11-15T22:13:20+00:00", "3",
-                       "রহিম, \"ছাত্র\"", "rahim", "2", "2", "24"]  # fmt: skip
-    assert r3[10:] == ["B", "", "", "", "D"]
-    assert (
-        await store.export_csv(-999)
-        == "season,run_id,quiz,date,user_id,name,username,correct,answered,points\r\n"
+    assert r1[:11] == ["1", "1", "physics", "2023-11-14T22:13:20+00:00", "2",
+                       "'\u202b@SUM(A1)", "", "1", "1", "1", "10"]  # fmt: skip
+    # without its quiz (deleted since) a cell still has the letters the student saw
+    assert r1[11:] == ["", "", "", "A", "", "1", *[""] * 9]
+    assert r2[:11] == ["1", "1", "physics", "2023-11-14T22:13:20+00:00", "1",
+                       "'" + HOSTILE, "evil", "1", "1", "3", "10"]  # fmt: skip
+    assert r2[11:20] == ["A", "", "1", "C", "", "0", "A", "", "0"]
+    assert r3[:11] == ["1", "2", "'-chem", "2023-11-15T22:13:20+00:00", "3",
+                       "রহিম, \"ছাত্র\"", "rahim", "2", "2", "2", "24"]  # fmt: skip
+    assert r3[11:14] == ["B", "", "1"] and r3[-3:] == ["D", "", "1"]
+    assert results_csv(await store.export_answers(-999), lambda _: None, str, "en") == (
+        "season,run,quiz,date,user_id,name,username,correct,credit,answered,points\r\n"
     )
 
 

@@ -5,8 +5,9 @@ Pure: no Telegram, no database. It is fed the answers storage kept (``/analysis`
 The unit is a *sitting*: one student in one run (a live quiz, or one homework attempt). A student
 who took the quiz twice counts as two sittings. For each question, in the bank's order:
 
-- ``answered``: how many sittings answered it; ``share_right``: the mean credit of those answers
-  (full marks 1, partial credit its fraction: several right answers, typed ones);
+- ``answered``: how many sittings answered it; ``right``: how many with full marks, ``partly``:
+  with some credit but not all; ``share_right``: the mean credit of those answers (full marks
+  1, partial credit its fraction: several right answers, typed ones);
 - ``discrimination`` (D): sittings are ranked by their score on the REST of the quiz (right
   credit earned on the other questions; ties broken by the run and user ids, so the result is
   reproducible); with n = round(27 % of the sittings), at least 1, D = (mean credit among the top
@@ -31,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.core.bank import Question
-from bot.core.scoring import normalise
+from bot.core.scoring import normalise, stored_choice
 
 UPPER_SHARE = 0.27
 EASY = 0.90
@@ -78,6 +79,7 @@ class ItemStats:
     pick_rates: tuple[float, ...] = ()
     #: typed answers: the most common wrong ones, normalised, with how many gave each
     wrong_typed: tuple[tuple[str, int], ...] = ()
+    partly: int = 0  # answers given some credit but not full marks
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +151,7 @@ def _with_kind(item: ItemStats, question: Question | None, answers: list[Respons
 
 def _picked(answer: Response) -> tuple[int, ...]:
     """The options an answer chose (bank indices): its letters, else its one option."""
-    if answer.given:
-        return tuple(ord(c) - ord("A") for c in answer.given if "A" <= c <= "Z")
-    return (answer.option,) if answer.option >= 0 else ()
+    return stored_choice(answer.option, answer.given)
 
 
 def _item(
@@ -183,8 +183,20 @@ def _item(
         flag = "too_hard"
     elif share is not None and share >= EASY:
         flag = "too_easy"
+    partly = sum(1 for a in answers if not a.correct and a.fraction > 0)
     return ItemStats(
-        number, qid, answered, n_right, share, d, wrong_option, wrong_share, median, flag, students
+        number,
+        qid,
+        answered,
+        n_right,
+        share,
+        d,
+        wrong_option,
+        wrong_share,
+        median,
+        flag,
+        students,
+        partly=partly,
     )
 
 

@@ -46,6 +46,17 @@ def grade_choice(question: Question, picked: Iterable[int], all_or_nothing: bool
     return clamp(total)
 
 
+def stored_choice(option: int, given: str | None) -> tuple[int, ...]:
+    """The options a stored answer chose (bank indices): the letters of ``given`` in the
+    bank's order ("AC") when it chose several, else its one ``option``; none for a typed
+    answer (``option`` -1)."""
+    if option < 0:
+        return ()
+    if given:
+        return tuple(sorted(ord(c) - ord("A") for c in given if "A" <= c <= "Z"))
+    return (option,)
+
+
 def clamp(value: float) -> float:
     """A credit kept within 0..1, with float noise (0.9999999) rounded away."""
     return min(max(round(value, 6), 0.0), 1.0)

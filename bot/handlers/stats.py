@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
 
 from telegram import Chat, Update
 from telegram.error import TelegramError
@@ -15,6 +14,7 @@ from bot.handlers.replies import language, quiz_named, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, whole_number
 from bot.render import callbacks
+from bot.render import export as render_export
 from bot.services import analysis
 from bot.services.container import Context
 from bot.tg import outbox
@@ -118,12 +118,14 @@ async def export(update: Update, context: Context) -> None:
         found = svc.resolver.choice(quiz_id)
         return f"{found.name} ({found.title(lang)})" if found else "—"
 
-    text = await svc.store.export_csv(chat.id, quiz_label)
+    text = render_export.results_csv(
+        await svc.store.export_answers(chat.id), svc.quizzes.get, quiz_label, lang
+    )
     if text.count("\n") <= 1:
         await reply(update, context, t(lang, "export_empty"), important=True)
         return
     day = dt.datetime.fromtimestamp(svc.clock(), dt.UTC).strftime("%Y-%m-%d")
-    group = safe_file_part(chat.title or "")
+    group = render_export.file_part(chat.title or "")
     private_lang = await svc.recaps.language_of(user.id, lang)
     try:
         sent = await outbox.send(
@@ -144,7 +146,7 @@ async def export(update: Update, context: Context) -> None:
             filename=f"quizbot-results-{group}-{day}.csv",
             caption=t(private_lang, "export_caption"),
         )
-        questions = await analysis.questions_csv(svc.store, svc.quizzes.get, chat.id)
+        questions = await analysis.questions_csv(svc.store, svc.quizzes.get, chat.id, lang)
         if questions is not None:  # the second file: how each question works, this season
             await context.bot.send_document(
                 user.id,
@@ -157,13 +159,6 @@ async def export(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "apology"), important=True)
         return
     await reply(update, context, t(lang, "sent_privately"), important=True)
-
-
-def safe_file_part(title: str) -> str:
-    """A group's title as part of a file name: letters and digits (any script), '-' between
-    words, at most 40 characters; "group" when nothing is left."""
-    words = re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-_")
-    return words[:40].strip("-_") or "group"
 
 
 COMMANDS = (

@@ -22,11 +22,11 @@ from bot.i18n import num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
+from bot.render.export import safe_cell
 from bot.render.quiz import explained, options_block, question_message, typed_closed
 from bot.render.review import pack
 from bot.render.text import fit, html_name, label, with_medal
 from bot.storage import Homework, QuestionTally, Standing
-from bot.storage.stats import safe_cell
 
 _MONTHS = {
     "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
@@ -292,16 +292,17 @@ def _item_block(
     lines.append(
         t(
             lang,
-            "an_item_stats",
+            "an_item_stats_partly" if item.partly else "an_item_stats",
             answered=item.answered,
             right=item.right,
+            partly=item.partly,
             percent=_percent(lang, item.share_right),
         )
     )
     if item.discrimination is not None:
         lines.append(t(lang, _spread_key(item.discrimination)))
     if item.wrong_option is not None:
-        option = fit(question.options[item.wrong_option](lang), 60)
+        option = fit(_option_text(question, item.wrong_option, lang), 60)
         share = _percent(lang, item.wrong_share)
         lines.append(t(lang, "an_item_wrong", option=option, share=share))
     if item.median_seconds is not None:
@@ -309,7 +310,7 @@ def _item_block(
         lines.append(t(lang, "an_item_time", median=median))
     if item.pick_rates:
         picks = ", ".join(
-            f"{fit(question.options[i](lang), 30)} {_percent(lang, rate)}"
+            f"{fit(_option_text(question, i, lang), 30)} {_percent(lang, rate)}"
             for i, rate in enumerate(item.pick_rates)
         )
         lines.append(t(lang, "an_item_picks", picks=picks))
@@ -362,12 +363,15 @@ ANALYSIS_COLUMNS = (
     "quiz",
     "question",
     "question_id",
+    "text",
     "sittings",
     "answered",
     "right_share",
     "discrimination",
     "top_wrong_option",
     "top_wrong_share",
+    "pick_rates",
+    "common_wrong_answers",
     "median_seconds",
     "flag",
     "reports_key",
@@ -379,8 +383,12 @@ ANALYSIS_COLUMNS = (
 Reports = Mapping[str, Mapping[str, int]]  # question id -> reason -> count
 
 
-def analysis_csv(season: int, reports: Sequence[tuple[str, Analysis, Reports]]) -> str:
-    """The second CSV of ``/export``: one row per question of every quiz analysed."""
+def analysis_csv(
+    season: int, lang: Lang, reports: Sequence[tuple[str, Quiz, Analysis, Reports]]
+) -> str:
+    """The second CSV of ``/export``: one row per question of every quiz analysed, its texts in
+    ``lang``. Options are named by their text (the letters differed from run to run), math in
+    its readable form."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(ANALYSIS_COLUMNS)
@@ -388,21 +396,35 @@ def analysis_csv(season: int, reports: Sequence[tuple[str, Analysis, Reports]]) 
     def fmt(value: float | None, digits: int) -> str:
         return "" if value is None else f"{value:.{digits}f}"
 
-    for quiz_id, result, counts in reports:
+    for quiz_label, quiz, result, counts in reports:
+        by_id = {q.id: q for q in quiz.questions}
         for item in result.items:
             mine = counts.get(item.question_id, {})
+            question = by_id[item.question_id]
+            picks = " | ".join(
+                f"{_option_text(question, i, lang)}: {rate:.3f}"
+                for i, rate in enumerate(item.pick_rates)
+            )
+            typed = " | ".join(f"{text}: {n}" for text, n in item.wrong_typed)
             writer.writerow(
                 [
                     season,
-                    quiz_id,
+                    safe_cell(quiz_label),
                     item.number,
                     safe_cell(item.question_id),
+                    safe_cell(readable(question.text(lang))),
                     result.sittings,
                     item.answered,
                     fmt(item.share_right, 3),
                     fmt(item.discrimination, 3),
-                    label(item.wrong_option) if item.wrong_option is not None else "",
+                    (
+                        safe_cell(_option_text(question, item.wrong_option, lang))
+                        if item.wrong_option is not None
+                        else ""
+                    ),
                     fmt(item.wrong_share, 3),
+                    safe_cell(picks),
+                    safe_cell(typed),
                     fmt(item.median_seconds, 1),
                     item.flag or "",
                     mine.get("key", 0),
@@ -411,6 +433,11 @@ def analysis_csv(season: int, reports: Sequence[tuple[str, Analysis, Reports]]) 
                 ]
             )
     return out.getvalue()
+
+
+def _option_text(question: Question, index: int, lang: Lang) -> str:
+    """An option named by its text, math readable ("" if the bank has it no more)."""
+    return readable(question.options[index](lang)) if index < len(question.options) else ""
 
 
 def analysis_link(

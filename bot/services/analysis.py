@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from bot.core.analysis import Analysis, Response, analyse
 from bot.core.bank import Quiz
+from bot.i18n.lang import Lang
 from bot.render import teacher as render_teacher
 from bot.storage import Store
 
@@ -37,9 +38,10 @@ async def build(store: Store, chat_id: int, season: int, quiz: Quiz) -> Analysis
 
 
 async def questions_csv(
-    store: Store, quizzes: Callable[[str], Quiz | None], chat_id: int
+    store: Store, quizzes: Callable[[str], Quiz | None], chat_id: int, lang: Lang
 ) -> str | None:
-    """The second CSV of ``/export``: every quiz answered this season, one row per question."""
+    """The second CSV of ``/export``: every quiz answered this season, one row per question,
+    its texts in ``lang`` (the group's)."""
     season = await store.current_season(chat_id)
     reports = []
     for quiz_id in await store.quizzes_played(chat_id, season):
@@ -47,9 +49,10 @@ async def questions_csv(
         if quiz is not None:
             reports.append(
                 (
-                    f"{quiz.handle} ({quiz.title(quiz.language)})",
+                    f"{quiz.handle} ({quiz.title(lang)})",
+                    quiz,
                     await build(store, chat_id, season, quiz),
                     await store.report_counts(chat_id, quiz_id),
                 )
             )
-    return render_teacher.analysis_csv(season, reports) if reports else None
+    return render_teacher.analysis_csv(season, lang, reports) if reports else None

@@ -123,6 +123,44 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
+class ExportRun:
+    """A group run (live, or one homework attempt) as ``/export`` tells about it."""
+
+    season: int
+    run_id: int
+    quiz_id: str
+    started_at: float
+    question_count: int
+    permutations: tuple[tuple[int, ...], ...]  # per question, how it showed the options
+
+
+@dataclass(frozen=True, slots=True)
+class ExportAnswer:
+    """One answer of a group run, with its student's name (see :class:`Answer`)."""
+
+    run_id: int
+    user_id: int
+    name: str
+    username: str | None
+    q_index: int
+    question_id: str
+    option: int  # bank index (-1: typed)
+    correct: bool
+    points: int
+    answered_at: float
+    given: str | None
+    credit: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A chat's group runs (in the order they started) and their answers."""
+
+    runs: tuple[ExportRun, ...]
+    answers: tuple[ExportAnswer, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Standing:
     rank: int
     user_id: int

@@ -1,4 +1,4 @@
-"""Leaderboards, personal statistics, per-run results and the CSV export.
+"""Leaderboards, personal statistics, per-run results and the answers ``/export`` writes.
 
 Only group runs (live quizzes, ``mode = 'group'``, and homework attempts, ``'homework'``) count
 for a chat's rankings; practice runs never do. Every status
@@ -18,16 +18,22 @@ Left to itself, the planner may prefer walking all answers in user order to save
 
 from __future__ import annotations
 
-import csv
-import io
 import sqlite3
-import unicodedata
-from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from collections.abc import Sequence
 from typing import Any
 
 from .core import StoreCore
-from .models import GroupLine, Leaderboard, Overview, Standing, Weak
+from .models import (
+    Export,
+    ExportAnswer,
+    ExportRun,
+    GroupLine,
+    Leaderboard,
+    Overview,
+    Standing,
+    Weak,
+    plan_from_json,
+)
 from .schema import COUNTED_MODES_SQL
 
 _ORDER = "points DESC, correct DESC, last_at ASC, user_id ASC"
@@ -89,7 +95,6 @@ WHERE t.user_id = ?
 _CHAT_SEASON = f"r.chat_id = ? AND r.season = ? AND r.mode IN {COUNTED_MODES_SQL}"
 _CHAT_SEASON_QUIZ = _CHAT_SEASON + " AND r.quiz_id = ?"
 
-_FORMULA_START = frozenset("=+-@\t\r\n")
 _ALL = 1 << 62  # "no limit" for the rank filter
 
 
@@ -104,25 +109,6 @@ def _standing(row: sqlite3.Row | tuple[Any, ...]) -> Standing:
         answered=row[6],
         runs=row[7],
     )
-
-
-def safe_cell(text: str) -> str:
-    """Neutralize spreadsheet formula injection: prefix ``'`` to text that would start a formula.
-
-    Invisible leading characters (spaces, bidi marks, zero-width joiners) are looked through, since
-    a spreadsheet may drop them and still see the ``=``.
-    """
-    for ch in text:
-        if ch in _FORMULA_START:
-            return "'" + text
-        if ch.isspace() or unicodedata.category(ch) in ("Cf", "Zs"):
-            continue
-        break
-    return text
-
-
-def option_letter(option: int) -> str:
-    return chr(ord("A") + option) if 0 <= option < 26 else str(option)
 
 
 class StatsMixin(StoreCore):
@@ -217,124 +203,35 @@ class StatsMixin(StoreCore):
             weakest=tuple(Weak(q, qid, int(w), int(t)) for q, qid, w, t in weak_rows),
         )
 
-    async def export_csv(self, chat_id: int, quiz_label: Callable[[str], str] = str) -> str:
-        """Every student's result in every group run of the chat (all seasons), as CSV text.
-
-        Columns: season, run_id, quiz (``quiz_label`` of its id: the name and title users
-        know), date (UTC ISO 8601 of the run's start), user_id, name,
-        username, correct, answered, points, q1..qN. ``qK`` is the option chosen for question K
-        as a letter in the bank's option order (A = the bank's first option), "" if unanswered.
-        Rows follow the runs in time; within a run, its ranking order.
-        """
-        rows = await self._fetchall(
+    async def export_answers(self, chat_id: int) -> Export:
+        """Every group run of the chat (live and homework, all seasons) in the order they
+        started, and every answer given in them."""
+        runs = await self._fetchall(
+            "SELECT r.season, r.run_id, r.quiz_id, r.started_at, r.question_count, r.plan"
+            " FROM runs AS r WHERE r.chat_id = ? AND r.mode IN ('group', 'homework')"
+            " ORDER BY r.season, r.started_at, r.run_id",
+            (chat_id,),
+        )
+        answers = await self._fetchall(
             """
-            SELECT r.season, r.run_id, r.quiz_id, r.started_at, r.question_count,
-                   a.user_id, COALESCE(u.name, ''), u.username,
-                   a.q_index, a.option, a.correct, a.points, a.answered_at
+            SELECT a.run_id, a.user_id, COALESCE(u.name, ''), u.username, a.q_index,
+                   a.question_id, a.option, a.correct, a.points, a.answered_at, a.given, a.credit
             FROM runs AS r
             CROSS JOIN answers AS a ON a.run_id = r.run_id
             LEFT JOIN users AS u ON u.user_id = a.user_id
             WHERE r.chat_id = ? AND r.mode IN ('group', 'homework')
-            ORDER BY r.season, r.started_at, r.run_id
             """,
             (chat_id,),
         )
-        # (run order, user) -> aggregated line; dicts keep insertion order = run order
-        lines: dict[tuple[int, int], _Line] = {}
-        width = 0
-        for season, run_id, quiz, started, count, uid, name, username, q, opt, ok, pts, at in rows:
-            width = max(width, count)
-            line = lines.get((run_id, uid))
-            if line is None:
-                line = lines[(run_id, uid)] = _Line(
-                    season, run_id, quiz_label(quiz), started, uid, name, username
+        return Export(
+            runs=tuple(
+                ExportRun(
+                    season, run_id, quiz_id, started, count, plan_from_json(plan).permutations
                 )
-            line.add(q, opt, ok, pts, at)
-        out = io.StringIO()
-        writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(
-            [
-                "season",
-                "run_id",
-                "quiz",
-                "date",
-                "user_id",
-                "name",
-                "username",
-                "correct",
-                "answered",
-                "points",
-                *(f"q{i + 1}" for i in range(width)),
-            ]
+                for season, run_id, quiz_id, started, count, plan in runs
+            ),
+            answers=tuple(
+                ExportAnswer(run, user, name, username, q, qid, opt, bool(ok), pts, at, given, cr)
+                for run, user, name, username, q, qid, opt, ok, pts, at, given, cr in answers
+            ),
         )
-        ordered = sorted(lines.values(), key=lambda ln: ln.sort_key())
-        for ln in ordered:
-            writer.writerow(ln.cells(width))
-        return out.getvalue()
-
-
-class _Line:
-    __slots__ = (
-        "answered",
-        "choices",
-        "correct",
-        "last_at",
-        "name",
-        "points",
-        "quiz",
-        "run_id",
-        "season",
-        "started",
-        "user_id",
-        "username",
-    )
-
-    def __init__(
-        self,
-        season: int,
-        run_id: int,
-        quiz: str,
-        started: float,
-        user_id: int,
-        name: str,
-        username: str | None,
-    ) -> None:
-        self.season, self.run_id, self.quiz, self.started = season, run_id, quiz, started
-        self.user_id, self.name, self.username = user_id, name, username
-        self.correct = self.answered = self.points = 0
-        self.last_at = 0.0
-        self.choices: dict[int, int] = {}
-
-    def add(self, q_index: int, option: int, correct: int, points: int, at: float) -> None:
-        self.choices[q_index] = option
-        self.correct += correct
-        self.points += points
-        self.answered += 1
-        self.last_at = max(self.last_at, at)
-
-    def sort_key(self) -> tuple[Any, ...]:
-        return (
-            self.season,
-            self.started,
-            self.run_id,
-            -self.points,
-            -self.correct,
-            self.last_at,
-            self.user_id,
-        )
-
-    def cells(self, width: int) -> list[str | int]:
-        date = datetime.fromtimestamp(self.started, UTC).isoformat(timespec="seconds")
-        return [
-            self.season,
-            self.run_id,
-            safe_cell(self.quiz),
-            date,
-            self.user_id,
-            safe_cell(self.name),
-            safe_cell(self.username or ""),
-            self.correct,
-            self.answered,
-            self.points,
-            *(option_letter(self.choices[i]) if i in self.choices else "" for i in range(width)),
-        ]

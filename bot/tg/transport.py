@@ -203,7 +203,9 @@ class AiohttpRequest(BaseRequest):
         headers: dict[str, str] | None = None
         if request_data is not None:
             if files:
-                form = aiohttp.FormData(request_data.json_parameters)
+                # quote_fields=False: a file name goes as UTF-8, as Telegram (and httpx, PTB's
+                # default) take it; aiohttp would percent-encode a Bengali name, which then shows
+                form = aiohttp.FormData(request_data.json_parameters, quote_fields=False)
                 for name, (filename, content, mime) in request_data.multipart_data.items():
                     form.add_field(name, content, filename=filename, content_type=mime)
                 body = form
