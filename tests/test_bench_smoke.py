@@ -46,6 +46,11 @@ def test_bench_smoke(tmp_path: Path) -> None:
             assert _number(figures[key]), (scenario, kind, key, figures[key])
         assert figures["answered"] == figures["taps"] > 0, (scenario, kind)
     assert r["burst"]["bot"]["all_stored"] and r["burst"]["bot_webhook"]["all_stored"]
+    for kind in ("bot_multi", "baseline_multi"):  # ticks, then Submits
+        figures = r["burst"][kind]
+        assert _number(figures["per_second"]) and figures["per_second"] > 0, kind
+        assert figures["answered"] == figures["taps"] == 2 * r["sizes"]["burst_taps"], kind
+    assert r["burst"]["bot_multi"]["all_stored"]
     groups = r["groups"]["bot"]
     assert groups["all_answered"] and groups["all_stored"] and groups["late"] == 0
     assert groups["within_limit"] and 0 < groups["max_per_window"] <= 20
