@@ -44,6 +44,7 @@ class Sizes:
     stored: tuple[int, ...] = (0, 1_000, 10_000)  # stored quizzes (bench/scale.py)
     stored_asks: int = 40  # timed /quiz and /myquizzes each
     bank: str | None = None  # serve this bank file as the quiz played (default questions/zero.yaml)
+    multi: bool = True  # burst: also the several-answers burst (tick, then Submit)
 
 
 def tap_figures(taps: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -125,9 +126,14 @@ async def _start_quizzes(
         await asyncio.sleep(0.1)
 
 
-async def _post_static(server: Server, chats: Sequence[int], text: str | None) -> dict[str, Any]:
-    """For the baseline: a message with four answer-like buttons in each chat."""
+async def _post_static(
+    server: Server, chats: Sequence[int], text: str | None, *, submit: bool = False
+) -> dict[str, Any]:
+    """For the baseline: a message with four answer-like buttons in each chat (and a
+    Submit-like one)."""
     buttons = [[label, f"a:1:0:{i}"] for i, label in enumerate("ABCD")]
+    if submit:
+        buttons.append(["✔ Submit", SUBMIT_DATA])
     posted = await server.call(
         "post_static", {"chats": list(chats), "text": text or FILLER_TEXT, "buttons": buttons}
     )
@@ -138,11 +144,32 @@ async def _post_static(server: Server, chats: Sequence[int], text: str | None) -
 
 
 # --------------------------------------------------------------------------- scenario 1
+MULTI_BANK = ROOT / "bench" / "multi.yaml"  # the several-answers burst's quiz
+SUBMIT_DATA = "a:1:0:s"  # the baseline's Submit-like button
+
+
+def multi_env(work: Workdir) -> dict[str, str]:
+    """The bot's environment serving bench/multi.yaml as the quiz played (``zero``)."""
+    folder = work.path / "multi"
+    if not folder.exists():
+        folder.mkdir()
+        shutil.copy(MULTI_BANK, folder / "zero.yaml")
+    return {**work.env, "QUIZBOT_QUESTIONS": str(folder)}
+
+
 async def burst(
-    kind: str, sizes: Sizes, work: Workdir, text: str | None = None, *, webhook: bool = False
+    kind: str,
+    sizes: Sizes,
+    work: Workdir,
+    text: str | None = None,
+    *,
+    webhook: bool = False,
+    multi: bool = False,
 ) -> dict[str, Any]:
     """One group, one open question, ``burst_taps`` students tapping within one second;
-    polled, or pushed to the bot's webhook."""
+    polled, or pushed to the bot's webhook. ``multi``: a several-answers question, each
+    student ticking an option (all at once), then, once every tick is answered, tapping
+    Submit (all at once); throughput is the taps over the two bursts' spans."""
     server = await Server.start(sizes.window, sizes.rtt)
     students = list(range(100_000, 100_000 + sizes.burst_taps))
     warm = list(range(200_000, 200_000 + sizes.warmup_taps))
@@ -156,7 +183,7 @@ async def burst(
             server,
             kind,
             db=db if kind == "bot" else None,
-            env=work.env,
+            env=multi_env(work) if multi and kind == "bot" else work.env,
             webhook=webhook,
             log=work.log(f"burst-{kind}"),
         )
@@ -164,12 +191,14 @@ async def burst(
             if kind == "bot":
                 question = (await _start_quizzes(server, [BURST_CHAT], 600, 30))[str(BURST_CHAT)]
             else:
-                posted = await _post_static(server, [BURST_CHAT], text)
+                posted = await _post_static(server, [BURST_CHAT], text, submit=multi)
                 question = posted[str(BURST_CHAT)]
             mid, datas = question["message_id"], question["buttons"]
+            options = [d for d in datas if not d.endswith(":s")]
+            submit = next((d for d in datas if d.endswith(":s")), None)
 
             def taps(users: Sequence[int]) -> list[list[Any]]:
-                return [[BURST_CHAT, u, mid, datas[u % len(datas)]] for u in users]
+                return [[BURST_CHAT, u, mid, options[u % len(options)]] for u in users]
 
             await server.call("burst", {"taps": taps(warm), "spread": 0.2, "batches": 4})
             await server.wait(lambda p: p["answered"] >= len(warm), 30, "warm-up answers")
@@ -177,6 +206,12 @@ async def burst(
             await server.call("burst", {"taps": taps(students), "spread": 0.0, "batches": 1})
             total = len(warm) + len(students)
             await server.wait(lambda p: p["answered"] >= total, 120, "every burst tap answered")
+            if multi:
+                assert submit is not None, "a several-answers question has a Submit button"
+                submits = [[BURST_CHAT, u, mid, submit] for u in students]
+                await server.call("burst", {"taps": submits, "spread": 0.0, "batches": 1})
+                total += len(students)
+                await server.wait(lambda p: p["answered"] >= total, 120, "every Submit answered")
             cpu = bot.cpu_seconds() - cpu0
             scpu = server.cpu_seconds() - scpu0
         finally:
@@ -185,17 +220,35 @@ async def burst(
     finally:
         await server.stop()
     main = [t for t in report["taps"] if t["user"] < 200_000]
-    figures = tap_figures(main)
+    if multi:  # the ticks were all queued before the first Submit: two bursts, two spans
+        main.sort(key=lambda t: t["tapped"])
+        ticks, submits_done = main[: len(students)], main[len(students) :]
+        figures = _two_bursts(ticks, submits_done)
+    else:
+        figures = tap_figures(main)
     figures["cpu_ms_per_tap"] = cpu * 1000 / max(1, len(main))
     figures["server_cpu_ms_per_tap"] = scpu * 1000 / max(1, len(main))
     figures["question_text"] = question.get("text")
     if kind == "bot":
         accepted = sum(1 for t in report["taps"] if t["accepted"])
         stored = stored_answers(db).get(BURST_CHAT, 0)
-        figures.update(
-            accepted=accepted, stored=stored, all_stored=stored == accepted == len(report["taps"])
-        )
+        expected = len(students) if multi else len(report["taps"])  # a tick stores no answer
+        figures.update(accepted=accepted, stored=stored, all_stored=stored == accepted == expected)
     return figures
+
+
+def _two_bursts(
+    first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """The figures of two bursts run one after the other: taps per second of their spans
+    added (the wait between them left out), latency percentiles over every tap."""
+    both = tap_figures([*first, *second])
+    spans = [
+        f["answered"] / f["per_second"] if f["per_second"] else 0.0
+        for f in (tap_figures(first), tap_figures(second))
+    ]
+    both["per_second"] = both["answered"] / sum(spans) if sum(spans) > 0 else 0.0
+    return both
 
 
 # --------------------------------------------------------------------------- scenario 2

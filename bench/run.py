@@ -158,6 +158,13 @@ async def _bursts(sizes: live.Sizes, work: live.Workdir) -> dict[str, Any]:
         w = await live.burst("bot", sizes, work, webhook=True)
         w.pop("question_text")
         rounds.setdefault("bot_webhook", []).append(w)
+        if sizes.multi:  # several right answers: tick, then Submit, against the same bare PTB
+            m = await live.burst("bot", sizes, work, multi=True)
+            text = m.pop("question_text")
+            rounds.setdefault("bot_multi", []).append(m)
+            a = await live.burst("defaults", sizes, work, text, multi=True)
+            a.pop("question_text")
+            rounds.setdefault("baseline_multi", []).append(a)
     out: dict[str, Any] = {key: _median(values) for key, values in rounds.items()}
     out["rounds"] = rounds
     return out
@@ -183,6 +190,10 @@ def judge(r: dict[str, Any]) -> dict[str, bool]:
         out["burst: every answer stored before its alert"] = bool(
             bot["all_stored"] and burst["bot_webhook"]["all_stored"]
         )
+        if "bot_multi" in burst:
+            out["burst (several answers): every Submit stored before its alert"] = bool(
+                burst["bot_multi"]["all_stored"]
+            )
     if "groups" in r:
         bot = r["groups"]["bot"]
         out["groups: ≤ 20 sends+edits per group per 60 s"] = bool(bot["within_limit"])
@@ -404,6 +415,35 @@ def _burst_table(r: dict[str, Any]) -> list[str]:
         *_markdown(("", *(t for t, _ in columns)), rows),
         "",
         f"quizbot's throughput is {_f(ceiling, 2)} × the ceiling's{versus_best}.",
+        "",
+        *_multi_table(r),
+    ]
+
+
+def _multi_table(r: dict[str, Any]) -> list[str]:
+    """1b: the several-answers burst (a tick each, then Submit each) against bare PTB."""
+    burst = r["burst"]
+    if "bot_multi" not in burst:
+        return []
+    bot, base = burst["bot_multi"], burst["baseline_multi"]
+    rows = [
+        (label, _f(base[key], digits), _f(bot[key], digits), _f(ratio(bot[key], base[key]), 2))
+        for label, key, digits in (
+            ("taps answered / s", "per_second", 0),
+            ("latency p50 (ms)", "p50_ms", 0),
+            ("latency p99 (ms)", "p99_ms", 0),
+            ("CPU per tap, bot process (ms)", "cpu_ms_per_tap", 2),
+        )
+    ]
+    rows.append(
+        ("answers stored / accepted", "", f"{_f(bot['stored'])} / {_f(bot['accepted'])}", "")
+    )
+    size = r["sizes"]["burst_taps"]
+    return [
+        f"1b. several-answers burst: {size} students tick an option at once, then all tap "
+        f"✔ Submit at once ({2 * size} taps; medians of {r['sizes']['rounds']} rounds)",
+        "",
+        *_markdown(("", "bare PTB (defaults)", "quizbot", "× bare PTB"), rows),
         "",
     ]
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from fakebot import ApiError, FakeTelegram  # noqa: E402
 
 JSON = dict[str, Any]
-ACCEPTED_PREFIXES = ("✅", "❌ Wrong")  # English alerts of a stored answer
+ACCEPTED_PREFIXES = ("✅", "❌ Wrong", "🟡")  # English alerts of a stored answer (🟡: partly right)
 RESULTS_PREFIX = "🏁"  # the results message that ends a quiz
 WEBHOOK_CONNECTIONS = 40  # Telegram's default max_connections for a webhook
 

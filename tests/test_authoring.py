@@ -110,8 +110,19 @@ async def test_refused_polls_and_texts_change_nothing(tg: FakeTelegram, db_path:
         await poll(tg, teacher, "/newquiz", "প্রশ্ন?", ["ক", "খ"])  # no draft yet
         await say(tg, teacher, "/newquiz জিরো অনুশীলন", "এবার প্রশ্ন পাঠান")
         await poll(tg, teacher, "সাধারণ পোল", "Regular?", ["a", "b"], quiz=False)
-        await poll(tg, teacher, "একাধিক সঠিক উত্তর", "Two?", ["a", "b", "c"], correct=[0, 2])
+        await poll(
+            tg, teacher, "সাধারণ পোল", "Several?", ["a", "b"], quiz=False, allows_multiple=True
+        )
         await poll(tg, teacher, "ফরোয়ার্ড করা কুইজের", "Fwd?", ["a", "b"], forwarded_from=other)
+        await poll(  # several right options, hidden from the bot as well
+            tg,
+            teacher,
+            "ফরোয়ার্ড করা কুইজের",
+            "Fwd 2?",
+            ["a", "b", "c"],
+            correct=[0, 2],
+            forwarded_from=other,
+        )
         await poll(tg, teacher, "২ থেকে ১০টি বিকল্প", "Many?", [str(i) for i in range(12)])
         long = await poll(
             tg, teacher, "এই প্রশ্নটি নেওয়া গেল না", "Long why?", ["a", "b"], explanation="x" * 200

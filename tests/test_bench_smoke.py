@@ -21,7 +21,7 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(190)
 def test_bench_smoke(tmp_path: Path) -> None:
     out = tmp_path / "smoke.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -31,7 +31,7 @@ def test_bench_smoke(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=140,
+        timeout=180,  # the several-answers burst (two more bot runs) included
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
@@ -46,6 +46,11 @@ def test_bench_smoke(tmp_path: Path) -> None:
             assert _number(figures[key]), (scenario, kind, key, figures[key])
         assert figures["answered"] == figures["taps"] > 0, (scenario, kind)
     assert r["burst"]["bot"]["all_stored"] and r["burst"]["bot_webhook"]["all_stored"]
+    for kind in ("bot_multi", "baseline_multi"):  # ticks, then Submits
+        figures = r["burst"][kind]
+        assert _number(figures["per_second"]) and figures["per_second"] > 0, kind
+        assert figures["answered"] == figures["taps"] == 2 * r["sizes"]["burst_taps"], kind
+    assert r["burst"]["bot_multi"]["all_stored"]
     groups = r["groups"]["bot"]
     assert groups["all_answered"] and groups["all_stored"] and groups["late"] == 0
     assert groups["within_limit"] and 0 < groups["max_per_window"] <= 20

@@ -633,6 +633,10 @@ async def test_users_polls_and_documents_through_ptb() -> None:
         user = server.add_user(301, "Poller")
         server.user_sends_poll(user, "Q?", ["a", "b"], correct=[1], explanation="why")
         server.user_sends_poll(user, "Fwd?", ["a", "b"], forwarded_from=user)
+        server.user_sends_poll(user, "Two?", ["a", "b", "c"], correct=[0, 2])
+        for wrong in ([2, 0], [0, 0], [3], []):  # Telegram wants increasing ids of its options
+            with pytest.raises(ValueError, match="increasing right option ids"):
+                server.user_sends_poll(user, "Bad?", ["a", "b", "c"], correct=wrong)
         server.user_sends_document(user, "q.gift", b"::t::Q{=a ~b}", announced_size=None)
         async with Bot(
             TOKEN,
@@ -640,9 +644,12 @@ async def test_users_polls_and_documents_through_ptb() -> None:
             base_file_url=server.base_url.replace("/bot", "/file/bot"),
         ) as bot:
             updates = await bot.get_updates()
-            own, fwd, doc = (u.message for u in updates)
+            own, fwd, two, doc = (u.message for u in updates)
+            assert two is not None and two.poll is not None
+            assert two.poll.correct_option_ids == (0, 2) and two.poll.allows_multiple_answers
             assert own is not None and own.poll is not None and own.poll.type == "quiz"
             assert own.poll.correct_option_ids == (1,) and own.poll.explanation == "why"
+            assert not own.poll.allows_multiple_answers
             assert fwd is not None and fwd.poll is not None and fwd.forward_origin is not None
             assert fwd.poll.correct_option_ids == ()  # hidden from the bot
             assert doc is not None and doc.document is not None

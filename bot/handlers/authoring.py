@@ -227,9 +227,8 @@ async def _append(
         )
     )
     number = len(questions)
-    text = added(
-        lang, number - len(new) + 1, [(q.correct, q.options[q.correct]) for q in new], number
-    )
+    rights = [[(i, q.options[i]) for i in q.right_options] for q in new]
+    text = added(lang, number - len(new) + 1, rights, number)
     chat = update.effective_chat
     assert chat is not None
     await outbox.send(

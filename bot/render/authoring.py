@@ -111,19 +111,15 @@ def refused(lang: Lang, head_key: str, problems: Sequence[Safe]) -> Safe:
     return join("\n", [t(lang, head_key), *problems])
 
 
-def added(lang: Lang, first: int, rights: Sequence[tuple[int, str]], count: int) -> Safe:
-    """The draft's new questions (numbered from ``first``, each with its right option: shown
-    position and text) and what to send next."""
-    return join(
-        "\n",
-        [
-            *(
-                t(lang, "author_added", number=first + i, right=html("{}) {}", label(shown), text))
-                for i, (shown, text) in enumerate(rights)
-            ),
-            t(lang, "author_next", count=count),
-        ],
-    )
+def added(lang: Lang, first: int, rights: Sequence[Sequence[tuple[int, str]]], count: int) -> Safe:
+    """The draft's new questions (numbered from ``first``, each with its right options: shown
+    position and text; several make a several-answers question) and what to send next."""
+    lines = []
+    for i, options in enumerate(rights):
+        key = "author_added_several" if len(options) > 1 else "author_added"
+        right = join(", ", [html("{}) {}", label(shown), text) for shown, text in options])
+        lines.append(t(lang, key, number=first + i, right=right))
+    return join("\n", [*lines, t(lang, "author_next", count=count)])
 
 
 def my_quizzes(

@@ -35,10 +35,16 @@ class DraftQuestion:
 
     text: str
     options: tuple[str, ...]
-    correct: int  # 0-based
+    correct: int  # 0-based (several right answers: the first)
     explanation: str | None = None
     note: str | None = None
     image: str | None = None  # a photo the author sent after it: ``pictures/<sha256>.<ext>``
+    rights: tuple[int, ...] = ()  # several right answers: every right option, 0-based, ascending
+
+    @property
+    def right_options(self) -> tuple[int, ...]:
+        """Every right option (0-based): ``rights``, or ``correct`` alone."""
+        return self.rights or (self.correct,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,23 +61,24 @@ class PollFacts:
 
 
 def from_poll(poll: PollFacts) -> DraftQuestion | str:
-    """The question a quiz poll holds, or the i18n key of why it is refused."""
+    """The question a quiz poll holds, or the i18n key of why it is refused: a quiz poll with
+    several right options (``correct_option_ids``, Bot API 9.6+) is a several-answers
+    question."""
     if poll.type != "quiz":
         return "author_poll_not_quiz"
-    if poll.allows_multiple or len(poll.correct_ids) > 1:
-        return "author_poll_many_right"
     if not poll.correct_ids:  # forwarded (or otherwise hidden): Telegram did not tell us
         return "author_poll_forwarded" if poll.forwarded else "author_poll_hidden"
     if not MIN_OPTIONS <= len(poll.options) <= MAX_OPTIONS:
         return "author_poll_options"
-    correct = poll.correct_ids[0]
-    if not 0 <= correct < len(poll.options):
+    rights = tuple(sorted(set(poll.correct_ids)))
+    if not all(0 <= i < len(poll.options) for i in rights):
         return "author_poll_hidden"
     return DraftQuestion(
         poll.question.strip(),
         tuple(o.strip() for o in poll.options),
-        correct,
+        rights[0],
         (poll.explanation or "").strip() or None,
+        rights=rights if len(rights) > 1 else (),
     )
 
 
@@ -85,6 +92,7 @@ def from_quiz(quiz: Quiz) -> list[DraftQuestion]:
             q.correct,
             q.explanation(lang) if q.explanation else None,
             q.note(lang) if q.note else None,
+            rights=q.rights if q.kind == "multiple" else (),
         )
         for q in quiz.questions
     ]
@@ -92,7 +100,10 @@ def from_quiz(quiz: Quiz) -> list[DraftQuestion]:
 
 def to_json(questions: Sequence[DraftQuestion]) -> str:
     return json.dumps(
-        [[q.text, list(q.options), q.correct, q.explanation, q.note, q.image] for q in questions],
+        [
+            [q.text, list(q.options), q.correct, q.explanation, q.note, q.image, list(q.rights)]
+            for q in questions
+        ],
         ensure_ascii=False,
     )
 
@@ -109,6 +120,7 @@ def from_json(raw: str) -> list[DraftQuestion]:
                 None if r[3] is None else str(r[3]),
                 None if r[4] is None else str(r[4]),
                 None if len(r) < 6 or r[5] is None else str(r[5]),
+                tuple(int(i) for i in r[6]) if len(r) > 6 else (),  # older drafts: one right
             )
             for r in rows
         ]
@@ -137,6 +149,8 @@ def bank(
                 q.explanation,
                 q.note,
                 image=q.image,
+                kind="multiple" if q.rights else "single",
+                rights=q.rights,
             )
             for n, q in enumerate(questions, start=first)
         ],

@@ -347,15 +347,23 @@ class World:
         *,
         correct: Sequence[int] | None = (0,),
         quiz: bool = True,
-        allows_multiple: bool = False,
+        allows_multiple: bool | None = None,
         explanation: str | None = None,
         forwarded_from: UserRef | None = None,
     ) -> JSON:
         """A user sends a poll to the bot's private chat (attach menu -> Poll).
 
         Telegram shows the bot the right answers of a quiz made in that chat; of a forwarded
-        quiz it shows none (``correct`` is then ignored).
+        quiz it shows none (``correct`` is then ignored). A quiz may have several right options
+        (Bot API 9.6+: ``correct_option_ids``, monotonically increasing 0-based ids; the voter
+        then picks several, so ``allows_multiple`` defaults to whether it has several).
         """
+        if quiz:
+            ids = list(correct or ())
+            if not ids or ids != sorted(set(ids)) or not all(0 <= i < len(options) for i in ids):
+                raise ValueError(f"a quiz poll needs increasing right option ids: {ids}")
+        if allows_multiple is None:
+            allows_multiple = quiz and len(correct or ()) > 1
         u = self.user(user)
         chat = self.private_chat(u)
         self.started.add(u.id)
