@@ -62,6 +62,7 @@ class Homeworks(AppBound):
         self.sweep_every = sweep_every
         self._locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, int] = {}  # homework id -> finished count on its card
+        self._picked: set[tuple[int, int]] = set()  # duration pickers used: (chat, message)
         #: called with a homework id when it ends (the attempts still running stop)
         self.on_end: Callable[[int], Any] | None = None
 
@@ -124,6 +125,14 @@ class Homeworks(AppBound):
             tz,
             finished,
         )
+
+    def first_pick(self, chat_id: int, message_id: int) -> bool:
+        """True the first time a duration picker (a saved quiz's homework link) is used: a
+        double tap sets one homework."""
+        if (chat_id, message_id) in self._picked:
+            return False
+        self._picked.add((chat_id, message_id))
+        return True
 
     # --- timers -----------------------------------------------------------------------------
 
