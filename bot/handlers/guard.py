@@ -104,8 +104,10 @@ async def button_refusal(
             return t_plain(lang, "alert_mod_only"), True
         if svc.authored.may_start(data.quiz_id, user.id) is None:
             return invalid
-    # PickData: the command it runs checks who and where, and finds the quiz only among those
-    # the command's own rule lets this user name here (as when typed)
+    elif isinstance(data, callbacks.PickData) and svc.resolver.choice(data.quiz_id) is None:
+        return invalid  # no such quiz (any more)
+    # PickData: the command it runs checks who and where (an alert when refused), and finds the
+    # quiz only among those the command's own rule lets this user name here (as when typed)
     return None
 
 

@@ -55,9 +55,6 @@ async def homework_command(update: Update, context: Context) -> None:
     if chat is None or message is None or user is None:
         return
     lang = await language(update, svc)
-    if chat.type == Chat.PRIVATE:
-        await reply(update, context, t(lang, "group_only"))
-        return
     args = context.args or []
     hws = context.bot_data.homeworks
     if not args:
@@ -325,6 +322,7 @@ COMMANDS = (
     Command(
         "homework",
         homework_command,
+        where="group",
         help="help_homework",
         menu="cmd_homework_list",
         mod_help="help_homework_mod",
