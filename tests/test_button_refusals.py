@@ -95,6 +95,7 @@ async def test_regrade_buttons_are_the_groups_moderators(tg: FakeTelegram, db_pa
     clock = FrozenClock()
     async with harness(tg, db_path, clock) as bot:
         mine, own = await greeted(tg, student), await greeted(tg, teacher)
+        await write_quiz(tg, cls.outsider, "Secret")  # u.1: another author's, not shared
         wrong = await played_with_a_wrong_answer(tg, cls, bot)
         preview = await command(tg, chat, teacher, f"/regrade zero 1 {'ABCD'[wrong]}", "✏️", clock)
         apply = f"rg:zero:1:{wrong}:y"
@@ -105,7 +106,8 @@ async def test_regrade_buttons_are_the_groups_moderators(tg: FakeTelegram, db_pa
         await refused(tg, chat, student, preview.message_id, apply, "alert_mod_only")
         await refused(tg, chat, cls.outsider, preview.message_id, apply, "alert_mod_only")
         await refused(tg, teacher.id, teacher, own.message_id, apply, "alert_invalid")
-        await refused(tg, chat, teacher, preview.message_id, "rg:u.9:1:0:y", "alert_invalid")
+        for forged in ("rg:u.1:1:0:y", "rg:u.9:1:0:y"):
+            await refused(tg, chat, teacher, preview.message_id, forged, "alert_invalid")
         # rr: a student privately (forged); the moderator in the group; no such run
         report_apply = f"rr:1:1:{wrong}:y"
         await refused(tg, student.id, student, mine.message_id, report_apply, "alert_mod_only")

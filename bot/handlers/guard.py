@@ -80,9 +80,9 @@ async def button_refusal(
             return invalid
         if private and (key := await practice_wait(context, user.id, quiz)) is not None:
             return t_plain(lang, key, title=quiz.title(lang))[:ALERT_LIMIT], True
-    elif isinstance(data, callbacks.QuizCardData):  # a saved quiz's card: its author's, private
-        row = svc.authored.row(data.quiz_id)
-        if not private or row is None or row.author_id != user.id:
+    elif isinstance(data, callbacks.QuizCardData):  # a saved quiz's card: its author's (private:
+        row = svc.authored.row(data.quiz_id)  # its Button's ``where``)
+        if row is None or row.author_id != user.id:
             return invalid
     elif isinstance(data, callbacks.RegradeData):  # a /regrade preview: the group's moderators
         if private:
@@ -100,7 +100,7 @@ async def button_refusal(
     elif isinstance(data, callbacks.HomeworkDurationData):  # after /start qh-N in a group
         if user.id != data.user_id:
             return t_plain(lang, "hw_duration_not_yours"), True
-        if private or not await svc.moderators.may_moderate(chat, user.id):
+        if not await svc.moderators.may_moderate(chat, user.id):  # (in a group: its ``where``)
             return t_plain(lang, "alert_mod_only"), True
         if svc.authored.may_start(data.quiz_id, user.id) is None:
             return invalid

@@ -142,14 +142,13 @@ async def _regrade(
 
 
 async def regrade_button(update: Update, context: Context, data: callbacks.RegradeData) -> Notice:
-    """Apply (or drop) the re-grading ``/regrade`` previewed (the group's moderators)."""
+    """Apply (or drop) the re-grading ``/regrade`` previewed (the guard let only the group's
+    moderators, in the group)."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = await language(update, svc)
-    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, query.from_user.id):
-        return t_plain(lang, "alert_mod_only"), True
     quiz = svc.quizzes.get(data.quiz_id)
     if quiz is None or data.number > len(quiz.questions):
         return t_plain(lang, "alert_invalid"), True
@@ -271,7 +270,7 @@ async def run_regrade_button(
     update: Update, context: Context, data: callbacks.RunRegradeData
 ) -> Notice:
     """A button under a report the teacher received privately: preview, apply or drop a
-    re-grading of the run's group (its moderators only)."""
+    re-grading of the run's group (the guard let only its moderators, privately)."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
@@ -280,18 +279,13 @@ async def run_regrade_button(
     run = await svc.store.get_run(data.run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
     if (
-        chat.type != Chat.PRIVATE
-        or run is None
+        run is None
         or quiz is None
         or run.chat_id >= 0
         or data.number > len(quiz.questions)
         or data.option >= len(quiz.questions[data.number - 1].options)
     ):
         return t_plain(lang, "alert_invalid"), True
-    if not await svc.moderators.may_moderate(
-        Chat(run.chat_id, Chat.SUPERGROUP), query.from_user.id
-    ):
-        return t_plain(lang, "alert_mod_only"), True
     message_id = query.message.message_id
     if data.step == "n":
         await outbox.edit(context.bot, chat.id, message_id, t(lang, "regrade_dropped"))
