@@ -155,9 +155,17 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         await tg.wait_for(lambda: any(m.buttons for m in tg.messages(group)[before:]), what="card")
         # --- the card's "set as homework" link, followed into the group ----------------------
         before = len(tg.messages(group))
-        tg.user_says(group, teacher, f"/start qh-{started[1]}")
+        tg.user_says(group, teacher, f"/start qh-{started[1]}")  # asks for how long
+        picker = await tg.wait_for(
+            lambda: next((m for m in tg.messages(group)[before:] if m.buttons), None), what="ask"
+        )
+        assert len([d for row in picker.buttons for _, d in row]) == 4  # 1 h, 1, 3, 7 days
+        await tg.wait_answered(tg.tap(group, teacher, picker.message_id, picker.buttons[0][0][1]))
         await tg.wait_for(
-            lambda: sum(bool(m.buttons) for m in tg.messages(group)[before:]) >= 1, what="card 2"
+            lambda: any(
+                m.buttons and m.message_id != picker.message_id for m in tg.messages(group)[before:]
+            ),
+            what="card 2",
         )
         listed = await say(tg, group, teacher, "/homework", TITLES[lang])
         assert listed.text.count(TITLES[lang]) == 2  # by title, and from the card's link

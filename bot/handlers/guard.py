@@ -18,7 +18,8 @@ updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`
   report only in private, by a moderator of the run's group;
 - a quiz picked from a "which quiz?" list runs its command as if typed (who, where, which
   quizzes); the group links ``/start qs-N`` and ``/start qh-N`` only for a quiz the sender may
-  start (own, published; ``qh`` by the group's moderators).
+  start (own, published; ``qh`` by the group's moderators); the duration asked after ``qh``
+  only by the moderator who followed the link, in a group, still a moderator there.
 """
 
 from __future__ import annotations
@@ -79,9 +80,9 @@ async def button_refusal(
             return invalid
         if private and (key := await practice_wait(context, user.id, quiz)) is not None:
             return t_plain(lang, key, title=quiz.title(lang))[:ALERT_LIMIT], True
-    elif isinstance(data, callbacks.QuizCardData):  # a saved quiz's card: its author's, private
-        row = svc.authored.row(data.quiz_id)
-        if not private or row is None or row.author_id != user.id:
+    elif isinstance(data, callbacks.QuizCardData):  # a saved quiz's card: its author's (private:
+        row = svc.authored.row(data.quiz_id)  # its Button's ``where``)
+        if row is None or row.author_id != user.id:
             return invalid
     elif isinstance(data, callbacks.RegradeData):  # a /regrade preview: the group's moderators
         if private:
@@ -96,8 +97,17 @@ async def button_refusal(
             return invalid
         if not await svc.moderators.may_moderate(Chat(run.chat_id, Chat.SUPERGROUP), user.id):
             return t_plain(lang, "alert_mod_only"), True
-    # PickData: the command it runs checks who and where, and finds the quiz only among those
-    # the command's own rule lets this user name here (as when typed)
+    elif isinstance(data, callbacks.HomeworkDurationData):  # after /start qh-N in a group
+        if user.id != data.user_id:
+            return t_plain(lang, "hw_duration_not_yours"), True
+        if not await svc.moderators.may_moderate(chat, user.id):  # (in a group: its ``where``)
+            return t_plain(lang, "alert_mod_only"), True
+        if svc.authored.may_start(data.quiz_id, user.id) is None:
+            return invalid
+    elif isinstance(data, callbacks.PickData) and svc.resolver.choice(data.quiz_id) is None:
+        return invalid  # no such quiz (any more)
+    # PickData: the command it runs checks who and where (an alert when refused), and finds the
+    # quiz only among those the command's own rule lets this user name here (as when typed)
     return None
 
 

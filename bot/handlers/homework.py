@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from telegram import Chat, Update
+from telegram import Chat, Message, Update
 from telegram.ext import filters
 
 from bot.banks.resolver import named
@@ -55,9 +55,6 @@ async def homework_command(update: Update, context: Context) -> None:
     if chat is None or message is None or user is None:
         return
     lang = await language(update, svc)
-    if chat.type == Chat.PRIVATE:
-        await reply(update, context, t(lang, "group_only"))
-        return
     args = context.args or []
     hws = context.bot_data.homeworks
     if not args:
@@ -88,7 +85,8 @@ async def homework_command(update: Update, context: Context) -> None:
     if duration is None:
         await reply(update, context, t(lang, "hw_usage", names=picked.name), important=True)
         return
-    await _set(update, context, lang, quiz, duration)
+    assert message is not None
+    await _set(svc, chat.id, thread_of(message), quiz, lang, user.id, duration)
 
 
 async def _stop(
@@ -245,24 +243,68 @@ HW_START = (
 
 async def homework_from_card(update: Update, context: Context) -> None:
     """``/start qh-N`` in a group (a saved quiz's "set as homework" link, the group chosen
-    there): stored quiz N becomes this group's homework for 24 hours (a moderator's only)."""
+    there): asks the moderator who followed it for how long stored quiz N runs as homework."""
     found = await card_quiz(update, context, callbacks.GROUP_HOMEWORK_PREFIX)
-    if found is not None:
-        await _set(update, context, found[0], found[1], DEFAULT_DURATION)
+    user = update.effective_user
+    if found is None or user is None:
+        return
+    lang, quiz = found
+    await reply(
+        update,
+        context,
+        t(lang, "hw_pick_duration", title=quiz.title(lang)),
+        important=True,
+        markup=render_teacher.homework_duration_keyboard(lang, quiz.id, user.id),
+    )
 
 
-async def _set(update: Update, context: Context, lang: Lang, quiz: Quiz, duration: int) -> None:
-    """Set ``quiz`` as this group's homework (in this topic) for ``duration`` seconds."""
+async def duration_button(
+    update: Update, context: Context, data: callbacks.HomeworkDurationData
+) -> Notice:
+    """A duration picked under a saved quiz's link (the guard let only the moderator who
+    followed it pick, in the group, a quiz they may start): the homework is set, once."""
     svc = context.bot_data
-    chat, message, user = update.effective_chat, update.effective_message, update.effective_user
-    assert chat is not None and message is not None and user is not None
+    query = update.callback_query
+    assert query is not None
+    message = query.message
+    lang = await language(update, svc)
+    quiz = svc.authored.may_start(data.quiz_id, data.user_id)
+    if not isinstance(message, Message) or quiz is None:
+        return t_plain(lang, "alert_invalid"), True
+    offered = message.reply_markup.inline_keyboard if message.reply_markup else ()
+    if not any(b.callback_data == query.data for row in offered for b in row) or not (
+        svc.homeworks.first_pick(message.chat.id, message.message_id)
+    ):  # picked already: one homework per link followed
+        return t_plain(lang, "alert_invalid"), True
+    seconds = callbacks.HOMEWORK_DURATIONS[data.index]
+    words = render_teacher.duration_words(lang, seconds)
+    await outbox.edit(
+        context.bot,
+        message.chat.id,
+        message.message_id,
+        t(lang, "hw_duration_set", title=quiz.title(lang), duration=words),
+    )
+    await _set(svc, message.chat.id, thread_of(message), quiz, lang, data.user_id, seconds)
+    return None, False
+
+
+async def _set(
+    svc: Services,
+    chat_id: int,
+    thread_id: int,
+    quiz: Quiz,
+    lang: Lang,
+    set_by: int,
+    duration: int,
+) -> None:
+    """Set ``quiz`` as a group's homework (in topic ``thread_id``) for ``duration`` seconds."""
     await svc.homeworks.create(
-        chat.id,
-        thread_of(message),
+        chat_id,
+        thread_id,
         quiz,
         seconds=quiz.seconds or svc.settings.question_seconds,
         lang=lang,
-        set_by=user.id,
+        set_by=set_by,
         duration=duration,
     )
 
@@ -280,6 +322,7 @@ COMMANDS = (
     Command(
         "homework",
         homework_command,
+        where="group",
         help="help_homework",
         menu="cmd_homework_list",
         mod_help="help_homework_mod",
@@ -296,4 +339,5 @@ COMMANDS = (
 BUTTONS = (
     Button(callbacks.HomeworkAnswerData, answer_button),
     Button(callbacks.HomeworkStopData, stop_button),
+    Button(callbacks.HomeworkDurationData, duration_button, where="group"),
 )

@@ -41,7 +41,7 @@ from bot.handlers import (
     stats,
     teacher,
 )
-from bot.handlers.replies import answer_query, language, permitted, reply
+from bot.handlers.replies import answer_query, language, permitted, refusal, reply
 from bot.handlers.routes import Button, Command, CommandCallback, Notice
 from bot.i18n import MESSAGES, t, t_plain
 from bot.i18n.lang import LANGS, Lang
@@ -198,8 +198,12 @@ class Registry:
         chat = update.effective_chat
         if command is None or chat is None or not _fits(command.where, chat.type):
             return t_plain(lang, "alert_invalid"), True
-        if await permitted(update, context, command.who, command.where) is None:
-            return None, False
+        # naming a quiz to a command moderators use differently (/quiz, /homework) starts or
+        # sets it: in a group, a moderator's (as the typed command's handler decides)
+        who = "moderator" if command.mod_help is not None else command.who
+        refused = await refusal(update, context.bot_data, who, command.where)
+        if refused is not None:  # a tap is answered with an alert, not a message in the chat
+            return t_plain(lang, refused), True
         context.args = [data.quiz_id]
         await command.callback(update, context)
         return None, False

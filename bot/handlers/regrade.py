@@ -1,7 +1,8 @@
 """Re-grading and students' reports (issue 15, 21): ``/regrade`` previews a re-scoring of this
 season's stored answers and a button applies it; a student's report of a question (under a
-recap or a /review card) is stored, and reaches the teacher who started the run, and the quiz's
-author if they moderate the group, privately, with buttons that re-grade it from there."""
+recap or a /review card) is stored, and reaches the teacher who started the run (for a homework
+attempt: who set the homework), and the quiz's author, each if they moderate the group,
+privately, with buttons that re-grade it from there."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from bot.i18n.markup import Safe, join
 from bot.render import callbacks, fit
 from bot.render import teacher as render_teacher
 from bot.services.container import Context, Services
-from bot.storage import HOMEWORK, Rescored
+from bot.storage import HOMEWORK, Rescored, StoredRun
 from bot.tg import outbox
 
 log = logging.getLogger(__name__)
@@ -186,14 +187,13 @@ async def _stored_key(
 
 
 async def regrade_button(update: Update, context: Context, data: callbacks.RegradeData) -> Notice:
-    """Apply (or drop) the re-grading ``/regrade`` previewed (the group's moderators)."""
+    """Apply (or drop) the re-grading ``/regrade`` previewed (the guard let only the group's
+    moderators, in the group)."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = await language(update, svc)
-    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, query.from_user.id):
-        return t_plain(lang, "alert_mod_only"), True
     quiz = svc.quizzes.get(data.quiz_id)
     if quiz is None or data.number > len(quiz.questions):
         return t_plain(lang, "alert_invalid"), True
@@ -259,9 +259,10 @@ async def button(update: Update, context: Context, data: ReportButton) -> Notice
 async def _tell_teachers(
     context: Context, svc: Services, run_id: int, q_index: int, reporter: int, reason: str
 ) -> None:
-    """A student's report, privately to whoever started the group's run and the quiz's author,
-    each only if they moderate that group: the question, the reason, and a button per other
-    option to make it the key (a preview first)."""
+    """A student's report, privately to whoever started the group's run (or set the homework
+    the attempt was for) and the quiz's author, each only if they moderate that group, one
+    message each: the question, the reason, and a button per other option to make it the key
+    (a preview first)."""
     run = await svc.store.get_run(run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or run.chat_id >= 0 or q_index >= run.question_count:
@@ -270,7 +271,7 @@ async def _tell_teachers(
         (n for n, q in enumerate(quiz.questions, 1) if q.id == run.plan.question_ids[q_index]), 0
     )
     row = svc.authored.row(quiz.id)
-    teachers = {run.started_by if run.mode != HOMEWORK else None, row.author_id if row else None}
+    teachers = {await _run_teacher(svc, run), row.author_id if row else None}
     group = Chat(run.chat_id, Chat.SUPERGROUP)
     title = await svc.store.chat_title(run.chat_id) or "—"
     for teacher in sorted(u for u in teachers if u is not None and u != reporter):
@@ -292,11 +293,21 @@ async def _tell_teachers(
         await outbox.send(context.bot, teacher, text, markup=markup)
 
 
+async def _run_teacher(svc: Services, run: StoredRun) -> int | None:
+    """Who gave the class this run: the moderator who started it, or who set the homework a
+    student's attempt is for."""
+    if run.mode != HOMEWORK:
+        return run.started_by
+    homework_id = await svc.store.attempt_homework(run.run_id)
+    homework = await svc.store.homework(homework_id) if homework_id is not None else None
+    return homework.set_by if homework is not None else None
+
+
 async def run_regrade_button(
     update: Update, context: Context, data: callbacks.RunRegradeData
 ) -> Notice:
     """A button under a report the teacher received privately: preview, apply or drop a
-    re-grading of the run's group (its moderators only)."""
+    re-grading of the run's group (the guard let only its moderators, privately)."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
@@ -305,18 +316,13 @@ async def run_regrade_button(
     run = await svc.store.get_run(data.run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
     if (
-        chat.type != Chat.PRIVATE
-        or run is None
+        run is None
         or quiz is None
         or run.chat_id >= 0
         or data.number > len(quiz.questions)
         or data.option >= len(quiz.questions[data.number - 1].options)
     ):
         return t_plain(lang, "alert_invalid"), True
-    if not await svc.moderators.may_moderate(
-        Chat(run.chat_id, Chat.SUPERGROUP), query.from_user.id
-    ):
-        return t_plain(lang, "alert_mod_only"), True
     message_id = query.message.message_id
     if data.step == "n":
         await outbox.edit(context.bot, chat.id, message_id, t(lang, "regrade_dropped"))

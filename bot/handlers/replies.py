@@ -195,26 +195,33 @@ async def is_moderator(update: Update, svc: Services) -> bool:
     return await svc.moderators.may_moderate(chat, user_id, sender)
 
 
+async def refusal(update: Update, svc: Services, who: Who, where: Where) -> str | None:
+    """Why this sender may not use a command here (``who``, ``where``), as a message key; None
+    if they may."""
+    chat, user = update.effective_chat, update.effective_user
+    private = chat is not None and chat.type == ChatType.PRIVATE
+    if where == "group" and private:
+        return "group_only"
+    if where == "private" and not private:
+        return "private_only"
+    if who == "moderator" and not private and not await is_moderator(update, svc):
+        return "not_moderator"
+    if who == "admin" and (user is None or user.id not in svc.settings.admin_ids):
+        return "not_admin"
+    return None
+
+
 async def permitted(update: Update, context: Context, who: Who, where: Where) -> Lang | None:
     """The language to answer in if this sender may use a command here (``who``, ``where``);
     else None, after a short reply saying why not."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or update.effective_message is None:
+    if update.effective_chat is None or update.effective_message is None:
         return None
     lang = await language(update, svc)
-    private = chat.type == ChatType.PRIVATE
-    if where == "group" and private:
-        refusal = "group_only"
-    elif where == "private" and not private:
-        refusal = "private_only"
-    elif who == "moderator" and not private and not await is_moderator(update, svc):
-        refusal = "not_moderator"
-    elif who == "admin" and (user is None or user.id not in svc.settings.admin_ids):
-        refusal = "not_admin"
-    else:
+    refused = await refusal(update, svc, who, where)
+    if refused is None:
         return lang
-    await reply(update, context, t(lang, refusal))
+    await reply(update, context, t(lang, refused))
     return None
 
 

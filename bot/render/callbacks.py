@@ -33,6 +33,9 @@ A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
   question's answer, or ``+DIGEST`` one more short answer (10 hex digits of the SHA-256 of the
   answer as the judge normalises it: the answer itself is one a student typed, found again in
   the stored answers).
+- ``hd:QUIZ:D:USER`` — how long a homework set from a saved quiz's link (``/start qh-N`` in a
+  group) runs: D indexes ``HOMEWORK_DURATIONS``; only USER, the moderator who followed the link,
+  may pick.
 - ``rr:RUN:N:OPT:S`` — under a student's report sent to the teacher privately: re-grade the
   run's group's answers, question N's key becoming bank option OPT; S = ``p`` preview,
   ``y`` apply, ``n`` drop.
@@ -71,10 +74,13 @@ _PICK = re.compile(rf"k:([a-z]{{1,16}}):{_QUIZ_ID}")
 _CARD = re.compile(rf"g:{_QUIZ_ID}:([sh])")
 _REGRADE_KEY = r"([0-9]{1,10}|#-?[0-9][0-9.e+-]{0,15}:[0-9][0-9.e+-]{0,15}|\+[0-9a-f]{10})"
 _REGRADE = re.compile(rf"rg:{_QUIZ_ID}:(0|[1-9][0-9]{{0,2}}):{_REGRADE_KEY}:([yn])")
+_HW_DURATION = re.compile(r"hd:(u\.[1-9][0-9]{0,15}):([0-9]):([1-9][0-9]{0,15})")
 _RUN_REGRADE = re.compile(r"rr:([1-9][0-9]{0,15}):([1-9][0-9]{0,2}):([0-9]):([pyn])")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
 SUBMIT = -1  # the ``shown`` of a Submit button (several right answers)
+#: a homework set from a saved quiz's link runs for one of these (seconds): 1 h, 1, 3, 7 days
+HOMEWORK_DURATIONS = (3600, 86_400, 3 * 86_400, 7 * 86_400)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +190,16 @@ class RunRegradeData:
     step: str
 
 
+@dataclass(frozen=True, slots=True)
+class HomeworkDurationData:
+    """How long the homework set from a saved quiz's link runs: ``HOMEWORK_DURATIONS[index]``;
+    ``user_id``: the moderator who followed the link, the only one who may pick."""
+
+    quiz_id: str
+    index: int
+    user_id: int
+
+
 CallbackData = (
     AnswerData
     | StartData
@@ -200,6 +216,7 @@ CallbackData = (
     | QuizCardData
     | RegradeData
     | RunRegradeData
+    | HomeworkDurationData
 )
 _REASON_LETTER = {v: k for k, v in REASON_CODES.items()}
 
@@ -237,6 +254,8 @@ def encode(data: CallbackData) -> str:
         text = f"g:{data.quiz_id}:{data.action}"
     elif isinstance(data, RunRegradeData):
         text = f"rr:{data.run_id}:{data.number}:{data.option}:{data.step}"
+    elif isinstance(data, HomeworkDurationData):
+        text = f"hd:{data.quiz_id}:{data.index}:{data.user_id}"
     elif isinstance(data, RegradeData):
         text = f"rg:{data.quiz_id}:{data.number}:{data.key}:{'y' if data.confirm else 'n'}"
     else:
@@ -307,6 +326,11 @@ def _parse_teacher(raw: str) -> CallbackData | None:
     if m := _RUN_REGRADE.fullmatch(raw):
         run_id = int(m[1])
         return RunRegradeData(run_id, int(m[2]), int(m[3]), m[4]) if run_id < _MAX_ID else None
+    if m := _HW_DURATION.fullmatch(raw):
+        index, user_id = int(m[2]), int(m[3])
+        if index >= len(HOMEWORK_DURATIONS) or user_id >= _MAX_ID:
+            return None
+        return HomeworkDurationData(m[1], index, user_id)
     return None
 
 
@@ -315,7 +339,7 @@ def _parse_teacher(raw: str) -> CallbackData | None:
 RECAP_PREFIX = "recap_"
 #: ``?startgroup=qs-N``: the bot added to a group offers stored quiz N there
 GROUP_START_PREFIX = "qs-"
-#: ``?startgroup=qh-N``: stored quiz N set as homework (24 hours) in the group chosen
+#: ``?startgroup=qh-N``: stored quiz N set as homework in the group chosen (for how long: asked)
 GROUP_HOMEWORK_PREFIX = "qh-"
 
 

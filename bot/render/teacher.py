@@ -15,10 +15,10 @@ from telegram.helpers import create_deep_linked_url
 
 from bot.core.analysis import Analysis, ItemStats
 from bot.core.bank import Question, Quiz
-from bot.core.deadlines import local_time, show_offset
+from bot.core.deadlines import DAY, HOUR, local_time, show_offset
 from bot.core.engine import Reveal
 from bot.core.mathtext import readable
-from bot.i18n import num, t, t_plain
+from bot.i18n import num, plural, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
@@ -125,6 +125,31 @@ def homework_list(
             )
         )
     return join("\n", lines)
+
+
+def duration_words(lang: Lang, seconds: int) -> str:
+    """A homework's duration as a person says it: "1 hour", "3 days", "1 week"."""
+    noun, n = (
+        ("n_weeks", seconds // (7 * DAY))
+        if seconds % (7 * DAY) == 0
+        else ("n_days", seconds // DAY)
+        if seconds % DAY == 0
+        else ("n_hours", max(1, seconds // HOUR))
+    )
+    return plural(lang, noun, n).format(n=num(lang, n))
+
+
+def homework_duration_keyboard(lang: Lang, quiz_id: str, user_id: int) -> InlineKeyboardMarkup:
+    """How long a homework set from a saved quiz's link runs: a button per duration offered,
+    for the moderator who followed the link."""
+    buttons = [
+        InlineKeyboardButton(
+            duration_words(lang, seconds),
+            callback_data=callbacks.encode(callbacks.HomeworkDurationData(quiz_id, n, user_id)),
+        )
+        for n, seconds in enumerate(callbacks.HOMEWORK_DURATIONS)
+    ]
+    return InlineKeyboardMarkup([buttons[:2], buttons[2:]])
 
 
 def homework_stop_keyboard(

@@ -5,6 +5,10 @@ is posted where the command was typed (the quiz, the deadline in the group's tim
 finished, a Start button opening the private chat). Students take it privately
 (:mod:`bot.services.attempts`). The card's count is refreshed with *optional* edits, which the
 pacer sends only from the group's spare budget (quiz traffic first), at most every few seconds.
+A refresh the budget could not afford is tried again as soon as the group's window has room
+(one pending refresh per card, showing the count as it is then), after a restart too, and the
+card's edits are serialized with its closing, so the card ends with the count ``/homework``
+shows.
 
 At the deadline (a timer per homework, plus a sweep every ``sweep_every`` seconds that catches
 deadlines the injected clock jumped past) the homework is ended in storage, attempts still running
@@ -49,12 +53,16 @@ class Homeworks(AppBound):
         *,
         count_interval: float = 5.0,
         sweep_every: float = 30.0,
+        spare_in: Callable[[int], float] = lambda chat_id: 0.0,
     ) -> None:
         self._app, self._store, self._lookup, self._clock = app, store, lookup, clock
         self._count_interval = count_interval
+        #: seconds until a chat's budget has room for optional traffic (the pacer's spare_in)
+        self._spare_in = spare_in
         self.sweep_every = sweep_every
         self._locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, int] = {}  # homework id -> finished count on its card
+        self._picked: set[tuple[int, int]] = set()  # duration pickers used: (chat, message)
         #: called with a homework id when it ends (the attempts still running stop)
         self.on_end: Callable[[int], Any] | None = None
 
@@ -118,6 +126,14 @@ class Homeworks(AppBound):
             finished,
         )
 
+    def first_pick(self, chat_id: int, message_id: int) -> bool:
+        """True the first time a duration picker (a saved quiz's homework link) is used: a
+        double tap sets one homework."""
+        if (chat_id, message_id) in self._picked:
+            return False
+        self._picked.add((chat_id, message_id))
+        return True
+
     # --- timers -----------------------------------------------------------------------------
 
     def arm(self, hw: Homework) -> None:
@@ -152,6 +168,7 @@ class Homeworks(AppBound):
         go out are handled as soon as the bot runs."""
         for hw in await self._store.open_homework():
             self.arm(hw)
+            self.refresh_card(hw.homework_id)  # a refresh skipped before the stop catches up
         for hw in await self._store.unposted_homework():
             self._jobs.run_once(
                 self._post_job, when=0.0, name=f"hwpost:{hw.homework_id}", data=hw.homework_id
@@ -226,15 +243,25 @@ class Homeworks(AppBound):
             )
 
     async def _card_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Refresh a card's finished count if the group's budget has room."""
+        """Refresh a card's finished count if the group's budget has room; else again as soon
+        as it has."""
         hw_id = job_data(context, int)
+        async with self._lock(hw_id):  # never after the card's closing edit
+            retry = await self._refresh(hw_id)
+        if retry is not None:
+            self._cancel(f"hwcard:{hw_id}")  # one pending refresh per card
+            self._jobs.run_once(self._card_job, when=retry, name=f"hwcard:{hw_id}", data=hw_id)
+
+    async def _refresh(self, hw_id: int) -> float | None:
+        """Edit the card to the count stored now: None when done (or nothing to do), else the
+        seconds to wait before trying again."""
         hw = await self._store.homework(hw_id)
         quiz = self._lookup(hw.quiz_id) if hw is not None else None
         if hw is None or quiz is None or hw.status != "open" or hw.card_message_id is None:
-            return
+            return None
         finished, _ = await self._store.attempt_counts(hw_id)
         if finished == self._shown.get(hw_id):
-            return
+            return None
         result = await outbox.edit(
             self._bot,
             hw.chat_id,
@@ -249,8 +276,12 @@ class Homeworks(AppBound):
         )
         if result.ok:
             self._shown[hw_id] = finished
-        elif result.status in ("skipped", "failed", "unknown"):
-            self.refresh_card(hw_id)  # no spare budget now, or a passing error: later
+            return None
+        if result.status == "skipped":  # no spare budget now: when the window has room
+            return max(self._spare_in(hw.chat_id) + 0.05, min(self._count_interval, 1.0) / 4)
+        if result.status in ("failed", "unknown"):  # a passing error: later
+            return self._count_interval
+        return None
 
     # --- helpers ----------------------------------------------------------------------------
 

@@ -174,6 +174,13 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
             )
         return window
 
+    def spare_in(self, chat_id: int) -> float:
+        """Seconds until the group's window has room for an optional request beyond the quiz's
+        reserve (0: now; a private chat has no group window)."""
+        if chat_id >= 0:
+            return 0.0
+        return self.group(chat_id).time_until(self.reserve + 1)
+
     async def process_request(
         self,
         callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
