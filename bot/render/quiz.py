@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.banks.resolver import Choice, Found
+from bot.banks.resolver import Choice, Found, Listed
 from bot.core.bank import Question, Quiz, Text, utf16_len
 from bot.core.engine import Answer, Reveal, Score, Verdict
 from bot.core.limits import MESSAGE_LIMIT
@@ -406,7 +406,7 @@ def choice_alert(lang: Lang, shown: Sequence[int]) -> str:
 
 
 def quiz_list(
-    quizzes: Sequence[Quiz],
+    quizzes: Sequence[Quiz | Listed],
     lang: Lang,
     head_key: str = "quiz_list",
     names: Mapping[str, str] | None = None,
