@@ -26,11 +26,12 @@ ZERO = load_quiz(ROOT / "questions" / "zero.yaml")  # bilingual titles
 
 async def store_published(path: Path, quizzes: dict[str, Quiz]) -> None:
     """Save ``quizzes`` as stored quizzes (by name), each published, as the bot saves them."""
+    saved: list[int] = []
     async with await Store.open(path) as store:
         for name, quiz in quizzes.items():
             row = await store.add_authored(
                 NewAuthored(
-                    author_id=7,
+                    author_id=7 + len(saved) // 50,
                     name=name,
                     title=quiz.title(quiz.language),
                     language=quiz.language,
@@ -44,6 +45,7 @@ async def store_published(path: Path, quizzes: dict[str, Quiz]) -> None:
             )
             assert row is not None
             await store.set_published(row.quiz_no, True)
+            saved.append(row.quiz_no)
 
 
 async def test_listing_reads_no_questions(tg: FakeTelegram, db_path: Path) -> None:
@@ -106,3 +108,25 @@ async def test_a_file_from_before_lists_its_quizzes_and_gets_their_listing(
         converted = await bot.services.store.authored(1)
         assert converted is not None and converted.run_length == 8
         assert converted.title_en == ZERO.title.en  # the bank text's own titles
+
+
+async def test_a_long_list_fits_in_one_message(tg: FakeTelegram, db_path: Path) -> None:
+    """120 published quizzes: /quiz answers (a list past Telegram's 4,096 UTF-16 units was
+    refused, so /quiz answered nothing) with those that fit and how many more there are; the
+    practice buttons are those listed."""
+    await store_published(db_path, {f"zero-{n}": ZERO for n in range(120)})
+    cls = populate(tg, students=1)
+    ann = tg.add_user(71, "Ann", language_code="en")
+    imran = tg.add_user(72, "Imran", language_code="bn")
+    async with BotHarness(tg, db_path):
+        tg.user_says(cls.chat_id, cls.creator, "/quiz")
+        group = await tg.wait_for_message(cls.chat_id, "not listed here")
+        assert "zero-0</code>" in (group.html or "")
+        listed = await say(tg, ann, "/quiz", "not listed here")
+        shown = sum("</code> — " in line for line in (listed.html or "").splitlines())
+        assert 20 < shown < 121
+        assert f"plus {121 - shown} quizzes not listed here" in listed.text  # the folder bank "zero" too
+        assert listed.reply_markup is not None
+        assert len(listed.reply_markup["inline_keyboard"]) == shown
+        bengali = await say(tg, imran, "/quiz", "দেখানো হয়নি")
+        assert "টি কুইজ" in bengali.text

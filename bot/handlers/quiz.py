@@ -55,14 +55,17 @@ async def quiz(update: Update, context: Context) -> None:
         # moderators), from their metadata: listing reads no questions
         listed = svc.resolver.listing(chat.id, user.id, own=mod)
         svc.resolver.remember(chat.id, user.id, listed)
-        text = render.quiz_list(listed, lang, "practice_pick" if private else "quiz_list")
+        head = "practice_pick" if private else "quiz_list"
+        text = render.quiz_list(listed, lang, head)
         # start buttons only where the reader may press them: practice, in a private chat
         await reply(
             update,
             context,
             text if private or not listed else join("\n\n", [text, t(lang, "quiz_list_mods")]),
             important=mod,
-            markup=render.start_keyboard(listed, lang) if private and listed else None,
+            markup=render.start_keyboard(listed[: render.list_fit(listed, lang, head)], lang)
+            if private and listed
+            else None,
         )
         return
     choices = svc.resolver.startable(chat.id, user.id, own=mod)

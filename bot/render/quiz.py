@@ -405,33 +405,58 @@ def choice_alert(lang: Lang, shown: Sequence[int]) -> str:
 # --- choosing a quiz, and private practice ---------------------------------------------------
 
 
+LIST_ROOM = MESSAGE_LIMIT - 800  # UTF-16 units a list may take: room for lines after it
+
+
 def quiz_list(
     quizzes: Sequence[Quiz | Listed],
     lang: Lang,
     head_key: str = "quiz_list",
     names: Mapping[str, str] | None = None,
 ) -> Safe:
-    """The list of quizzes, each under the name ``/quiz`` takes (``names``: id -> name)."""
+    """The list of quizzes, each under the name ``/quiz`` takes (``names``: id -> name): the
+    first :func:`list_fit` of them, then how many more there are."""
     if not quizzes:
         return t(lang, "quiz_none")
-    names = names or {}
-    return join(
-        "\n",
-        [
-            t(lang, head_key),
-            *(
-                t(
-                    lang,
-                    "quiz_list_item",
-                    n=n,
-                    id=names.get(q.id, q.handle),
-                    title=q.title(lang),
-                    count=q.run_length,
-                )
-                for n, q in enumerate(quizzes, start=1)
-            ),
-        ],
-    )
+    head, lines = t(lang, head_key), _list_lines(quizzes, lang, names or {})
+    shown = _fit(head, lines)
+    more = [t(lang, "quiz_list_more", count=len(quizzes) - shown)] if shown < len(quizzes) else []
+    return join("\n", [head, *lines[:shown], *more])
+
+
+def list_fit(
+    quizzes: Sequence[Quiz | Listed],
+    lang: Lang,
+    head_key: str = "quiz_list",
+    names: Mapping[str, str] | None = None,
+) -> int:
+    """How many of ``quizzes`` :func:`quiz_list` shows: as many as fit in one message."""
+    return _fit(t(lang, head_key), _list_lines(quizzes, lang, names or {}))
+
+
+def _fit(head: Safe, lines: Sequence[Safe]) -> int:
+    size = utf16_len(str(head))
+    for n, line in enumerate(lines):
+        size += utf16_len(str(line)) + 1
+        if size > LIST_ROOM:
+            return n
+    return len(lines)
+
+
+def _list_lines(
+    quizzes: Sequence[Quiz | Listed], lang: Lang, names: Mapping[str, str]
+) -> list[Safe]:
+    return [
+        t(
+            lang,
+            "quiz_list_item",
+            n=n,
+            id=names.get(q.id, q.handle),
+            title=q.title(lang),
+            count=q.run_length,
+        )
+        for n, q in enumerate(quizzes, start=1)
+    ]
 
 
 def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], found: Found) -> Safe:
