@@ -418,10 +418,10 @@ def quiz_list(
     first :func:`list_fit` of them, then how many more there are."""
     if not quizzes:
         return t(lang, "quiz_none")
-    head, lines = t(lang, head_key), _list_lines(quizzes, lang, names or {})
-    shown = _fit(head, lines)
-    more = [t(lang, "quiz_list_more", count=len(quizzes) - shown)] if shown < len(quizzes) else []
-    return join("\n", [head, *lines[:shown], *more])
+    head = t(lang, head_key)
+    lines = _fitting_lines(head, quizzes, lang, names or {})
+    left = len(quizzes) - len(lines)
+    return join("\n", [head, *lines, *([t(lang, "quiz_list_more", count=left)] if left else [])])
 
 
 def list_fit(
@@ -431,23 +431,17 @@ def list_fit(
     names: Mapping[str, str] | None = None,
 ) -> int:
     """How many of ``quizzes`` :func:`quiz_list` shows: as many as fit in one message."""
-    return _fit(t(lang, head_key), _list_lines(quizzes, lang, names or {}))
+    return len(_fitting_lines(t(lang, head_key), quizzes, lang, names or {}))
 
 
-def _fit(head: Safe, lines: Sequence[Safe]) -> int:
-    size = utf16_len(str(head))
-    for n, line in enumerate(lines):
-        size += utf16_len(str(line)) + 1
-        if size > LIST_ROOM:
-            return n
-    return len(lines)
-
-
-def _list_lines(
-    quizzes: Sequence[Quiz | Listed], lang: Lang, names: Mapping[str, str]
+def _fitting_lines(
+    head: Safe, quizzes: Sequence[Quiz | Listed], lang: Lang, names: Mapping[str, str]
 ) -> list[Safe]:
-    return [
-        t(
+    """The lines of the first quizzes that fit under ``head`` (the rest are not rendered)."""
+    lines: list[Safe] = []
+    size = utf16_len(str(head))
+    for n, q in enumerate(quizzes, start=1):
+        line = t(
             lang,
             "quiz_list_item",
             n=n,
@@ -455,8 +449,11 @@ def _list_lines(
             title=q.title(lang),
             count=q.run_length,
         )
-        for n, q in enumerate(quizzes, start=1)
-    ]
+        size += utf16_len(str(line)) + 1
+        if size > LIST_ROOM:
+            break
+        lines.append(line)
+    return lines
 
 
 def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], found: Found) -> Safe:
