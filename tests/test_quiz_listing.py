@@ -125,7 +125,8 @@ async def test_a_long_list_fits_in_one_message(tg: FakeTelegram, db_path: Path) 
         listed = await say(tg, ann, "/quiz", "not listed here")
         shown = sum("</code> — " in line for line in (listed.html or "").splitlines())
         assert 20 < shown < 121
-        assert f"plus {121 - shown} quizzes not listed here" in listed.text  # the folder bank "zero" too
+        # 121: the 120 stored quizzes and the folder bank "zero"
+        assert f"plus {121 - shown} quizzes not listed here" in listed.text
         assert listed.reply_markup is not None
         assert len(listed.reply_markup["inline_keyboard"]) == shown
         bengali = await say(tg, imran, "/quiz", "দেখানো হয়নি")
