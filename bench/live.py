@@ -43,6 +43,7 @@ class Sizes:
     overall_students: int = 4
     stored: tuple[int, ...] = (0, 1_000, 10_000)  # stored quizzes (bench/scale.py)
     stored_asks: int = 40  # timed /quiz and /myquizzes each
+    stored_published: int = 10  # of the stored quizzes, published (listed by /quiz)
     bank: str | None = None  # serve this bank file as the quiz played (default questions/zero.yaml)
     multi: bool = True  # burst: also the several-answers burst (tick, then Submit)
 

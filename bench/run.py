@@ -126,7 +126,9 @@ async def run_all(
             _progress("overall", began)
         if not only or "stored" in only:
             results["stored"] = [
-                await scale.stored(n, old=old, asks=sizes.stored_asks)
+                await scale.stored(
+                    n, old=old, asks=sizes.stored_asks, published=sizes.stored_published
+                )
                 for n in sizes.stored
                 for old in (True, False)
             ]
@@ -492,6 +494,12 @@ def main(argv: list[str] | None = None) -> int:
         help="stored quizzes in the stored-quiz scenario (repeatable; default 0, 1000, 10000)",
     )
     parser.add_argument(
+        "--published",
+        type=int,
+        help="published stored quizzes in the stored-quiz scenario, listed by /quiz (default 10;"
+        " past 256 no longer fit the bot's cache of decoded quizzes)",
+    )
+    parser.add_argument(
         "--bank",
         type=Path,
         help="serve this bank file as the quiz played (default questions/zero.yaml); "
@@ -512,6 +520,8 @@ def main(argv: list[str] | None = None) -> int:
         sizes = live.Sizes(**{**sizes.__dict__, "rounds": args.rounds})
     if args.stored:
         sizes = live.Sizes(**{**sizes.__dict__, "stored": tuple(args.stored)})
+    if args.published is not None:
+        sizes = live.Sizes(**{**sizes.__dict__, "stored_published": args.published})
     if args.bank:
         sizes = live.Sizes(**{**sizes.__dict__, "bank": str(args.bank.resolve())})
     hsizes = SMOKE_HISTORY if args.smoke else FULL_HISTORY

@@ -122,15 +122,17 @@ def _bank_20() -> Quiz:
     return dataclasses.replace(zero, questions=questions)
 
 
-def write_db(path: Path, quizzes: int, *, old: bool = True) -> None:
-    """A database with ``quizzes`` stored quizzes (5 per author, a fifth deleted, 10
-    published), as the version before the JSON form wrote it (``old``: bank text only, the
-    bot upgrades it at start-up) or as this version writes it (bank text and model JSON)."""
+def write_db(path: Path, quizzes: int, *, old: bool = True, published: int = 10) -> None:
+    """A database with ``quizzes`` stored quizzes (5 per author, a fifth deleted, ``published``
+    of the live ones published, spread over the file), as the version before the JSON form
+    wrote it (``old``: bank text only, the bot upgrades it at start-up) or as this version
+    writes it (bank text, model JSON and what listing needs)."""
     conn = sqlite3.connect(path, isolation_level=None)
     migrate(conn, target=STEP if old else SCHEMA_VERSION)
     quiz = _bank_20()
     text, body = write_yaml(quiz), quiz.to_json()  # as bot/services/authoring.py saves them
-    step = max(quizzes // 10, 1)
+    live = [n for n in range(quizzes) if n % 5 != 4]
+    shown = {live[i * len(live) // published] for i in range(min(published, len(live)))}
     conn.execute("BEGIN")
     conn.executemany(
         "INSERT INTO authored_quizzes (author_id, name, title, language, bank_yaml,"
@@ -142,7 +144,7 @@ def write_db(path: Path, quizzes: int, *, old: bool = True) -> None:
                 f"quiz-{n}",
                 f"Quiz {n}",
                 text,
-                int(n % step == 0 and n // step < 10),
+                int(n in shown),
                 2.0 if n % 5 == 4 else None,
             )
             for n in range(quizzes)
@@ -153,6 +155,10 @@ def write_db(path: Path, quizzes: int, *, old: bool = True) -> None:
             "INSERT INTO authored_bodies (quiz_no, bank_json) SELECT quiz_no, ?"
             " FROM authored_quizzes",
             (body,),
+        )
+        conn.execute(
+            "UPDATE authored_quizzes SET title_bn = ?, title_en = ?, run_length = ?",
+            (quiz.title.bn, quiz.title.en, quiz.run_length),
         )
     conn.execute("COMMIT")
     conn.close()
@@ -168,13 +174,16 @@ def pending(path: Path) -> int:
     return int(row[0])
 
 
-async def stored(quizzes: int, *, old: bool = True, asks: int = 40) -> dict[str, Any]:
-    """Start the bot on a file of ``quizzes`` stored quizzes (``old``: written by the version
-    before, so converted while measured); time start-up, ``/quiz`` in a group, ``/myquizzes``
-    (private, an author with 4 live quizzes), RSS and stop."""
+async def stored(
+    quizzes: int, *, old: bool = True, asks: int = 40, published: int = 10
+) -> dict[str, Any]:
+    """Start the bot on a file of ``quizzes`` stored quizzes, ``published`` of them published
+    (``old``: written by the version before, so converted while measured); time start-up,
+    ``/quiz`` in a group (it lists the published ones), ``/myquizzes`` (private, an author with
+    4 live quizzes), RSS and stop."""
     work = Path(tempfile.mkdtemp(prefix="quizbot-scale-"))
     db = work / "bot.sqlite3"
-    write_db(db, quizzes, old=old)
+    write_db(db, quizzes, old=old, published=published)
     server = await Server.start()
     author = 100  # has 4 live quizzes (the fifth is deleted)
     groups = [-42 - g for g in range(asks)]  # a group takes 20 sends a minute: one ask each
@@ -220,6 +229,7 @@ async def stored(quizzes: int, *, old: bool = True, asks: int = 40) -> dict[str,
         shutil.rmtree(work)  # 10,000 quizzes take 0.6-1.3 GB
     return {
         "quizzes": quizzes,
+        "published": min(published, quizzes - quizzes // 5),
         "file": "old (converted while measured)" if old else "new",
         "startup_s": startup,
         "rss_mb": rss / 1e6,
@@ -292,7 +302,8 @@ def table(r: dict[str, Any]) -> list[str]:
     if stored:
         lines += [
             "",
-            "7. stored quizzes (20 questions each): start-up to the first getUpdates, RSS 0.5 s "
+            f"7. stored quizzes (20 questions each; {_published(stored)} published): start-up to "
+            "the first getUpdates, RSS 0.5 s "
             "later, `/quiz` in a group and `/myquizzes` median (max) from the command queued to "
             "the reply received, SIGTERM to exit; an *upgraded* file was written by the version "
             "before the JSON form and is converted while this is measured",
@@ -312,6 +323,11 @@ def table(r: dict[str, Any]) -> list[str]:
             )
         lines += growth(stored)
     return lines
+
+
+def _published(stored: list[dict[str, Any]]) -> str:
+    """How many of each size's quizzes were published (``/quiz`` lists them)."""
+    return " / ".join(sorted({f"{r.get('published', 10):,}" for r in stored}))
 
 
 def growth(stored: list[dict[str, Any]]) -> list[str]:

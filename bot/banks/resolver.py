@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
-from bot.core.bank import Quiz
+from bot.core.bank import Quiz, Text
 from bot.i18n import ascii_digits
 
 MEMORY = 2_000  # (chat, user) lists remembered, oldest forgotten first
@@ -51,6 +51,27 @@ class Choice:
 
     def title(self, lang: str) -> str:
         return self.quiz.title.bn if lang == "bn" else self.quiz.title.en
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A quiz as ``/quiz`` lists it, its questions not read: its internal id (buttons only),
+    the name users type, its title and how many questions a run asks (what
+    :func:`bot.render.quiz_list` shows of a Quiz)."""
+
+    id: str
+    handle: str
+    title: Text
+    run_length: int
+
+    @property
+    def quiz_id(self) -> str:
+        return self.id
+
+    @classmethod
+    def of(cls, quiz: Quiz) -> Listed:
+        """A folder bank or added quiz (named by its id, as :meth:`QuizResolver.startable`)."""
+        return cls(quiz.id, quiz.id, quiz.title, quiz.run_length)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +105,18 @@ class QuizResolver:
             if quiz is not None:
                 name = self._name(row.name, row.quiz_id, folder)
                 out[row.quiz_id] = Choice(row.quiz_id, name, quiz)
+        return list(out.values())
+
+    def listing(self, chat_id: int, user_id: int, *, own: bool) -> list[Listed]:
+        """What :meth:`startable` gives, as ``/quiz`` lists it: a stored quiz from its indexed
+        metadata alone (its questions are read when it is started, not to list it)."""
+        out = {q.id: Listed.of(q) for q in self._catalog.for_chat(chat_id)}
+        folder = self._catalog.folder()
+        for row in self._authored.startable_rows(user_id, own=own):  # indexed: no scan
+            name = self._name(row.name, row.quiz_id, folder)
+            title = Text(row.title_bn or row.title, row.title_en or row.title)
+            length = row.run_length if row.run_length is not None else row.question_count
+            out[row.quiz_id] = Listed(row.quiz_id, name, title, length)
         return list(out.values())
 
     def known(self, quiz_ids: Iterable[str] = ()) -> list[Choice]:
@@ -152,7 +185,7 @@ class QuizResolver:
         near = [c for c in choices if any(wanted_key in k for k in _keys(c))] if wanted_key else []
         return Found(None, tuple((near or list(choices))[:LIST_SIZE]), unknown=True)
 
-    def remember(self, chat_id: int, user_id: int, shown: Sequence[Choice]) -> None:
+    def remember(self, chat_id: int, user_id: int, shown: Sequence[Choice | Listed]) -> None:
         """The list just shown to this user here: "/analysis 2" means its second quiz."""
         lists = self._lists
         lists[(chat_id, user_id)] = tuple(c.quiz_id for c in shown)

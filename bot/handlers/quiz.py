@@ -50,27 +50,25 @@ async def quiz(update: Update, context: Context) -> None:
     args = context.args or []
     private = chat.type == Chat.PRIVATE
     mod = private or await is_moderator(update, svc)
-    # the chat's list, then the stored quizzes this user may start here (own ones: moderators)
-    choices = svc.resolver.startable(chat.id, user.id, own=mod)
     if not args:
-        svc.resolver.remember(chat.id, user.id, choices)
-        text = render.quiz_list(
-            [c.quiz for c in choices],
-            lang,
-            "practice_pick" if private else "quiz_list",
-            {c.quiz_id: c.name for c in choices},
-        )
+        # the chat's list, then the stored quizzes this user may start here (own ones:
+        # moderators), from their metadata: listing reads no questions
+        listed = svc.resolver.listing(chat.id, user.id, own=mod)
+        svc.resolver.remember(chat.id, user.id, listed)
+        head = "practice_pick" if private else "quiz_list"
+        text = render.quiz_list(listed, lang, head)
         # start buttons only where the reader may press them: practice, in a private chat
         await reply(
             update,
             context,
-            text if private or not choices else join("\n\n", [text, t(lang, "quiz_list_mods")]),
+            text if private or not listed else join("\n\n", [text, t(lang, "quiz_list_mods")]),
             important=mod,
-            markup=render.start_keyboard([c.quiz for c in choices], lang)
-            if private and choices
+            markup=render.start_keyboard(listed[: render.list_fit(listed, lang, head)], lang)
+            if private and listed
             else None,
         )
         return
+    choices = svc.resolver.startable(chat.id, user.id, own=mod)
     if not mod:
         await reply(update, context, t(lang, "not_moderator"))
         return

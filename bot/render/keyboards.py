@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
-from bot.banks.resolver import Choice
+from bot.banks.resolver import Choice, Listed
 from bot.core.bank import Question, Quiz
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
@@ -84,7 +84,7 @@ def own_keyboard(
     return InlineKeyboardMarkup(rows)
 
 
-def start_keyboard(quizzes: Sequence[Quiz], lang: Lang) -> InlineKeyboardMarkup:
+def start_keyboard(quizzes: Sequence[Quiz | Listed], lang: Lang) -> InlineKeyboardMarkup:
     """One start button per quiz."""
     return InlineKeyboardMarkup(
         [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.banks.resolver import Choice, Found
+from bot.banks.resolver import Choice, Found, Listed
 from bot.core.bank import Question, Quiz, Text, utf16_len
 from bot.core.engine import Answer, Reveal, Score, Verdict
 from bot.core.limits import MESSAGE_LIMIT
@@ -408,33 +408,55 @@ def choice_alert(lang: Lang, shown: Sequence[int]) -> str:
 # --- choosing a quiz, and private practice ---------------------------------------------------
 
 
+LIST_ROOM = MESSAGE_LIMIT - 800  # UTF-16 units a list may take: room for lines after it
+
+
 def quiz_list(
-    quizzes: Sequence[Quiz],
+    quizzes: Sequence[Quiz | Listed],
     lang: Lang,
     head_key: str = "quiz_list",
     names: Mapping[str, str] | None = None,
 ) -> Safe:
-    """The list of quizzes, each under the name ``/quiz`` takes (``names``: id -> name)."""
+    """The list of quizzes, each under the name ``/quiz`` takes (``names``: id -> name): the
+    first :func:`list_fit` of them, then how many more there are."""
     if not quizzes:
         return t(lang, "quiz_none")
-    names = names or {}
-    return join(
-        "\n",
-        [
-            t(lang, head_key),
-            *(
-                t(
-                    lang,
-                    "quiz_list_item",
-                    n=n,
-                    id=names.get(q.id, q.handle),
-                    title=q.title(lang),
-                    count=q.run_length,
-                )
-                for n, q in enumerate(quizzes, start=1)
-            ),
-        ],
-    )
+    head = t(lang, head_key)
+    lines = _fitting_lines(head, quizzes, lang, names or {})
+    left = len(quizzes) - len(lines)
+    return join("\n", [head, *lines, *([t(lang, "quiz_list_more", count=left)] if left else [])])
+
+
+def list_fit(
+    quizzes: Sequence[Quiz | Listed],
+    lang: Lang,
+    head_key: str = "quiz_list",
+    names: Mapping[str, str] | None = None,
+) -> int:
+    """How many of ``quizzes`` :func:`quiz_list` shows: as many as fit in one message."""
+    return len(_fitting_lines(t(lang, head_key), quizzes, lang, names or {}))
+
+
+def _fitting_lines(
+    head: Safe, quizzes: Sequence[Quiz | Listed], lang: Lang, names: Mapping[str, str]
+) -> list[Safe]:
+    """The lines of the first quizzes that fit under ``head`` (the rest are not rendered)."""
+    lines: list[Safe] = []
+    size = utf16_len(str(head))
+    for n, q in enumerate(quizzes, start=1):
+        line = t(
+            lang,
+            "quiz_list_item",
+            n=n,
+            id=names.get(q.id, q.handle),
+            title=q.title(lang),
+            count=q.run_length,
+        )
+        size += utf16_len(str(line)) + 1
+        if size > LIST_ROOM:
+            break
+        lines.append(line)
+    return lines
 
 
 def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], found: Found) -> Safe:

@@ -37,6 +37,10 @@ class AuthoredQuiz:
     published: bool
     created_at: float
     deleted_at: float | None
+    # what /quiz lists without reading the questions (None until the model JSON exists)
+    title_bn: str | None = None
+    title_en: str | None = None
+    run_length: int | None = None
 
     @property
     def quiz_id(self) -> str:
@@ -76,8 +80,23 @@ class NameTaken(Exception):
 # every column but the bank text; for live rows all in the index authored_live_meta
 _COLUMNS = (
     "quiz_no, author_id, name, title, language, question_count, origin, "
-    "share_token, published, created_at, deleted_at"
+    "share_token, published, created_at, deleted_at, title_bn, title_en, run_length"
 )
+
+# the listing columns of one quiz (?: its number) from its model JSON (``Quiz.to_dict``: a title
+# is text, or {bn, en} when the quiz is bilingual; ``settings.pick`` questions a run, else all)
+_LISTING_FROM_JSON = """
+    UPDATE authored_quizzes SET
+        title_bn = CASE json_type(b.bank_json, '$.title') WHEN 'object'
+            THEN json_extract(b.bank_json, '$.title.bn') ELSE json_extract(b.bank_json, '$.title')
+            END,
+        title_en = CASE json_type(b.bank_json, '$.title') WHEN 'object'
+            THEN json_extract(b.bank_json, '$.title.en') ELSE json_extract(b.bank_json, '$.title')
+            END,
+        run_length = COALESCE(json_extract(b.bank_json, '$.settings.pick'),
+            json_array_length(b.bank_json, '$.questions'))
+    FROM authored_bodies b WHERE b.quiz_no = authored_quizzes.quiz_no AND b.quiz_no = ?
+"""
 
 
 def _authored(row: sqlite3.Row | tuple[Any, ...]) -> AuthoredQuiz:
@@ -93,6 +112,9 @@ def _authored(row: sqlite3.Row | tuple[Any, ...]) -> AuthoredQuiz:
         bool(row[8]),
         row[9],
         row[10],
+        row[11],
+        row[12],
+        row[13],
     )
 
 
@@ -171,14 +193,17 @@ class AuthoredMixin(StoreCore):
         return row is not None and bool(row[0])
 
     async def save_authored_json(self, bodies: list[tuple[int, str]]) -> None:
-        """Store the model JSON of stored quizzes (converted from their bank text)."""
-        if bodies:
-            await self._write(
-                lambda conn: conn.executemany(
-                    "INSERT OR IGNORE INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)",
-                    bodies,
-                )
+        """Store the model JSON of stored quizzes (converted from their bank text), and what
+        listing them needs."""
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            await conn.executemany(
+                "INSERT OR IGNORE INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)", bodies
             )
+            await conn.executemany(_LISTING_FROM_JSON, [(no,) for no, _ in bodies])
+
+        if bodies:
+            await self._write(tx)
 
     async def authored_by(self, author_id: int) -> list[AuthoredQuiz]:
         """The live quizzes of one author, oldest first."""
@@ -234,6 +259,7 @@ class AuthoredMixin(StoreCore):
                     "INSERT INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)",
                     (inserted[0], new.bank_json),
                 )
+                await conn.execute(_LISTING_FROM_JSON, (inserted[0],))
             return int(inserted[0])
 
         quiz_no = await self._write(tx)

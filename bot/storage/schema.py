@@ -427,6 +427,32 @@ IMAGES_STATEMENTS: tuple[str, ...] = (
 )
 
 
+# What /quiz lists of a stored quiz without reading its questions: its title in both languages
+# and how many questions a run asks (NULL until its model JSON exists; filled here from the JSON
+# already stored, at save and conversion after: bot/storage/authored.py), in the listing index.
+LISTING_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE authored_quizzes ADD COLUMN title_bn TEXT",
+    "ALTER TABLE authored_quizzes ADD COLUMN title_en TEXT",
+    "ALTER TABLE authored_quizzes ADD COLUMN run_length INTEGER",
+    """
+    UPDATE authored_quizzes SET
+        title_bn = CASE json_type(b.bank_json, '$.title') WHEN 'object'
+            THEN json_extract(b.bank_json, '$.title.bn') ELSE json_extract(b.bank_json, '$.title')
+            END,
+        title_en = CASE json_type(b.bank_json, '$.title') WHEN 'object'
+            THEN json_extract(b.bank_json, '$.title.en') ELSE json_extract(b.bank_json, '$.title')
+            END,
+        run_length = COALESCE(json_extract(b.bank_json, '$.settings.pick'),
+            json_array_length(b.bank_json, '$.questions'))
+    FROM authored_bodies b WHERE b.quiz_no = authored_quizzes.quiz_no
+    """,
+    "DROP INDEX authored_live_meta",
+    "CREATE INDEX authored_live_meta ON authored_quizzes (quiz_no, author_id, name, title,"
+    " language, question_count, origin, share_token, published, created_at, deleted_at,"
+    " title_bn, title_en, run_length) WHERE deleted_at IS NULL",
+)
+
+
 def _statements(statements: Sequence[str]) -> Step:
     def step(conn: sqlite3.Connection) -> None:
         for sql in statements:
@@ -483,6 +509,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(KINDS_STATEMENTS),  # 9 -> 10: answers given and their credit; selections
     _statements(IMAGES_STATEMENTS),  # 10 -> 11: pictures of questions
     _statements(REVIEW_OPEN_STATEMENTS),  # 11 -> 12: the open /review question of each student
+    _statements(LISTING_STATEMENTS),  # 12 -> 13: /quiz lists stored quizzes without decoding
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -13,16 +13,30 @@ database), under limits set in the worker:
 
 Whatever goes wrong becomes a :class:`Failed` value the caller words for the user ("this file
 took too long to read"); the pool is replaced after a worker died, so the next upload is read
-as usual. ``close()`` ends the workers at bot stop.
+as usual. ``close()`` ends the workers at bot stop (after it, a job is refused as "busy").
+
+A worker never outlives the bot: killed with SIGKILL, the bot runs no shutdown code, and a worker
+waiting for its next job would wait forever (it holds both ends of its job queue's pipe, so it
+never sees the end of the file). So each worker asks the kernel for SIGKILL when its parent
+dies (Linux ``PR_SET_PDEATHSIG``; jobs are submitted from the event loop's thread, which lives as
+long as the bot), and a thread of its own checks every ``WATCH_SECONDS`` that its parent is still
+the bot (other systems, and the moment before the request took effect).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import logging
 import math
 import multiprocessing
+import os
 import resource
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,6 +51,8 @@ CPU_SECONDS = 20  # a 1 MB upload reads in under 2 s of CPU; only a blow-up need
 MEMORY_BYTES = 1024 * 1024 * 1024  # address space of a worker (Python itself takes ~100 MB)
 WALL_SECONDS = 120.0
 MAX_PENDING = 16  # jobs waiting or running; more get "busy, send it again"
+WATCH_SECONDS = 0.5  # how often a worker checks that the bot that started it still runs
+_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +63,23 @@ class Failed:
     reason: Literal["too_long", "busy"]
 
 
-def _limit_worker(memory_bytes: int) -> None:
-    """The worker initializer: its memory limit, and no core file when SIGXCPU ends it."""
+def _limit_worker(memory_bytes: int, parent: int) -> None:
+    """The worker initializer: its memory limit, no core file when SIGXCPU ends it, and its
+    end when the bot (pid ``parent``) ends."""
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """In the worker: end it as soon as its parent is no longer the bot (which died)."""
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 def _run_limited(cpu_seconds: int, fn: Callable[..., T], args: tuple[object, ...]) -> T | Failed:
@@ -84,6 +113,7 @@ class ParsePool:
         self.wall_seconds, self.max_pending = wall_seconds, max_pending
         self._executor: ProcessPoolExecutor | None = None
         self._pending = 0
+        self._closed = False
         self.failures = 0  # jobs that ended as Failed("too_long"), for tests and logs
 
     def _pool(self) -> ProcessPoolExecutor:
@@ -92,20 +122,23 @@ class ParsePool:
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_limit_worker,
-                initargs=(self.memory_bytes,),
+                initargs=(self.memory_bytes, os.getpid()),
             )
         return self._executor
 
     async def run(self, fn: Callable[..., T], *args: object) -> T | Failed:
         """``fn(*args)`` in a worker (``fn`` a module-level function, arguments and result
         picklable); a :class:`Failed` instead of raising when it could not finish."""
-        if self._pending >= self.max_pending:
+        if self._pending >= self.max_pending or self._closed:
             return Failed("busy")
         self._pending += 1
         try:
             for attempt in (1, 2):
                 # a worker that died fails every job of its pool: each gets one more try on a
-                # fresh pool, so only the job that kills its worker twice is refused
+                # fresh pool, so only the job that kills its worker twice is refused; never
+                # after close(), whose killing of the workers ended this job
+                if self._closed:
+                    return Failed("busy")
                 pool = self._pool()
                 future = asyncio.wrap_future(pool.submit(_run_limited, self.cpu_seconds, fn, args))
                 try:
@@ -136,6 +169,7 @@ class ParsePool:
 
     async def close(self) -> None:
         """End the workers (at bot stop): pending jobs are cancelled, running ones killed."""
+        self._closed = True
         pool, self._executor = self._executor, None
         if pool is None:
             return

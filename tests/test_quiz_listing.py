@@ -1,0 +1,133 @@
+"""``/quiz`` lists stored quizzes from their indexed metadata: no quiz's questions are read or
+decoded to list it (past the LRU of bot/banks/authored.py, listing decoded every published quiz
+on every call), and what it shows (the title in the reader's language, the questions a run asks)
+is the quiz's own, also for a file written before the listing columns existed."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from pathlib import Path
+
+from fakebot import FakeTelegram
+from harness import BotHarness
+from quizkit import ROOT, populate
+from test_authoring import say
+from test_stored_on_demand import old_file
+
+from bot.banks.yaml_reader import load_quiz
+from bot.banks.yaml_writer import write_yaml
+from bot.core.bank import Quiz
+from bot.storage import NewAuthored, Store
+from bot.storage.schema import SCHEMA_VERSION, migrate
+
+ZERO = load_quiz(ROOT / "questions" / "zero.yaml")  # bilingual titles
+
+
+async def store_published(path: Path, quizzes: dict[str, Quiz]) -> None:
+    """Save ``quizzes`` as stored quizzes (by name), each published, as the bot saves them."""
+    saved: list[int] = []
+    async with await Store.open(path) as store:
+        for name, quiz in quizzes.items():
+            row = await store.add_authored(
+                NewAuthored(
+                    author_id=7 + len(saved) // 50,
+                    name=name,
+                    title=quiz.title(quiz.language),
+                    language=quiz.language,
+                    bank_yaml=write_yaml(quiz),
+                    question_count=len(quiz.questions),
+                    origin="yaml",
+                    created_at=1.0,
+                    bank_json=quiz.to_json(),
+                ),
+                limit=100,
+            )
+            assert row is not None
+            await store.set_published(row.quiz_no, True)
+            saved.append(row.quiz_no)
+
+
+async def test_listing_reads_no_questions(tg: FakeTelegram, db_path: Path) -> None:
+    picked = dataclasses.replace(ZERO, pick=3)
+    await store_published(db_path, {"zero-all": ZERO, "zero-three": picked})
+    cls = populate(tg, students=1)
+    ann = tg.add_user(71, "Ann", language_code="en")
+    imran = tg.add_user(72, "Imran", language_code="bn")
+    async with BotHarness(tg, db_path) as bot:
+        authored = bot.services.authored
+        listed = (await say(tg, ann, "/quiz", "zero-three")).html or ""
+        assert "zero-all</code> — ZeRO and Sharded Optimizers (8 questions)" in listed
+        assert "zero-three</code> — ZeRO and Sharded Optimizers (3 questions)" in listed
+        bengali = await say(tg, imran, "/quiz", "zero-three")
+        assert "ZeRO ও শার্ডেড অপটিমাইজার" in bengali.text
+        for _ in range(2):  # every call, not only the first
+            tg.user_says(cls.chat_id, cls.students[0], "/quiz")
+            await tg.wait_for_message(cls.chat_id, "zero-three")
+        assert authored.loads == 0 and authored.cached() == 0
+
+
+async def test_a_file_from_before_lists_its_quizzes_and_gets_their_listing(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A file of the version before: a converted quiz gets its listing columns from its JSON
+    when the file is upgraded, one not yet converted is listed by its title and question count,
+    and gets them when converted."""
+    path = tmp_path / "old.db"
+    old_file(path, 2)  # quiz-1 published, no JSON yet
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, target=SCHEMA_VERSION - 1)
+    conn.execute(
+        "INSERT INTO authored_quizzes (author_id, name, title, language, bank_yaml,"
+        " question_count, origin, published, created_at) VALUES (7, 'zero-three',"
+        " 'ZeRO', 'bn', ?, 8, 'yaml', 1, 1.0)",
+        (write_yaml(dataclasses.replace(ZERO, pick=3)),),
+    )
+    conn.execute(
+        "INSERT INTO authored_bodies (quiz_no, bank_json) VALUES (3, ?)",
+        (dataclasses.replace(ZERO, pick=3).to_json(),),
+    )
+    conn.close()
+    async with await Store.open(path) as store:
+        rows = {r.name: r for r in await store.authored_quizzes(include_deleted=False)}
+        three = rows["zero-three"]
+        assert (three.title_bn, three.title_en, three.run_length) == (
+            ZERO.title.bn,
+            ZERO.title.en,
+            3,
+        )
+        assert rows["quiz-1"].run_length is None
+    ann = tg.add_user(71, "Ann", language_code="en")
+    async with BotHarness(tg, path) as bot:
+        listed = (await say(tg, ann, "/quiz", "quiz-1")).html or ""
+        assert "quiz-1</code> — Quiz  Number 1 (8 questions)" in listed
+        assert "zero-three</code> — ZeRO and Sharded Optimizers (3 questions)" in listed
+        assert bot.services.authored.loads == 0
+        await bot.services.authored.stop_converting()
+        await bot.services.authored.convert_old()
+        converted = await bot.services.store.authored(1)
+        assert converted is not None and converted.run_length == 8
+        assert converted.title_en == ZERO.title.en  # the bank text's own titles
+
+
+async def test_a_long_list_fits_in_one_message(tg: FakeTelegram, db_path: Path) -> None:
+    """120 published quizzes: /quiz answers (a list past Telegram's 4,096 UTF-16 units was
+    refused, so /quiz answered nothing) with those that fit and how many more there are; the
+    practice buttons are those listed."""
+    await store_published(db_path, {f"zero-{n}": ZERO for n in range(120)})
+    cls = populate(tg, students=1)
+    ann = tg.add_user(71, "Ann", language_code="en")
+    imran = tg.add_user(72, "Imran", language_code="bn")
+    async with BotHarness(tg, db_path):
+        tg.user_says(cls.chat_id, cls.creator, "/quiz")
+        group = await tg.wait_for_message(cls.chat_id, "not listed here")
+        assert "zero-0</code>" in (group.html or "")
+        listed = await say(tg, ann, "/quiz", "not listed here")
+        shown = sum("</code> — " in line for line in (listed.html or "").splitlines())
+        assert 20 < shown < 121
+        # 121: the 120 stored quizzes and the folder bank "zero"
+        assert f"plus {121 - shown} quizzes not listed here" in listed.text
+        assert listed.reply_markup is not None
+        assert len(listed.reply_markup["inline_keyboard"]) == shown
+        bengali = await say(tg, imran, "/quiz", "দেখানো হয়নি")
+        assert "টি কুইজ" in bengali.text
