@@ -60,6 +60,20 @@ class Picture:
         return Image(file or self.stored_name, self.sha256)
 
 
+@dataclass(frozen=True, slots=True)
+class PollExtras:
+    """What an authored quiz poll carries besides its text: whether its photo was kept (else
+    why not: an i18n key and its values), and each part a question cannot keep, by kind
+    ("video", "audio" ...), so that the reply names it."""
+
+    photo: bool = False
+    refused: tuple[str, dict[str, object]] | None = None
+    media: str | None = None  # the poll's media when it is not a photo
+    explanation_media: str | None = None
+    option_media: bool = False
+    description: bool = False
+
+
 class Refused(Exception):
     """A picture the bot cannot use: ``key`` (i18n, context ``bank``) and its values."""
 

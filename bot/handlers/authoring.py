@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import zlib
+from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 
 from telegram import Message, Poll, Update
@@ -17,9 +19,11 @@ from bot.handlers.replies import language, pressed, private_here, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.render.authoring import (
     added,
+    poll_notes,
     problem_lines,
     quiz_card,
     refused,
@@ -27,9 +31,10 @@ from bot.render.authoring import (
     undo_keyboard,
 )
 from bot.services import draft_text as text_import
-from bot.services import drafts
+from bot.services import drafts, photos
 from bot.services.container import Context, Services
 from bot.services.drafts import DraftQuestion, PollFacts
+from bot.services.photos import Photo
 from bot.storage import Draft
 from bot.tg import outbox
 
@@ -138,7 +143,12 @@ async def poll_sent(update: Update, context: Context) -> None:
     if isinstance(found, str):
         await reply(update, context, t(lang, found))
         return
-    await _add(update, context, svc, current, [found], lang)
+    photo, extras = await photos.poll_media(svc, message.poll)
+    if photo is not None:
+        found = replace(found, image=photo.name)
+    kept = [photo] if photo is not None else []
+    notes = poll_notes(lang, extras)
+    await _add(update, context, svc, current, [found], lang, kept=kept, notes=notes)
 
 
 async def text_sent(update: Update, context: Context) -> None:
@@ -180,13 +190,16 @@ async def _add(
     current: Draft,
     new: list[DraftQuestion],
     lang: Lang,
+    *,
+    kept: Sequence[Photo] = (),
+    notes: Sequence[Safe] = (),
 ) -> None:
     """Append checked questions to the draft, one writer per draft: questions that arrive
     together (polls in one batch) each read the draft the previous one wrote."""
     async with svc.draft_locks.hold(current.user_id):
         fresh = await svc.store.draft(current.user_id)
         if fresh is not None and fresh.title is not None:
-            await _append(update, context, svc, fresh, new, lang)
+            await _append(update, context, svc, fresh, new, lang, kept, notes)
 
 
 async def _append(
@@ -196,8 +209,11 @@ async def _append(
     current: Draft,
     new: list[DraftQuestion],
     lang: Lang,
+    kept: Sequence[Photo],
+    notes: Sequence[Safe],
 ) -> None:
-    """Append checked questions to the draft and confirm each (the last with Undo)."""
+    """Append checked questions to the draft (with the photos they name, kept in SQLite once
+    they are accepted) and confirm each (the last with Undo), then each note."""
     questions = drafts.from_json(current.questions)
     if len(questions) + len(new) > drafts.MAX_DRAFT_QUESTIONS:
         await reply(
@@ -207,7 +223,12 @@ async def _append(
     assert current.title is not None
     built = await asyncio.to_thread(
         partial(
-            drafts.bank, current.title, _lang(current.language, lang), new, first=len(questions) + 1
+            drafts.bank,
+            current.title,
+            _lang(current.language, lang),
+            new,
+            first=len(questions) + 1,
+            pictures={p.name: p.picture.data for p in kept},
         )
     )
     if built.yaml_text is None or built.problems:
@@ -216,6 +237,7 @@ async def _append(
         )
         return
     questions.extend(new)
+    await photos.keep(svc, kept)
     await svc.store.save_draft(
         Draft(
             current.user_id,
@@ -228,7 +250,7 @@ async def _append(
     )
     number = len(questions)
     rights = [[(i, q.options[i]) for i in q.right_options] for q in new]
-    text = added(lang, number - len(new) + 1, rights, number)
+    text = added(lang, number - len(new) + 1, rights, number, notes)
     chat = update.effective_chat
     assert chat is not None
     await outbox.send(

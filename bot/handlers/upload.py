@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import logging
 from pathlib import PurePath
-from urllib.parse import quote, urlsplit, urlunsplit
 
 from telegram import Update
 from telegram.error import TelegramError
 
 from bot.banks.importers.sandbox import Failed
-from bot.core.images import MAX_IMAGE_BYTES, Refused, check
+from bot.core.images import Refused
 from bot.handlers import guard
 from bot.handlers.replies import private_here, reply
 from bot.i18n import t, t_plain
 from bot.render.authoring import import_text, quiz_card
 from bot.services import draft_text as text_import
-from bot.services import drafts
+from bot.services import drafts, photos
 from bot.services.container import Context
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR
 from bot.storage import Draft
@@ -63,7 +62,7 @@ async def document_sent(update: Update, context: Context) -> None:
         if file.file_size is not None and file.file_size > most:
             await reply(update, context, limit_text)
             return
-        data = await svc.transports[0].fetch(_encoded(file.file_path or ""), most)
+        data = await svc.transports[0].fetch(photos.encoded(file.file_path or ""), most)
     except TelegramError as exc:
         log.warning("could not download a document from user %s: %s", user.id, exc)
         await reply(update, context, t(lang, "upload_failed"))
@@ -112,25 +111,18 @@ async def photo_sent(update: Update, context: Context) -> None:
     if current.title is None or not questions:
         await reply(update, context, t(lang, "author_photo_first"))
         return
-    size = max(message.photo, key=lambda p: p.width * p.height)
     try:
-        file = await size.get_file()
-        data = await svc.transports[0].fetch(_encoded(file.file_path or ""), MAX_IMAGE_BYTES)
+        photo = await photos.download(svc, message.photo)
     except TelegramError as exc:
         log.warning("could not download a photo from user %s: %s", user.id, exc)
         await reply(update, context, t(lang, "upload_failed"))
         return
-    try:
-        if data is None:
-            raise Refused("bank_image_big", size=MAX_IMAGE_BYTES + 1, limit=MAX_IMAGE_BYTES)
-        picture = check(data)
     except Refused as refused:
         reason = t_plain(lang, refused.key, **refused.values)
         await reply(update, context, t(lang, "author_photo_refused", reason=reason))
         return
-    await svc.store.store_images([(picture.sha256, picture.mime, picture.data)])
-    await svc.store.set_image_file_id(picture.sha256, picture.mime, size.file_id)
-    questions = drafts.with_picture(questions, picture)
+    await photos.keep(svc, [photo])
+    questions = drafts.with_picture(questions, photo.picture)
     await svc.store.save_draft(
         Draft(
             user.id,
@@ -142,9 +134,3 @@ async def photo_sent(update: Update, context: Context) -> None:
         )
     )
     await reply(update, context, t(lang, "author_photo_added", number=len(questions)))
-
-
-def _encoded(file_path: str) -> str:
-    """The download URL getFile gave, its path percent-encoded (as PTB's ``File`` does)."""
-    parts = urlsplit(file_path)
-    return urlunsplit(parts._replace(path=quote(parts.path)))

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.banks.importers import ImportReport
+from bot.core.images import PollExtras
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
@@ -111,15 +112,45 @@ def refused(lang: Lang, head_key: str, problems: Sequence[Safe]) -> Safe:
     return join("\n", [t(lang, head_key), *problems])
 
 
-def added(lang: Lang, first: int, rights: Sequence[Sequence[tuple[int, str]]], count: int) -> Safe:
+def added(
+    lang: Lang,
+    first: int,
+    rights: Sequence[Sequence[tuple[int, str]]],
+    count: int,
+    notes: Sequence[Safe] = (),
+) -> Safe:
     """The draft's new questions (numbered from ``first``, each with its right options: shown
-    position and text; several make a several-answers question) and what to send next."""
+    position and text; several make a several-answers question), ``notes`` on them (a poll's
+    photo kept, or media not kept) and what to send next."""
     lines = []
     for i, options in enumerate(rights):
         key = "author_added_several" if len(options) > 1 else "author_added"
         right = join(", ", [html("{}) {}", label(shown), text) for shown, text in options])
         lines.append(t(lang, key, number=first + i, right=right))
-    return join("\n", [*lines, t(lang, "author_next", count=count)])
+    return join("\n", [*lines, *notes, t(lang, "author_next", count=count)])
+
+
+def poll_notes(lang: Lang, media: PollExtras) -> list[Safe]:
+    """A line for a quiz poll's photo kept, and one for each part of the poll not kept (named by
+    its kind, never dropped silently)."""
+    notes = []
+    if media.photo:
+        notes.append(t(lang, "author_poll_photo_added"))
+    if media.refused is not None:
+        key, values = media.refused
+        reason = t_plain(lang, key, **values)
+        notes.append(t(lang, "author_poll_photo_refused", reason=reason))
+    if media.media is not None:
+        kind = t_plain(lang, f"media_{media.media}")
+        notes.append(t(lang, "author_poll_media_dropped", kind=kind))
+    if media.explanation_media is not None:
+        kind = t_plain(lang, f"media_{media.explanation_media}")
+        notes.append(t(lang, "author_poll_explanation_media_dropped", kind=kind))
+    if media.option_media:
+        notes.append(t(lang, "author_poll_option_media_dropped"))
+    if media.description:
+        notes.append(t(lang, "author_poll_description_dropped"))
+    return notes
 
 
 def my_quizzes(

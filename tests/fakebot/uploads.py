@@ -114,3 +114,49 @@ def document_object(
     if file_size is not None:
         doc["file_size"] = file_size
     return doc
+
+
+#: a poll's media other than a photo, as ``user_sends_poll`` takes it (PTB's telegram.PollMedia)
+MEDIA_KINDS = ("video", "animation", "audio", "document", "live_photo", "location", "venue")
+
+
+def poll_media_object(files: FileStore, media: bytes | str) -> JSON:
+    """A PollMedia (Bot API 10.0; the shape of PTB 22.8's ``telegram.PollMedia``): ``bytes``, a
+    photo with that content, in two sizes as Telegram gives them (a small thumbnail, whose
+    content is not a picture, then the photo itself: a bot must take the largest); a kind's
+    name (``MEDIA_KINDS``), that media, its file stored for getFile."""
+    if isinstance(media, bytes):
+        thumb = files.add(b"not the photo: its 90 px thumbnail")
+        full = files.add(media)
+        return {
+            "photo": [
+                _size(thumb, 90, 67),
+                _size(full, 640, 480),
+            ]
+        }
+    if media not in MEDIA_KINDS:
+        raise ValueError(f"a poll's media is a photo or one of {MEDIA_KINDS}: {media!r}")
+    location = {"latitude": 23.7104, "longitude": 90.4074}
+    if media == "location":
+        return {"location": location}
+    if media == "venue":
+        return {"venue": {"location": location, "title": "Curzon Hall", "address": "Dhaka"}}
+    stored = files.add(f"the {media} itself".encode())
+    found: JSON = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id}
+    if media in ("video", "animation", "live_photo"):
+        found |= {"width": 640, "height": 360, "duration": 12}
+    elif media == "audio":
+        found["duration"] = 12
+    else:
+        found["file_name"] = "notes.pdf"
+    return {media: found}
+
+
+def _size(stored: UserFile, width: int, height: int) -> JSON:
+    return {
+        "file_id": stored.file_id,
+        "file_unique_id": stored.file_unique_id,
+        "width": width,
+        "height": height,
+        "file_size": len(stored.data),
+    }

@@ -27,7 +27,7 @@ from .models import (
     User,
     buttons_of,
 )
-from .uploads import FileStore, document_object, poll_object
+from .uploads import FileStore, document_object, poll_media_object, poll_object
 
 ChatRef = Chat | int
 UserRef = User | int
@@ -350,6 +350,8 @@ class World:
         allows_multiple: bool | None = None,
         explanation: str | None = None,
         forwarded_from: UserRef | None = None,
+        media: bytes | str | None = None,
+        explanation_media: bytes | str | None = None,
     ) -> JSON:
         """A user sends a poll to the bot's private chat (attach menu -> Poll).
 
@@ -357,6 +359,8 @@ class World:
         quiz it shows none (``correct`` is then ignored). A quiz may have several right options
         (Bot API 9.6+: ``correct_option_ids``, monotonically increasing 0-based ids; the voter
         then picks several, so ``allows_multiple`` defaults to whether it has several).
+        ``media`` and ``explanation_media`` (Bot API 10.0): a photo's bytes, or another kind of
+        media by name (``uploads.poll_media_object``); a photo's sizes are fetched with getFile.
         """
         if quiz:
             ids = list(correct or ())
@@ -378,6 +382,10 @@ class World:
                 explanation=explanation,
             )
         }
+        if media is not None:
+            extra["poll"]["media"] = poll_media_object(self.files, media)
+        if explanation_media is not None:
+            extra["poll"]["explanation_media"] = poll_media_object(self.files, explanation_media)
         if forwarded_from is not None:
             origin = self.user(forwarded_from)
             extra["forward_origin"] = {
