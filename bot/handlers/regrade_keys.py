@@ -112,6 +112,31 @@ def option_label(lang: Lang, question: Question, option: int) -> Safe:
     return html("{} (“{}”)", label(option), fit(text, 60))
 
 
+def current_key_label(lang: Lang, question: Question) -> Safe:
+    """A question's key now as the teacher reads it: its right options by letter and text, or
+    the typed answers worth full marks."""
+    if question.typed:
+        return html("{}", typed_answers(question, lang))
+    return join(", ", [option_label(lang, question, o) for o in question.right_options])
+
+
+def report_how(lang: Lang, question: Question, quiz: str, number: int, accept: bool) -> Safe:
+    """Under a student's report: how the teacher re-grades question ``number`` of the quiz
+    named ``quiz`` (the buttons below, or the ``/regrade`` to type in the group); ``accept``:
+    a button accepts the short answer the student typed."""
+    if question.kind == "multiple":
+        letters = ",".join(label(i) for i in question.right_options)
+        return t(lang, "report_how_several", quiz=quiz, n=number, letters=letters)
+    if question.kind == "numeric":
+        best = max(question.accepted, key=lambda a: a.fraction)
+        example = _spelled(best.value, best.tolerance)
+        return t(lang, "report_how_number", quiz=quiz, n=number, example=example)
+    if question.kind == "short":
+        typed = t(lang, "report_how_short", quiz=quiz, n=number)
+        return join("\n", [typed, t(lang, "report_how_accept")]) if accept else typed
+    return t(lang, "report_how_options")
+
+
 def key_label(lang: Lang, quiz: Quiz, number: int, key: NewKey) -> Safe:
     """A new key of question ``number`` as the teacher reads it: its options by letter and
     text, its number (``3.14 ± 0.01``), or the short answer accepted."""

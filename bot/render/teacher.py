@@ -541,18 +541,35 @@ def _confirm_keyboard(
 
 
 def report_regrade_keyboard(
-    lang: Lang, quiz: Quiz, run_id: int, number: int
-) -> InlineKeyboardMarkup:
-    """Under a report the teacher received: one button per other option of question
-    ``number`` (bank order), making it the key (a preview first)."""
+    lang: Lang, quiz: Quiz, run_id: int, number: int, accept: tuple[str, str] | None = None
+) -> InlineKeyboardMarkup | None:
+    """Under a report the teacher received: for a question with one right option, one button per
+    other option (bank order), making it the key; for a short answer the reporting student typed
+    (``accept``: the answer and its key as ``rr:`` spells it), one accepting it too; a preview
+    first. None: no button makes sense (several right answers; a number: typed commands)."""
     question = quiz.questions[number - 1]
+    if accept is not None:
+        answer, code = accept
+        rows = [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, "report_accept_button", answer=fit(answer, 30)),
+                    callback_data=callbacks.encode(
+                        callbacks.RunRegradeData(run_id, number, code, "p")
+                    ),
+                )
+            ]
+        ]
+        return InlineKeyboardMarkup(rows)
+    if question.kind not in ("single", "truefalse"):
+        return None
     return InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
                     fit(t_plain(lang, "report_regrade_to", label=label(i), text=text(lang)), 60),
                     callback_data=callbacks.encode(
-                        callbacks.RunRegradeData(run_id, number, i, "p")
+                        callbacks.RunRegradeData(run_id, number, str(i), "p")
                     ),
                 )
             ]
@@ -562,12 +579,12 @@ def report_regrade_keyboard(
     )
 
 
-def run_regrade_keyboard(lang: Lang, run_id: int, number: int, option: int) -> InlineKeyboardMarkup:
+def run_regrade_keyboard(lang: Lang, run_id: int, number: int, key: str) -> InlineKeyboardMarkup:
     """Apply or drop a re-grading previewed from a report."""
     return _confirm_keyboard(
         lang,
-        callbacks.RunRegradeData(run_id, number, option, "y"),
-        callbacks.RunRegradeData(run_id, number, option, "n"),
+        callbacks.RunRegradeData(run_id, number, key, "y"),
+        callbacks.RunRegradeData(run_id, number, key, "n"),
     )
 
 
