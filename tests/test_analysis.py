@@ -185,9 +185,7 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
             callbacks.RunRegradeData,
             st.integers(1, 2**53 - 1),
             st.integers(1, 999),
-            st.one_of(
-                st.integers(0, 9).map(str), st.from_regex(r"\+[0-9a-f]{10}", fullmatch=True)
-            ),
+            st.one_of(st.integers(0, 9).map(str), st.from_regex(r"\+[0-9a-f]{10}", fullmatch=True)),
             st.sampled_from("pyn"),
         ),
         st.builds(

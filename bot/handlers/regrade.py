@@ -317,7 +317,7 @@ async def _typed_by(
     )
     if given is None or given.given is None or not given.given.strip() or given.fraction >= 1:
         return None
-    key = TextKey(given.given.strip())
+    key = TextKey(" ".join(given.given.split()))
     return key.text, key_code(question, key)
 
 

@@ -126,13 +126,13 @@ def report_how(lang: Lang, question: Question, quiz: str, number: int, accept: b
     a button accepts the short answer the student typed."""
     if question.kind == "multiple":
         letters = ",".join(label(i) for i in question.right_options)
-        return t(lang, "report_how_several", quiz=quiz, n=number, letters=letters)
+        return t(lang, "report_how_several", quiz=quiz, n=str(number), letters=letters)
     if question.kind == "numeric":
         best = max(question.accepted, key=lambda a: a.fraction)
         example = _spelled(best.value, best.tolerance)
-        return t(lang, "report_how_number", quiz=quiz, n=number, example=example)
+        return t(lang, "report_how_number", quiz=quiz, n=str(number), example=example)
     if question.kind == "short":
-        typed = t(lang, "report_how_short", quiz=quiz, n=number)
+        typed = t(lang, "report_how_short", quiz=quiz, n=str(number))
         return join("\n", [typed, t(lang, "report_how_accept")]) if accept else typed
     return t(lang, "report_how_options")
 
