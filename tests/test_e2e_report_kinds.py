@@ -8,6 +8,7 @@ id, in the report and in ``/analysis``. English and Bengali."""
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 from fakebot import FakeTelegram, StoredMessage, User
@@ -21,7 +22,7 @@ async def started(tg: FakeTelegram, *users: User) -> None:
     """Each user has a private chat with the bot (reports and recaps come there)."""
     for user in users:
         tg.user_says(tg.private_chat(user), user, "/start")
-        await tg.wait_for(lambda u=user: tg.messages(u.id), what="/start")
+        await tg.wait_for(partial(tg.messages, user.id), what="/start")
 
 
 async def report(tg: FakeTelegram, student: User, on: StoredMessage, run: int, q: int) -> None:
