@@ -342,6 +342,9 @@ def _item_block(
     if item.wrong_typed:
         typed = "; ".join(f"“{fit(text, 40)}” × {num(lang, n)}" for text, n in item.wrong_typed)
         lines.append(t(lang, "an_item_typed", answers=typed))
+    if item.partly_typed:
+        typed = "; ".join(f"“{fit(text, 40)}” × {num(lang, n)}" for text, n in item.partly_typed)
+        lines.append(t(lang, "an_item_typed_partly", answers=typed))
     if item.flag is not None:
         lines.append(t(lang, FLAG_KEYS[item.flag], students=item.students))
     if reports:
@@ -397,6 +400,7 @@ ANALYSIS_COLUMNS = (
     "top_wrong_share",
     "pick_rates",
     "common_wrong_answers",
+    "partly_right_answers",
     "median_seconds",
     "flag",
     "reports_key",
@@ -431,6 +435,7 @@ def analysis_csv(
                 for i, rate in enumerate(item.pick_rates)
             )
             typed = " | ".join(f"{text}: {n}" for text, n in item.wrong_typed)
+            partly = " | ".join(f"{text}: {n}" for text, n in item.partly_typed)
             writer.writerow(
                 [
                     season,
@@ -450,6 +455,7 @@ def analysis_csv(
                     fmt(item.wrong_share, 3),
                     safe_cell(picks),
                     safe_cell(typed),
+                    safe_cell(partly),
                     fmt(item.median_seconds, 1),
                     item.flag or "",
                     mine.get("key", 0),
