@@ -185,7 +185,11 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
             callbacks.RunRegradeData,
             st.integers(1, 2**53 - 1),
             st.integers(1, 999),
-            st.one_of(st.integers(0, 9).map(str), st.from_regex(r"\+[0-9a-f]{10}", fullmatch=True)),
+            st.one_of(
+                st.integers(0, 9).map(str),
+                st.sampled_from(["#3.14:0.02", "#-2:0", "#1e-05:0.5"]),
+                st.from_regex(r"\+[0-9a-f]{10}", fullmatch=True),
+            ),
             st.sampled_from("pyn"),
         ),
         st.builds(

@@ -143,7 +143,19 @@ async def test_typed_reports_offer_to_accept_the_answer_in_bengali(
         await edited(tg, teacher.id, preview, "outer layer")
         assert verdict(db, one, 4)[0] == 1
 
-        # a number: the /regrade to type (number:tolerance), no button
+        # a number: the /regrade to type (number:tolerance), and a button widening the
+        # tolerance to hold the number typed (a preview first)
         await report(tg, one, done, run, 2)
         number = await tg.wait_for(lambda: told(tg, teacher, "/regrade kinds 3 3.14:0.01"))
-        assert "সহনসীমা" in number.text and number.buttons == []
+        assert "সহনসীমা" in number.text
+        ((label, widen),) = [row[0] for row in number.buttons]
+        assert label == "✅ “3.16” সঠিক ধরুন" and widen == f"rr:{run}:3:#3.14:0.02:p"
+        await tg.wait_answered(tg.tap(teacher.id, teacher, number.message_id, widen))
+        wider = await tg.wait_for(
+            lambda: next(
+                (m for m in tg.messages(teacher.id) if widen[:-1] + "y" in buttons(m)), None
+            )
+        )
+        assert "প্রশ্ন ৩-এর সঠিক উত্তর হবে ৩.১৪ ± ০.০২" in wider.text, wider.text
+        await tg.wait_answered(tg.tap(teacher.id, teacher, wider.message_id, widen[:-1] + "y"))
+        await tg.wait_for(lambda: verdict(db, one, 2)[0] == 1, what="3.16 right")

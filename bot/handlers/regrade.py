@@ -14,6 +14,7 @@ from bot.core.bank import Quiz
 from bot.core.regrade import NewKey, TextKey, rekey, rescore
 from bot.handlers import guard
 from bot.handlers.regrade_keys import (
+    accepting,
     current_key_label,
     key_code,
     key_label,
@@ -301,10 +302,11 @@ async def _tell_teachers(
 async def _typed_by(
     svc: Services, run: StoredRun, q_index: int, reporter: int, quiz: Quiz, number: int
 ) -> tuple[str, str] | None:
-    """The short answer the reporting student typed to question ``number`` in the run, if it
-    earned less than full marks: (the answer, its key as ``rr:`` carries it)."""
+    """The answer the reporting student typed to question ``number`` in the run, if it earned
+    less than full marks: (the answer, the key accepting it as ``rr:`` carries it: one more
+    short answer, or a numeric answer's tolerance widened to hold it); None if no button can."""
     question = quiz.questions[number - 1]
-    if question.kind != "short":
+    if not question.typed:
         return None
     season = await svc.store.current_season(run.chat_id)
     given = next(
@@ -317,8 +319,16 @@ async def _typed_by(
     )
     if given is None or given.given is None or not given.given.strip() or given.fraction >= 1:
         return None
-    key = TextKey(" ".join(given.given.split()))
-    return key.text, key_code(question, key)
+    text = " ".join(given.given.split())
+    key = accepting(question, text)
+    if key is None:
+        return None
+    code = key_code(question, key)
+    try:  # a number too long for its button: the typed /regrade only
+        callbacks.encode(callbacks.RunRegradeData(run.run_id, number, code, "y"))
+    except ValueError:
+        return None
+    return text, code
 
 
 async def _run_teacher(svc: Services, run: StoredRun) -> int | None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from bot.banks.importers.scan import letter_index
 from bot.core.bank import Question, Quiz
 from bot.core.regrade import NewKey, NumberKey, OptionsKey, TextKey, key_fits, rekey
-from bot.core.scoring import normalise, read_spec
+from bot.core.scoring import grade_typed, normalise, read_number, read_spec
 from bot.i18n import ascii_digits, t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
@@ -78,6 +78,20 @@ def _digest(question: Question, text: str) -> str:
     return hashlib.sha256(normal.encode()).hexdigest()[:DIGEST_HEX]
 
 
+def accepting(question: Question, typed: str) -> NewKey | None:
+    """The key that gives full marks to ``typed`` too: a short answer accepted as well, or a
+    numeric question's best answer with its tolerance widened to hold the number (None if it
+    is not one)."""
+    if question.kind == "short":
+        return TextKey(typed)
+    value = read_number(typed, question.units)
+    if question.kind != "numeric" or value is None or not question.accepted:
+        return None
+    best = max(question.accepted, key=lambda a: a.fraction)
+    key = number_key(best.value, abs(value - best.value))
+    return key if grade_typed(rekey(question, key), typed)[0] >= 1 else None
+
+
 def key_code(question: Question, key: NewKey) -> str:
     """``key`` as the Apply button carries it (bot/render/callbacks.py, ``rg:``)."""
     if isinstance(key, OptionsKey):
@@ -130,11 +144,12 @@ def report_how(lang: Lang, question: Question, quiz: str, number: int, accept: b
     if question.kind == "numeric":
         best = max(question.accepted, key=lambda a: a.fraction)
         example = _spelled(best.value, best.tolerance)
-        return t(lang, "report_how_number", quiz=quiz, n=str(number), example=example)
-    if question.kind == "short":
+        typed = t(lang, "report_how_number", quiz=quiz, n=str(number), example=example)
+    elif question.kind == "short":
         typed = t(lang, "report_how_short", quiz=quiz, n=str(number))
-        return join("\n", [typed, t(lang, "report_how_accept")]) if accept else typed
-    return t(lang, "report_how_options")
+    else:
+        return t(lang, "report_how_options")
+    return join("\n", [typed, t(lang, "report_how_accept")]) if accept else typed
 
 
 def key_label(lang: Lang, quiz: Quiz, number: int, key: NewKey) -> Safe:

@@ -37,9 +37,10 @@ A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
   group) runs: D indexes ``HOMEWORK_DURATIONS``; only USER, the moderator who followed the link,
   may pick.
 - ``rr:RUN:N:KEY:S`` — under a student's report sent to the teacher privately: re-grade the
-  run's group's answers, question N's key becoming bank option KEY (one digit), or (``+DIGEST``,
-  as ``rg:``) also accepting the short answer the reporting student typed; S = ``p`` preview,
-  ``y`` apply, ``n`` drop.
+  run's group's answers, question N's key becoming bank option KEY (one digit), a numeric key
+  (``#VALUE:TOLERANCE``, as ``rg:``: widened to hold the number the reporting student typed), or
+  (``+DIGEST``, as ``rg:``) also accepting the short answer that student typed; S = ``p``
+  preview, ``y`` apply, ``n`` drop.
 
 Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and are routed by
 a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
@@ -76,7 +77,8 @@ _CARD = re.compile(rf"g:{_QUIZ_ID}:([sh])")
 _REGRADE_KEY = r"([0-9]{1,10}|#-?[0-9][0-9.e+-]{0,15}:[0-9][0-9.e+-]{0,15}|\+[0-9a-f]{10})"
 _REGRADE = re.compile(rf"rg:{_QUIZ_ID}:(0|[1-9][0-9]{{0,2}}):{_REGRADE_KEY}:([yn])")
 _HW_DURATION = re.compile(r"hd:(u\.[1-9][0-9]{0,15}):([0-9]):([1-9][0-9]{0,15})")
-_RUN_REGRADE = re.compile(r"rr:([1-9][0-9]{0,15}):([1-9][0-9]{0,2}):([0-9]|\+[0-9a-f]{10}):([pyn])")
+_RUN_KEY = r"([0-9]|#-?[0-9][0-9.e+-]{0,15}:[0-9][0-9.e+-]{0,15}|\+[0-9a-f]{10})"
+_RUN_REGRADE = re.compile(rf"rr:([1-9][0-9]{{0,15}}):([1-9][0-9]{{0,2}}):{_RUN_KEY}:([pyn])")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
 SUBMIT = -1  # the ``shown`` of a Submit button (several right answers)
@@ -182,9 +184,9 @@ class RegradeData:
 @dataclass(frozen=True, slots=True)
 class RunRegradeData:
     """Re-grade from a student's report (the teacher's private chat): question ``number`` (of
-    the bank, 1-based) of run ``run_id``'s quiz gets ``key`` (one bank option's digit, or
-    ``+DIGEST`` one more short answer, as ``rg:`` spells it), in the run's group; ``step`` ``p``
-    previews, ``y`` applies, ``n`` drops."""
+    the bank, 1-based) of run ``run_id``'s quiz gets ``key`` (one bank option's digit, a number
+    ``#VALUE:TOLERANCE``, or ``+DIGEST`` one more short answer, as ``rg:`` spells them), in the
+    run's group; ``step`` ``p`` previews, ``y`` applies, ``n`` drops."""
 
     run_id: int
     number: int

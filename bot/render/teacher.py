@@ -550,9 +550,9 @@ def report_regrade_keyboard(
     lang: Lang, quiz: Quiz, run_id: int, number: int, accept: tuple[str, str] | None = None
 ) -> InlineKeyboardMarkup | None:
     """Under a report the teacher received: for a question with one right option, one button per
-    other option (bank order), making it the key; for a short answer the reporting student typed
-    (``accept``: the answer and its key as ``rr:`` spells it), one accepting it too; a preview
-    first. None: no button makes sense (several right answers; a number: typed commands)."""
+    other option (bank order), making it the key; for an answer the reporting student typed
+    (``accept``: the answer and the key accepting it, as ``rr:`` spells it), one accepting it
+    too; a preview first. None: no button makes sense (several right answers: typed commands)."""
     question = quiz.questions[number - 1]
     if accept is not None:
         answer, code = accept
