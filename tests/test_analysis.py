@@ -185,7 +185,11 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
             callbacks.RunRegradeData,
             st.integers(1, 2**53 - 1),
             st.integers(1, 999),
-            st.integers(0, 9),
+            st.one_of(
+                st.integers(0, 9).map(str),
+                st.sampled_from(["#3.14:0.02", "#-2:0", "#1e-05:0.5"]),
+                st.from_regex(r"\+[0-9a-f]{10}", fullmatch=True),
+            ),
             st.sampled_from("pyn"),
         ),
         st.builds(
@@ -229,6 +233,8 @@ def test_teacher_callbacks_round_trip(data: callbacks.CallbackData) -> None:
         "rr:1:0:1:p",
         "rr:1:1:1:x",
         "rr:1:1:10:y",
+        "rr:1:1:+abc:p",
+        "rr:1:1:+0123456789a:p",
         "rr:9007199254740993:1:0:y",
         "rg:../x:1:1:y",
         "k:quiz:",

@@ -263,8 +263,11 @@ async def test_typed_homework_analysis_and_export_in_bengali(
         await tg.wait_for(lambda: tg.find_message(chat, "📬"), what="sent privately")
         await tg.wait_for(lambda: "সাধারণ ভুল উত্তর" in private_texts(tg, mod, before))
         report = private_texts(tg, mod, before)
-        assert "সাধারণ ভুল উত্তর: “10.5” × ২; “-2” × ১; “3” × ১" in report
-        assert "সাধারণ ভুল উত্তর: “the skin” × ২; “epidermis” × ১; “liver” × ১" in report
+        # an answer given part of the marks is not listed as wrong, but as partly right
+        assert "সাধারণ ভুল উত্তর: “10.5” × ২; “-2” × ১\n" in report
+        assert "আংশিক সঠিক উত্তর (নম্বরের কিছু অংশ পেয়েছে): “3” × ১" in report
+        assert "সাধারণ ভুল উত্তর: “the skin” × ২; “liver” × ১\n" in report
+        assert "আংশিক সঠিক উত্তর (নম্বরের কিছু অংশ পেয়েছে): “epidermis” × ১" in report
         # both: one full marks and one half, (1 + ½) / 5
         partly = "✅ ১ জন পুরো সঠিক · 🟡 ১ জন আংশিক সঠিক · মোট নম্বরের ৩০% পেয়েছেন"
         assert report.count(partly) == 2
@@ -291,6 +294,8 @@ async def test_typed_homework_analysis_and_export_in_bengali(
     assert all(row["q1_options"] == "" for row in results)
     rows = {row["question_id"]: row for row in questions}
     assert rows["pi"]["right_share"] == "0.300" and rows["pi"]["flag"] == "too_hard"
-    assert rows["pi"]["common_wrong_answers"] == "10.5: 2 | -2: 1 | 3: 1"
-    assert rows["organ"]["common_wrong_answers"] == "the skin: 2 | epidermis: 1 | liver: 1"
+    assert rows["pi"]["common_wrong_answers"] == "10.5: 2 | -2: 1"
+    assert rows["pi"]["partly_right_answers"] == "3: 1"
+    assert rows["organ"]["common_wrong_answers"] == "the skin: 2 | liver: 1"
+    assert rows["organ"]["partly_right_answers"] == "epidermis: 1"
     assert rows["organ"]["right_share"] == "0.300"

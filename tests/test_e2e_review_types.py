@@ -1,7 +1,7 @@
 """End to end, ``/review`` of the new kinds (issue 22): a several-answers question is ticked
 (☐/☑) and submitted like practice's, partial credit shown but scheduled by FSRS as a miss and
 full marks as remembered, over days on the injected clock; the selection and a typed question
-waiting for its answer both survive kill -9."""
+waiting for its answer both survive kill -9; a restart mid-answer names the question waiting."""
 
 from __future__ import annotations
 
@@ -276,5 +276,52 @@ async def test_typed_review_question_is_resumed_after_kill_9(
             ).fetchall()
             still_open = conn.execute("SELECT COUNT(*) FROM review_open").fetchone()[0]
         assert dues == [("pi", 1), ("year", 1)] and still_open == 0
+    finally:
+        await bot.close()
+
+
+async def test_a_restart_mid_answer_names_the_typed_question_waiting(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Killed after the answer to one typed question was judged and the next asked, but before
+    its message was marked handled: the student is not told to send it again (that text would
+    be judged as the next question's answer) but which question waits for their answer."""
+    student = tg.add_user(713, "Rina", language_code="en")
+    db = tmp_path / "db.sqlite3"
+    env = bank_env(tmp_path, "picks", BANK)
+    seed_cards(db, student.id, ["year", "pi"])
+    bot = await BotProcess(tg, db, **env).start()
+    try:
+        asked = await say(tg, student, "/review")
+        assert "The year of independence?" in asked.text
+        tg.user_says(tg.private_chat(student), student, "1971")
+        await tg.wait_for(partial(answered, tg, student.id, asked.message_id))
+        typed = await tg.wait_for(
+            lambda: tg.find_message(student.id, "Pi to two places?"), timeout=20
+        )
+        await bot.kill()
+        with sqlite3.connect(db) as conn:  # as if killed before "1971" was marked handled
+            conn.execute(
+                "UPDATE deliveries SET done = 0 WHERE update_id ="
+                " (SELECT MAX(update_id) FROM deliveries WHERE chat_id = ?)",
+                (student.id,),
+            )
+
+        sent = len(tg.messages(student.id))
+        bot = await BotProcess(tg, db, **env).start()
+        notice = await tg.wait_for(
+            lambda: next(
+                (m for m in tg.messages(student.id)[sent:] if "restarted" in m.text), None
+            ),
+            timeout=20,
+        )
+        assert "The question waiting for your answer now is:\n❓ Pi to two places?" in notice.text
+        assert "send it again" not in notice.text
+        sent = len(tg.messages(student.id))
+        tg.user_says(tg.private_chat(student), student, "3.14")
+        text = (await tg.wait_for(partial(verdict, tg, student.id, typed, sent), timeout=20)).text
+        assert "✅ Right! Yes, that is pi." in text
+        done = await tg.wait_for(lambda: tg.find_message(student.id, "Review finished"), timeout=20)
+        assert done.text.startswith("🏁 Review finished: 2 of 2 right.")
     finally:
         await bot.close()

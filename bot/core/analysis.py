@@ -15,7 +15,8 @@ who took the quiz twice counts as two sittings. For each question, in the bank's
   It needs at least two sittings and one answer to the question (else None);
 - the most chosen wrong option (a bank index: A = the bank's first option) and its share of the
   answers (one-option answers); a several-answers question's pick rate of each option; a typed
-  question's most common wrong answers, normalised as they are compared; the median answer
+  question's most common wrong answers (no credit) and, apart, its partly right ones (some
+  credit), normalised as they are compared; the median answer
   time in seconds (over answers whose question time is known);
 - ``students``: how many different students answered it;
 - a flag, only once at least ``MIN_FLAG_STUDENTS`` students answered (fewer say nothing sure),
@@ -77,9 +78,11 @@ class ItemStats:
     students: int = 0  # different students who answered
     #: several right answers: each option's pick rate (bank order; a share of the answers)
     pick_rates: tuple[float, ...] = ()
-    #: typed answers: the most common wrong ones, normalised, with how many gave each
+    #: typed answers: the most common wrong ones (no credit), normalised, with how many gave each
     wrong_typed: tuple[tuple[str, int], ...] = ()
     partly: int = 0  # answers given some credit but not full marks
+    #: typed answers: the most common partly right ones (some credit, not full marks), likewise
+    partly_typed: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,16 @@ def analyse(
     return Analysis(len(sittings), items)
 
 
+def _common(question: Question, answers: Iterable[Response]) -> tuple[tuple[str, int], ...]:
+    """The most common typed answers among ``answers``, normalised, with how many gave each."""
+    counts = Counter(
+        normalise(a.given, case_sensitive=question.case_sensitive)
+        for a in answers
+        if a.given is not None
+    )
+    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_WRONG])
+
+
 def _with_kind(item: ItemStats, question: Question | None, answers: list[Response]) -> ItemStats:
     """``item`` with what its kind adds: pick rates, or common wrong typed answers."""
     if question is None or not answers:
@@ -139,13 +152,9 @@ def _with_kind(item: ItemStats, question: Question | None, answers: list[Respons
                     counts[index] += 1
         return replace(item, pick_rates=tuple(c / len(answers) for c in counts))
     if question.typed:
-        wrong = Counter(
-            normalise(a.given, case_sensitive=question.case_sensitive)
-            for a in answers
-            if a.given is not None and a.fraction < 1
-        )
-        common = sorted(wrong.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_WRONG]
-        return replace(item, wrong_typed=tuple(common))
+        wrong = _common(question, (a for a in answers if a.fraction <= 0))
+        partly = _common(question, (a for a in answers if 0 < a.fraction < 1))
+        return replace(item, wrong_typed=wrong, partly_typed=partly)
     return item
 
 

@@ -31,14 +31,14 @@ from telegram.ext import ApplicationHandlerStop
 
 from bot.banks.authored import AUTHORED_ID
 from bot.banks.resolver import Choice
-from bot.core.bank import Quiz
+from bot.core.bank import Question, Quiz
 from bot.core.limits import ALERT_LIMIT
 from bot.handlers.replies import language
 from bot.handlers.routes import Notice
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
-from bot.render import callbacks
+from bot.render import callbacks, fit
 from bot.services.container import Context, Services
 from bot.tg import outbox
 from bot.tg.membership import is_member
@@ -201,14 +201,35 @@ async def handled(update: object, context: Context) -> None:
 
 async def tell_unfinished(context: Context) -> None:
     """After a restart: whoever sent, in private, a message the bot was still handling when it
-    died (an upload being imported) is asked to send it again; nothing is left unanswered."""
+    died (an upload being imported) is asked to send it again; nothing is left unanswered. If
+    a typed question waits for their answer, they are not asked to resend (it may have been
+    the answer to the question before, which would then be judged as this one's): the
+    question waiting is named instead, and they answer it knowing which it is."""
     svc = context.bot_data
     for item in await svc.store.unfinished_deliveries():
         if item.chat_id is None or item.chat_id <= 0:
             continue  # a group: its command's effect is visible there, or it is simply redone
         lang = await svc.recaps.language_of(item.chat_id, svc.settings.language)
-        key = "resend_upload" if item.kind == "document" else "resend_message"
-        await outbox.send(context.bot, item.chat_id, t(lang, key))
+        if item.kind == "document":
+            await outbox.send(context.bot, item.chat_id, t(lang, "resend_upload"))
+            continue
+        waiting = await waiting_question(svc, item.chat_id)
+        text = (
+            t(lang, "resend_message")
+            if waiting is None  # "send it again" would answer the question now waiting
+            else t(lang, "resend_typed", question=fit(waiting.text(lang), 200))
+        )
+        await outbox.send(context.bot, item.chat_id, text)
+
+
+async def waiting_question(svc: Services, user_id: int) -> Question | None:
+    """The typed question a student's private chat waits on an answer to (the precedence of
+    bot/handlers/typed.py: homework, practice, /review), if any."""
+    return (
+        svc.attempts.waiting(user_id)
+        or await svc.practice.waiting(user_id)
+        or await svc.reviews.waiting(user_id)
+    )
 
 
 # --- bounded uploads -----------------------------------------------------------------------------

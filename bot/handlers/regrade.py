@@ -11,14 +11,16 @@ import logging
 from telegram import Chat, Update
 
 from bot.core.bank import Quiz
-from bot.core.regrade import NewKey, OptionsKey, TextKey, rekey, rescore
+from bot.core.regrade import NewKey, TextKey, rekey, rescore
 from bot.handlers import guard
 from bot.handlers.regrade_keys import (
+    accepting,
+    current_key_label,
     key_code,
     key_label,
     key_of_code,
-    option_label,
     read_key,
+    report_how,
     split_args,
 )
 from bot.handlers.replies import language, quiz_named, reply
@@ -261,8 +263,9 @@ async def _tell_teachers(
 ) -> None:
     """A student's report, privately to whoever started the group's run (or set the homework
     the attempt was for) and the quiz's author, each only if they moderate that group, one
-    message each: the question, the reason, and a button per other option to make it the key
-    (a preview first)."""
+    message each: the question, the reason, its key, and how to re-grade it (a preview first):
+    a button per other option of a one-answer question, one accepting the short answer the
+    student typed, the typed ``/regrade`` otherwise."""
     run = await svc.store.get_run(run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or run.chat_id >= 0 or q_index >= run.question_count:
@@ -273,7 +276,9 @@ async def _tell_teachers(
     row = svc.authored.row(quiz.id)
     teachers = {await _run_teacher(svc, run), row.author_id if row else None}
     group = Chat(run.chat_id, Chat.SUPERGROUP)
-    title = await svc.store.chat_title(run.chat_id) or "—"
+    title = await svc.store.chat_title(run.chat_id)
+    accept = await _typed_by(svc, run, q_index, reporter, quiz, number) if number else None
+    name = svc.resolver.name(quiz.id)
     for teacher in sorted(u for u in teachers if u is not None and u != reporter):
         if not number or not await svc.moderators.may_moderate(group, teacher):
             continue
@@ -282,15 +287,48 @@ async def _tell_teachers(
         text = t(
             lang,
             "report_to_teacher",
-            group=title,
+            group=title or t_plain(lang, "your_group"),
             title=quiz.title(lang),
             n=number,
             question=fit(question.text(lang), 200),
             reason=t(lang, render_teacher.REASON_KEYS[reason]),
-            right=option_label(lang, question, question.correct),
+            right=current_key_label(lang, question),
+            how=report_how(lang, question, name, number, accept is not None),
         )
-        markup = render_teacher.report_regrade_keyboard(lang, quiz, run_id, number)
+        markup = render_teacher.report_regrade_keyboard(lang, quiz, run_id, number, accept)
         await outbox.send(context.bot, teacher, text, markup=markup)
+
+
+async def _typed_by(
+    svc: Services, run: StoredRun, q_index: int, reporter: int, quiz: Quiz, number: int
+) -> tuple[str, str] | None:
+    """The answer the reporting student typed to question ``number`` in the run, if it earned
+    less than full marks: (the answer, the key accepting it as ``rr:`` carries it: one more
+    short answer, or a numeric answer's tolerance widened to hold it); None if no button can."""
+    question = quiz.questions[number - 1]
+    if not question.typed:
+        return None
+    season = await svc.store.current_season(run.chat_id)
+    given = next(
+        (
+            a
+            for a in await svc.store.season_answers(run.chat_id, season, quiz.id)
+            if a.run_id == run.run_id and a.q_index == q_index and a.user_id == reporter
+        ),
+        None,
+    )
+    if given is None or given.given is None or not given.given.strip() or given.fraction >= 1:
+        return None
+    text = " ".join(given.given.split())
+    key = accepting(question, text)
+    if key is None:
+        return None
+    code = key_code(question, key)
+    try:  # a number too long for its button: the typed /regrade only
+        callbacks.encode(callbacks.RunRegradeData(run.run_id, number, code, "y"))
+    except ValueError:
+        return None
+    return text, code
 
 
 async def _run_teacher(svc: Services, run: StoredRun) -> int | None:
@@ -315,19 +353,15 @@ async def run_regrade_button(
     lang = await language(update, svc)
     run = await svc.store.get_run(data.run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
-    if (
-        run is None
-        or quiz is None
-        or run.chat_id >= 0
-        or data.number > len(quiz.questions)
-        or data.option >= len(quiz.questions[data.number - 1].options)
-    ):
+    if run is None or quiz is None or run.chat_id >= 0 or data.number > len(quiz.questions):
         return t_plain(lang, "alert_invalid"), True
     message_id = query.message.message_id
     if data.step == "n":
         await outbox.edit(context.bot, chat.id, message_id, t(lang, "regrade_dropped"))
         return None, False
-    key = OptionsKey((data.option,))
+    key = await _stored_key(svc, run.chat_id, quiz, data.number, data.key)
+    if key is None or quiz.questions[data.number - 1].kind == "multiple":  # no option alone
+        return t_plain(lang, "alert_invalid"), True
     outcome = await _regrade(svc, run.chat_id, quiz, data.number, key, apply=data.step == "y")
     if outcome is None:
         return t_plain(lang, "regrade_busy"), True
@@ -341,7 +375,7 @@ async def run_regrade_button(
     preview = join(
         "\n", [_head(lang, quiz, data.number, key), _counts(lang, flips, students, points)]
     )
-    markup = render_teacher.run_regrade_keyboard(lang, data.run_id, data.number, data.option)
+    markup = render_teacher.run_regrade_keyboard(lang, data.run_id, data.number, data.key)
     await outbox.send(context.bot, chat.id, preview, markup=markup)
     return None, False
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from bot.banks.importers.scan import letter_index
 from bot.core.bank import Question, Quiz
 from bot.core.regrade import NewKey, NumberKey, OptionsKey, TextKey, key_fits, rekey
-from bot.core.scoring import normalise, read_spec
+from bot.core.scoring import grade_typed, normalise, read_number, read_spec
 from bot.i18n import ascii_digits, t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
@@ -78,6 +78,20 @@ def _digest(question: Question, text: str) -> str:
     return hashlib.sha256(normal.encode()).hexdigest()[:DIGEST_HEX]
 
 
+def accepting(question: Question, typed: str) -> NewKey | None:
+    """The key that gives full marks to ``typed`` too: a short answer accepted as well, or a
+    numeric question's best answer with its tolerance widened to hold the number (None if it
+    is not one)."""
+    if question.kind == "short":
+        return TextKey(typed)
+    value = read_number(typed, question.units)
+    if question.kind != "numeric" or value is None or not question.accepted:
+        return None
+    best = max(question.accepted, key=lambda a: a.fraction)
+    key = number_key(best.value, abs(value - best.value))
+    return key if grade_typed(rekey(question, key), typed)[0] >= 1 else None
+
+
 def key_code(question: Question, key: NewKey) -> str:
     """``key`` as the Apply button carries it (bot/render/callbacks.py, ``rg:``)."""
     if isinstance(key, OptionsKey):
@@ -110,6 +124,32 @@ def option_label(lang: Lang, question: Question, option: int) -> Safe:
     """An option as the teacher reads it: the bank letter and the option's text."""
     text = question.options[option](lang)
     return html("{} (“{}”)", label(option), fit(text, 60))
+
+
+def current_key_label(lang: Lang, question: Question) -> Safe:
+    """A question's key now as the teacher reads it: its right options by letter and text, or
+    the typed answers worth full marks."""
+    if question.typed:
+        return html("{}", typed_answers(question, lang))
+    return join(", ", [option_label(lang, question, o) for o in question.right_options])
+
+
+def report_how(lang: Lang, question: Question, quiz: str, number: int, accept: bool) -> Safe:
+    """Under a student's report: how the teacher re-grades question ``number`` of the quiz
+    named ``quiz`` (the buttons below, or the ``/regrade`` to type in the group); ``accept``:
+    a button accepts the short answer the student typed."""
+    if question.kind == "multiple":
+        letters = ",".join(label(i) for i in question.right_options)
+        return t(lang, "report_how_several", quiz=quiz, n=str(number), letters=letters)
+    if question.kind == "numeric":
+        best = max(question.accepted, key=lambda a: a.fraction)
+        example = _spelled(best.value, best.tolerance)
+        typed = t(lang, "report_how_number", quiz=quiz, n=str(number), example=example)
+    elif question.kind == "short":
+        typed = t(lang, "report_how_short", quiz=quiz, n=str(number))
+    else:
+        return t(lang, "report_how_options")
+    return join("\n", [typed, t(lang, "report_how_accept")]) if accept else typed
 
 
 def key_label(lang: Lang, quiz: Quiz, number: int, key: NewKey) -> Safe:

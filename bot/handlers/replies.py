@@ -15,7 +15,7 @@ from bot import render
 from bot.banks.resolver import LIST_SIZE, Choice, Found
 from bot.core.bank import Quiz
 from bot.handlers.routes import Where, Who
-from bot.i18n import parse_lang, t
+from bot.i18n import parse_lang, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
 from bot.services.container import Context, Services
@@ -122,7 +122,7 @@ async def held_back(update: Update, context: Context, text: Safe) -> None:
     if now - svc.cooldowns.get(key, -REPLY_COOLDOWN) >= REPLY_COOLDOWN:
         svc.cooldowns[key] = now
         lang = await svc.recaps.language_of(user.id, await language(update, svc))
-        head = t(lang, "held_private", group=chat.title or "—")
+        head = t(lang, "held_private", group=chat.title or t_plain(lang, "your_group"))
         sent = await outbox.send(context.bot, user.id, join("\n", [head, text]))
         emoji = PRIVATE if sent.ok else SEEN
     await outbox.react(context.bot, chat.id, message.message_id, emoji)

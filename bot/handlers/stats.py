@@ -12,7 +12,7 @@ from bot import render
 from bot.banks.resolver import Choice
 from bot.handlers.replies import language, quiz_named, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
-from bot.i18n import t, whole_number
+from bot.i18n import t, t_plain, whole_number
 from bot.render import callbacks
 from bot.render import export as render_export
 from bot.services import analysis
@@ -128,8 +128,9 @@ async def export(update: Update, context: Context) -> None:
     group = render_export.file_part(chat.title or "")
     private_lang = await svc.recaps.language_of(user.id, lang)
     try:
+        group_name = chat.title or t_plain(private_lang, "your_group")
         sent = await outbox.send(
-            context.bot, user.id, t(private_lang, "export_private", group=chat.title or "—")
+            context.bot, user.id, t(private_lang, "export_private", group=group_name)
         )
         if sent.status == "gone":  # never started the bot: a link to do so, in the group
             await reply(

@@ -18,7 +18,7 @@ from bot.core.bank import Quiz
 from bot.handlers import guard
 from bot.handlers.replies import language, quiz_named, reply
 from bot.handlers.routes import Command
-from bot.i18n import t
+from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks
@@ -38,7 +38,7 @@ AN_PAYLOAD = re.compile(r"an-([1-9][0-9]{0,15})_(U[1-9][0-9]{0,15}|[a-z0-9][a-z0
 async def _analysis_texts(svc: Services, chat_id: int, quiz: Quiz, lang: Lang) -> list[Safe]:
     season = await svc.store.current_season(chat_id)
     result = await analysis.build(svc.store, chat_id, season, quiz)
-    title = await svc.store.chat_title(chat_id) or str(chat_id)
+    title = await svc.store.chat_title(chat_id) or t_plain(lang, "your_group")
     return render_teacher.analysis_messages(
         quiz,
         lang,

@@ -36,9 +36,11 @@ A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
 - ``hd:QUIZ:D:USER`` — how long a homework set from a saved quiz's link (``/start qh-N`` in a
   group) runs: D indexes ``HOMEWORK_DURATIONS``; only USER, the moderator who followed the link,
   may pick.
-- ``rr:RUN:N:OPT:S`` — under a student's report sent to the teacher privately: re-grade the
-  run's group's answers, question N's key becoming bank option OPT; S = ``p`` preview,
-  ``y`` apply, ``n`` drop.
+- ``rr:RUN:N:KEY:S`` — under a student's report sent to the teacher privately: re-grade the
+  run's group's answers, question N's key becoming bank option KEY (one digit), a numeric key
+  (``#VALUE:TOLERANCE``, as ``rg:``: widened to hold the number the reporting student typed), or
+  (``+DIGEST``, as ``rg:``) also accepting the short answer that student typed; S = ``p``
+  preview, ``y`` apply, ``n`` drop.
 
 Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and are routed by
 a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
@@ -75,7 +77,8 @@ _CARD = re.compile(rf"g:{_QUIZ_ID}:([sh])")
 _REGRADE_KEY = r"([0-9]{1,10}|#-?[0-9][0-9.e+-]{0,15}:[0-9][0-9.e+-]{0,15}|\+[0-9a-f]{10})"
 _REGRADE = re.compile(rf"rg:{_QUIZ_ID}:(0|[1-9][0-9]{{0,2}}):{_REGRADE_KEY}:([yn])")
 _HW_DURATION = re.compile(r"hd:(u\.[1-9][0-9]{0,15}):([0-9]):([1-9][0-9]{0,15})")
-_RUN_REGRADE = re.compile(r"rr:([1-9][0-9]{0,15}):([1-9][0-9]{0,2}):([0-9]):([pyn])")
+_RUN_KEY = r"([0-9]|#-?[0-9][0-9.e+-]{0,15}:[0-9][0-9.e+-]{0,15}|\+[0-9a-f]{10})"
+_RUN_REGRADE = re.compile(rf"rr:([1-9][0-9]{{0,15}}):([1-9][0-9]{{0,2}}):{_RUN_KEY}:([pyn])")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
 SUBMIT = -1  # the ``shown`` of a Submit button (several right answers)
@@ -181,12 +184,13 @@ class RegradeData:
 @dataclass(frozen=True, slots=True)
 class RunRegradeData:
     """Re-grade from a student's report (the teacher's private chat): question ``number`` (of
-    the bank, 1-based) of run ``run_id``'s quiz gets bank option ``option`` as its key, in the
+    the bank, 1-based) of run ``run_id``'s quiz gets ``key`` (one bank option's digit, a number
+    ``#VALUE:TOLERANCE``, or ``+DIGEST`` one more short answer, as ``rg:`` spells them), in the
     run's group; ``step`` ``p`` previews, ``y`` applies, ``n`` drops."""
 
     run_id: int
     number: int
-    option: int
+    key: str
     step: str
 
 
@@ -253,7 +257,7 @@ def encode(data: CallbackData) -> str:
     elif isinstance(data, QuizCardData):
         text = f"g:{data.quiz_id}:{data.action}"
     elif isinstance(data, RunRegradeData):
-        text = f"rr:{data.run_id}:{data.number}:{data.option}:{data.step}"
+        text = f"rr:{data.run_id}:{data.number}:{data.key}:{data.step}"
     elif isinstance(data, HomeworkDurationData):
         text = f"hd:{data.quiz_id}:{data.index}:{data.user_id}"
     elif isinstance(data, RegradeData):
@@ -325,7 +329,7 @@ def _parse_teacher(raw: str) -> CallbackData | None:
         return RegradeData(m[1], int(m[2]), key, m[4] == "y")
     if m := _RUN_REGRADE.fullmatch(raw):
         run_id = int(m[1])
-        return RunRegradeData(run_id, int(m[2]), int(m[3]), m[4]) if run_id < _MAX_ID else None
+        return RunRegradeData(run_id, int(m[2]), m[3], m[4]) if run_id < _MAX_ID else None
     if m := _HW_DURATION.fullmatch(raw):
         index, user_id = int(m[2]), int(m[3])
         if index >= len(HOMEWORK_DURATIONS) or user_id >= _MAX_ID:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.banks.catalog import Catalog
 from bot.core.mathtext import readable
-from bot.i18n import t
+from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
 from bot.render.text import fit, html_name, with_medal
@@ -49,7 +49,7 @@ def _group(line: GroupLine, lang: Lang) -> Safe:
     return t(
         lang,
         "lb_private_line",
-        title=line.title or str(line.chat_id),
+        title=line.title or t_plain(lang, "your_group"),
         rank=line.rank,
         points=line.points,
     )

@@ -342,6 +342,9 @@ def _item_block(
     if item.wrong_typed:
         typed = "; ".join(f"“{fit(text, 40)}” × {num(lang, n)}" for text, n in item.wrong_typed)
         lines.append(t(lang, "an_item_typed", answers=typed))
+    if item.partly_typed:
+        typed = "; ".join(f"“{fit(text, 40)}” × {num(lang, n)}" for text, n in item.partly_typed)
+        lines.append(t(lang, "an_item_typed_partly", answers=typed))
     if item.flag is not None:
         lines.append(t(lang, FLAG_KEYS[item.flag], students=item.students))
     if reports:
@@ -397,6 +400,7 @@ ANALYSIS_COLUMNS = (
     "top_wrong_share",
     "pick_rates",
     "common_wrong_answers",
+    "partly_right_answers",
     "median_seconds",
     "flag",
     "reports_key",
@@ -431,6 +435,7 @@ def analysis_csv(
                 for i, rate in enumerate(item.pick_rates)
             )
             typed = " | ".join(f"{text}: {n}" for text, n in item.wrong_typed)
+            partly = " | ".join(f"{text}: {n}" for text, n in item.partly_typed)
             writer.writerow(
                 [
                     season,
@@ -450,6 +455,7 @@ def analysis_csv(
                     fmt(item.wrong_share, 3),
                     safe_cell(picks),
                     safe_cell(typed),
+                    safe_cell(partly),
                     fmt(item.median_seconds, 1),
                     item.flag or "",
                     mine.get("key", 0),
@@ -541,18 +547,35 @@ def _confirm_keyboard(
 
 
 def report_regrade_keyboard(
-    lang: Lang, quiz: Quiz, run_id: int, number: int
-) -> InlineKeyboardMarkup:
-    """Under a report the teacher received: one button per other option of question
-    ``number`` (bank order), making it the key (a preview first)."""
+    lang: Lang, quiz: Quiz, run_id: int, number: int, accept: tuple[str, str] | None = None
+) -> InlineKeyboardMarkup | None:
+    """Under a report the teacher received: for a question with one right option, one button per
+    other option (bank order), making it the key; for an answer the reporting student typed
+    (``accept``: the answer and the key accepting it, as ``rr:`` spells it), one accepting it
+    too; a preview first. None: no button makes sense (several right answers: typed commands)."""
     question = quiz.questions[number - 1]
+    if accept is not None:
+        answer, code = accept
+        rows = [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, "report_accept_button", answer=fit(answer, 30)),
+                    callback_data=callbacks.encode(
+                        callbacks.RunRegradeData(run_id, number, code, "p")
+                    ),
+                )
+            ]
+        ]
+        return InlineKeyboardMarkup(rows)
+    if question.kind not in ("single", "truefalse"):
+        return None
     return InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
                     fit(t_plain(lang, "report_regrade_to", label=label(i), text=text(lang)), 60),
                     callback_data=callbacks.encode(
-                        callbacks.RunRegradeData(run_id, number, i, "p")
+                        callbacks.RunRegradeData(run_id, number, str(i), "p")
                     ),
                 )
             ]
@@ -562,12 +585,12 @@ def report_regrade_keyboard(
     )
 
 
-def run_regrade_keyboard(lang: Lang, run_id: int, number: int, option: int) -> InlineKeyboardMarkup:
+def run_regrade_keyboard(lang: Lang, run_id: int, number: int, key: str) -> InlineKeyboardMarkup:
     """Apply or drop a re-grading previewed from a report."""
     return _confirm_keyboard(
         lang,
-        callbacks.RunRegradeData(run_id, number, option, "y"),
-        callbacks.RunRegradeData(run_id, number, option, "n"),
+        callbacks.RunRegradeData(run_id, number, key, "y"),
+        callbacks.RunRegradeData(run_id, number, key, "n"),
     )
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from telegram.ext import Application
 
 from bot import render
-from bot.core.bank import Quiz
+from bot.core.bank import Question, Quiz
 from bot.core.engine import PlanMismatch, QuizEngine, Verdict, make_plan
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
@@ -260,6 +260,17 @@ class Attempts(AppBound):
             rich=question_has_math(engine.question),
         )
         return render.choice_alert(a.lang, sorted(a.ticked)), False
+
+    def waiting(self, user_id: int) -> Question | None:
+        """The typed question the student's homework attempt waits on an answer to, if any."""
+        return next(
+            (
+                x.engine.question
+                for x in self._by_id.values()
+                if x.user_id == user_id and x.engine.phase == "open" and x.engine.question.typed
+            ),
+            None,
+        )
 
     async def typed(self, user_id: int, text: str, message_id: int) -> bool:
         """A text the student sent: the answer to their attempt's open typed question (True),

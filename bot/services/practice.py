@@ -20,7 +20,7 @@ from telegram.ext import Application
 
 from bot import render
 from bot.banks.catalog import Catalog
-from bot.core.bank import Quiz
+from bot.core.bank import Question, Quiz
 from bot.core.engine import PlanMismatch, QuizEngine, Verdict, make_plan
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
@@ -155,6 +155,14 @@ class PracticeSessions(AppBound):
         rich = question_has_math(engine.question)
         await edit(self._bot, session.chat_id, tap.message_id, text, markup=keyboard, rich=rich)
         return render.choice_alert(session.lang, sorted(session.ticked)), False
+
+    async def waiting(self, chat_id: int) -> Question | None:
+        """The typed question the private chat's practice session waits on an answer to."""
+        stored = await self._store.running_run(chat_id, 0, "practice")
+        session = await self._load(stored.run_id, chat_id) if stored is not None else None
+        if session is None or session.engine.phase != "open":
+            return None
+        return session.engine.question if session.engine.question.typed else None
 
     async def typed(self, chat_id: int, user_id: int, text: str, message_id: int) -> bool:
         """A text the student sent: the answer to the practice question waiting for one (True),

@@ -174,6 +174,13 @@ class Reviews(AppBound):
             ticked,
         )
 
+    async def waiting(self, user_id: int) -> Question | None:
+        """The typed ``/review`` question waiting for the student's answer, if any."""
+        waiting = await self._store.open_review(user_id)
+        card = await self._store.card(waiting.card_id) if waiting is not None else None
+        found = self._lookup(card) if card is not None else None
+        return found[1] if found is not None and found[1].typed else None
+
     async def typed(self, chat_id: int, user_id: int, text: str, message_id: int) -> bool:
         """A text the student sent: the answer to the typed ``/review`` question waiting for
         one (True), or not for review (False)."""
