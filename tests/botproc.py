@@ -15,9 +15,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class BotProcess:
-    """Start, kill and restart ``python -m bot.cli run`` with a test environment."""
+    """Start, kill and restart ``python -m bot.cli run`` with a test environment (``command``:
+    the Python arguments running the bot instead, e.g. tests/gatedbot.py)."""
 
-    def __init__(self, tg: FakeTelegram, db: Path, **env: str) -> None:
+    def __init__(
+        self,
+        tg: FakeTelegram,
+        db: Path,
+        command: tuple[str, ...] = ("-m", "bot.cli", "run"),
+        **env: str,
+    ) -> None:
         self.env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "PTB_TIMEDELTA": "1",
@@ -30,6 +37,7 @@ class BotProcess:
             "QUIZBOT_LOG_LEVEL": "INFO",
             **env,
         }
+        self.command = command
         self.proc: asyncio.subprocess.Process | None = None
         self.workdir = db.parent  # not the checkout: a developer's .env there must not leak in
         self.log_path = db.parent / "bot-stderr.log"
@@ -39,9 +47,7 @@ class BotProcess:
         with self.log_path.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
-                "-m",
-                "bot.cli",
-                "run",
+                *self.command,
                 cwd=self.workdir,
                 env={**self.env, "PYTHONPATH": str(ROOT)},
                 stdin=asyncio.subprocess.DEVNULL,
