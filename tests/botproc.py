@@ -15,16 +15,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class BotProcess:
-    """Start, kill and restart ``python -m bot.cli run`` with a test environment (``command``:
-    the Python arguments running the bot instead, e.g. tests/gatedbot.py)."""
+    """Start, kill and restart ``python -m bot.cli run`` with a test environment."""
 
-    def __init__(
-        self,
-        tg: FakeTelegram,
-        db: Path,
-        command: tuple[str, ...] = ("-m", "bot.cli", "run"),
-        **env: str,
-    ) -> None:
+    #: the Python arguments that run the bot (tests/gatedbot.py: its parsing jobs held)
+    command: tuple[str, ...] = ("-m", "bot.cli", "run")
+
+    def __init__(self, tg: FakeTelegram, db: Path, **env: str) -> None:
         self.env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "PTB_TIMEDELTA": "1",
@@ -37,7 +33,6 @@ class BotProcess:
             "QUIZBOT_LOG_LEVEL": "INFO",
             **env,
         }
-        self.command = command
         self.proc: asyncio.subprocess.Process | None = None
         self.workdir = db.parent  # not the checkout: a developer's .env there must not leak in
         self.log_path = db.parent / "bot-stderr.log"

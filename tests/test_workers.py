@@ -132,7 +132,9 @@ async def test_a_stop_while_an_upload_is_read_does_not_wait_for_it(
     ann = tg.add_user(71, "Ann")
     gate = db_path.parent / "gate"
     gate.mkdir()
-    bot = await BotProcess(tg, db_path, GATED, QUIZBOT_TEST_GATE=str(gate)).start()
+    bot = BotProcess(tg, db_path, QUIZBOT_TEST_GATE=str(gate))
+    bot.command = GATED
+    await bot.start()
     try:
         tg.user_sends_document(ann, "a.gift", GIFT)
         await wait_file(gate / "started")  # the file is being read, in a worker

@@ -205,6 +205,7 @@ def left_unfinished() -> NoReturn:
     stays recorded as unfinished (:func:`handled` does not run), so after the restart its
     sender is asked to send it again (:func:`tell_unfinished`). For a message whose reading
     the bot's stop ended (nothing of it was saved)."""
+    log.info("stopping: a message being read is left for its sender to send again")
     raise ApplicationHandlerStop
 
 
