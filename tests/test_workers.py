@@ -19,7 +19,8 @@ from pathlib import Path
 from botproc import ROOT, BotProcess
 from fakebot import FakeTelegram
 from harness import BotHarness
-from parsekit import spin
+from parsekit import HeldJobs, spin
+from test_authoring import say
 from test_authoring_upload import upload
 from test_upload_hostile import say_slowly, wait_file
 
@@ -160,6 +161,31 @@ async def test_a_stop_while_an_upload_is_read_does_not_wait_for_it(
         f"{resend}, so it was not finished. Please send it again."
     ]
     assert saved_quizzes(db_path) == 0
+
+
+async def test_a_stop_while_typed_questions_are_read_asks_for_them_again(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """In process, the same for Aiken text typed into a draft: the Application's stop ends the
+    held job at once, nothing joins the draft and nothing is said; the restarted bot asks for
+    the message again."""
+    ann = tg.add_user(71, "Ann")
+    gate = db_path.parent / "gate"
+    gate.mkdir()
+    async with BotHarness(tg, db_path) as bot:
+        await bot.services.parsing.close()
+        bot.services.parsing = pool = HeldJobs()
+        pool.gate = str(gate)
+        await say(tg, ann, "/newquiz Networks", "Now send the questions")
+        before = len(tg.messages(ann.id))
+        tg.user_says(ann.id, ann, "Which?\nA. x\nB. y\nANSWER: B")
+        await wait_file(gate / "started")
+    assert not (gate / "gave_up").exists()
+    assert len(tg.messages(ann.id)) == before
+    async with BotHarness(tg, db_path) as bot:
+        await tg.wait_for_message(ann.id, "I restarted while working on your last message")
+        draft = await bot.services.store.draft(ann.id)
+        assert draft is not None and draft.title == "Networks" and draft.questions == "[]"
 
 
 async def test_the_application_shutdown_ends_its_workers(tg: FakeTelegram, db_path: Path) -> None:
