@@ -17,6 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 class BotProcess:
     """Start, kill and restart ``python -m bot.cli run`` with a test environment."""
 
+    #: the Python arguments that run the bot (tests/gatedbot.py: its parsing jobs held)
+    command: tuple[str, ...] = ("-m", "bot.cli", "run")
+
     def __init__(self, tg: FakeTelegram, db: Path, **env: str) -> None:
         self.env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -39,9 +42,7 @@ class BotProcess:
         with self.log_path.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
-                "-m",
-                "bot.cli",
-                "run",
+                *self.command,
                 cwd=self.workdir,
                 env={**self.env, "PYTHONPATH": str(ROOT)},
                 stdin=asyncio.subprocess.DEVNULL,

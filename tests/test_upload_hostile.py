@@ -22,7 +22,7 @@ import pytest
 from botproc import BotProcess
 from fakebot import FakeTelegram, User
 from harness import BotHarness
-from parsekit import AIKEN, gated, moodle_html, spin
+from parsekit import AIKEN, HeldJobs, moodle_html, spin
 from quizkit import assert_quiet, button_data, populate, start_quiz
 from test_authoring import say
 from test_authoring_upload import MB, upload
@@ -36,15 +36,6 @@ HOSTILE = {
     "spaces.txt": AIKEN + b"Q?\nA." + b" " * 200_000,
     "broken-html.xml": moodle_html("<a‹a".encode() * 40_000),
 }
-
-
-class HeldJobs(ParsePool):
-    """Each job waits in its worker until the test opens its gate (a folder per file)."""
-
-    gate = ""
-
-    async def run(self, fn: Callable[..., T], *args: object) -> T | Failed:
-        return await super().run(gated, self.gate, fn, args)
 
 
 async def test_hostile_uploads_leave_another_groups_taps_answered(

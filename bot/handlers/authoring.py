@@ -15,6 +15,7 @@ from functools import partial
 from telegram import Message, Poll, Update
 
 from bot.core.images import STORED_NAME
+from bot.handlers import guard
 from bot.handlers.replies import language, pressed, private_here, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
@@ -177,6 +178,8 @@ async def text_sent(update: Update, context: Context) -> None:
     found = await text_import.aiken_questions(
         svc.parsing, message.text, _lang(current.language, lang), lang
     )
+    if found is None:  # the bot stops: asked for again after the restart
+        guard.left_unfinished()
     if isinstance(found, str):
         await reply(update, context, found)
         return

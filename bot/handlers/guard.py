@@ -25,6 +25,7 @@ updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`
 from __future__ import annotations
 
 import logging
+from typing import NoReturn
 
 from telegram import Chat, Update
 from telegram.ext import ApplicationHandlerStop
@@ -197,6 +198,15 @@ async def handled(update: object, context: Context) -> None:
     """Runs last for every update: a message recorded by :func:`once` is done."""
     if isinstance(update, Update) and update.message is not None:
         await context.bot_data.store.delivery_done(update.update_id)
+
+
+def left_unfinished() -> NoReturn:
+    """End the handling of this message without an answer, as if the bot had died here: it
+    stays recorded as unfinished (:func:`handled` does not run), so after the restart its
+    sender is asked to send it again (:func:`tell_unfinished`). For a message whose reading
+    the bot's stop ended (nothing of it was saved)."""
+    log.info("stopping: a message being read is left for its sender to send again")
+    raise ApplicationHandlerStop
 
 
 async def tell_unfinished(context: Context) -> None:

@@ -78,6 +78,8 @@ async def document_sent(update: Update, context: Context) -> None:
         text_import.read_upload, filename, data, MAX_UPLOAD_BYTES, MAX_ZIP_UPLOAD_BYTES
     )
     if isinstance(report, Failed):
+        if report.reason == "stopping":  # the bot stops: asked for again after the restart
+            guard.left_unfinished()
         await reply(update, context, t(lang, f"parse_{report.reason}_file"))
         return
     quiz = report.quiz

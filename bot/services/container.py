@@ -56,7 +56,8 @@ class Services:
     arrivals: Arrivals = field(init=False)
     #: answers callback queries (bot.tg.answering)
     answers: Answers = field(init=False)
-    #: worker processes reading uploads and typed questions (closed in ``post_shutdown``)
+    #: worker processes reading uploads and typed questions (closed as the bot begins to stop:
+    #: ``QuizApplication.stop``; again, with no effect, in ``post_shutdown``)
     parsing: ParsePool = field(default_factory=ParsePool)
     #: the HTTP transports (requests, getUpdates), closed by ``app._close``
     transports: tuple[AiohttpRequest, AiohttpRequest] = field(init=False)

@@ -42,11 +42,14 @@ def read_typed(text: str, draft_lang: Lang) -> ImportReport:
 
 async def aiken_questions(
     pool: ParsePool, text: str, draft_lang: Lang, lang: Lang
-) -> list[DraftQuestion] | Safe:
+) -> list[DraftQuestion] | Safe | None:
     """Questions typed in the Aiken layout, or the (localized, HTML-escaped) reply refusing
-    them: any problem refuses the whole message, so nothing is added half-way."""
+    them: any problem refuses the whole message, so nothing is added half-way. None when the
+    bot's stop ended the reading (no answer now: the sender is asked again after the restart)."""
     report = await pool.run(read_typed, text, draft_lang)
     if isinstance(report, Failed):
+        if report.reason == "stopping":
+            return None
         return t(lang, f"parse_{report.reason}_text")
     quiz = report.quiz
     if quiz is None or report.problems or report.format != "aiken":

@@ -13,7 +13,10 @@ database), under limits set in the worker:
 
 Whatever goes wrong becomes a :class:`Failed` value the caller words for the user ("this file
 took too long to read"); the pool is replaced after a worker died, so the next upload is read
-as usual. ``close()`` ends the workers at bot stop (after it, a job is refused as "busy").
+as usual. ``close()`` ends the workers as the bot begins to stop (bot/app/lifecycle.py), so a
+stop never waits for a parse: the jobs running or waiting then end as ``Failed("stopping")``,
+and so does every job asked for after it; the caller leaves its message unfinished
+(bot/handlers/guard.py), and after the restart the sender is asked to send it again.
 
 A worker never outlives the bot: killed with SIGKILL, the bot runs no shutdown code, and a worker
 waiting for its next job would wait forever (it holds both ends of its job queue's pipe, so it
@@ -58,9 +61,10 @@ _PR_SET_PDEATHSIG = 1  # prctl(2)
 @dataclass(frozen=True, slots=True)
 class Failed:
     """Why a job gave no result: it ran out of CPU time or memory, or its worker died
-    ("too_long"), or too many jobs were waiting ("busy")."""
+    ("too_long"), too many jobs were waiting ("busy"), or the pool was closed: the bot is
+    stopping ("stopping")."""
 
-    reason: Literal["too_long", "busy"]
+    reason: Literal["too_long", "busy", "stopping"]
 
 
 def _limit_worker(memory_bytes: int, parent: int) -> None:
@@ -129,7 +133,9 @@ class ParsePool:
     async def run(self, fn: Callable[..., T], *args: object) -> T | Failed:
         """``fn(*args)`` in a worker (``fn`` a module-level function, arguments and result
         picklable); a :class:`Failed` instead of raising when it could not finish."""
-        if self._pending >= self.max_pending or self._closed:
+        if self._closed:
+            return Failed("stopping")
+        if self._pending >= self.max_pending:
             return Failed("busy")
         self._pending += 1
         try:
@@ -137,17 +143,21 @@ class ParsePool:
                 # a worker that died fails every job of its pool: each gets one more try on a
                 # fresh pool, so only the job that kills its worker twice is refused; never
                 # after close(), whose killing of the workers ended this job
-                if self._closed:
-                    return Failed("busy")
                 pool = self._pool()
                 future = asyncio.wrap_future(pool.submit(_run_limited, self.cpu_seconds, fn, args))
                 try:
                     result = await asyncio.wait_for(future, self.wall_seconds)
+                except asyncio.CancelledError:
+                    if self._closed and not _cancelling():
+                        return Failed("stopping")  # a job still waiting: close() cancelled it
+                    raise
                 except TimeoutError:
                     log.warning("a parsing job ran over %s s: workers killed", self.wall_seconds)
                     self._discard(pool)
                     break
                 except BrokenProcessPool:
+                    if self._closed:
+                        return Failed("stopping")  # close() killed its worker
                     log.warning("a parsing worker died (attempt %d)", attempt)
                     self._discard(pool)
                     continue
@@ -168,7 +178,8 @@ class ParsePool:
         pool.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
-        """End the workers (at bot stop): pending jobs are cancelled, running ones killed."""
+        """End the workers (as the bot begins to stop): the jobs waiting are cancelled, the
+        running ones killed; each, and every later one, ends as ``Failed("stopping")``."""
         self._closed = True
         pool, self._executor = self._executor, None
         if pool is None:
@@ -176,6 +187,12 @@ class ParsePool:
         processes = list((pool._processes or {}).values())
         self._discard(pool)
         await asyncio.to_thread(_join, processes)
+
+
+def _cancelling() -> bool:
+    """Whether the running task itself is being cancelled (not only the job it waits for)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _join(processes: Sequence[multiprocessing.process.BaseProcess]) -> None:
