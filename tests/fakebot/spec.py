@@ -2,8 +2,9 @@
 
 The file is looked up as ``shared/reference/botapi_spec.json`` beside the clone (CI copies it to
 ``../shared``), then beside each further ancestor (a worktree under ``/work/wt/`` finds
-``/work/shared``). ``FAKEBOT_BOTAPI_SPEC`` names another file. When none exists the check is
-skipped (``SPEC is None``) and the rest of the fake works as before.
+``/work/shared``), and last as the copy kept in this package (``botapi_spec.json``, Bot API
+10.1), so a fresh clone on any machine checks every request too. ``FAKEBOT_BOTAPI_SPEC`` names
+another file. When none exists the check is skipped (``SPEC is None``).
 
 Stricter than Telegram on one point, on purpose: Telegram ignores unknown parameters, the fake
 refuses them (400), so a typo or a field the spec does not have fails a test instead of being
@@ -38,7 +39,8 @@ def spec_path() -> Path | None:
         candidate = ancestor / _RELATIVE
         if candidate.is_file():
             return candidate
-    return None
+    kept = Path(__file__).with_name("botapi_spec.json")
+    return kept if kept.is_file() else None
 
 
 def _load() -> JSON | None:
