@@ -12,6 +12,10 @@ What a caller may see is its own rule, one function per kind of caller (:meth:`s
 :meth:`known`, :meth:`own`, :meth:`live`), each a list of :class:`Choice`; :meth:`find` only
 matches within the list it is given. The candidates come from two small methods of the
 catalogs, so an indexed catalog can replace them without touching callers.
+
+A stored quiz's :class:`Choice` is built from its indexed metadata (name, titles: issue 24's
+listing columns) and its questions are decoded only for the quiz :meth:`find` picks, so naming
+one of many decodes that one (a row not yet converted is decoded to be named, as before).
 """
 
 from __future__ import annotations
