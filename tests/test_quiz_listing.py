@@ -162,3 +162,20 @@ async def test_starting_one_of_many_decodes_only_it(tg: FakeTelegram, db_path: P
         tg.tap(bob.id, bob, listed, listed.reply_markup["inline_keyboard"][3][0]["callback_data"])
         await tg.wait_for(lambda: len(tg.messages(bob.id)) > before, what="a practice")
         assert authored.loads == 5
+
+
+async def test_a_quiz_not_yet_converted_is_named_without_decoding(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A file from before the JSON form, not converted yet: its author names one of their
+    quizzes by name, or by its title, and only that one is read (and parsed)."""
+    path = tmp_path / "old.db"
+    old_file(path, 40, author=71)  # 27 live, all Ann's
+    ann = tg.add_user(71, "Ann", language_code="en")
+    async with BotHarness(tg, path) as bot:
+        authored = bot.services.authored
+        await authored.stop_converting()
+        await say(tg, ann, "/quiz quiz-2", "")
+        assert authored.loads == 1
+        await say(tg, ann, "/quiz quiz number 4", "")
+        assert authored.loads == 2

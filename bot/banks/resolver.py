@@ -15,7 +15,7 @@ catalogs, so an indexed catalog can replace them without touching callers.
 
 A stored quiz's :class:`Choice` is built from its indexed metadata (name, titles: issue 24's
 listing columns) and its questions are decoded only for the quiz :meth:`find` picks, so naming
-one of many decodes that one (a row not yet converted is decoded to be named, as before).
+one of many decodes that one.
 """
 
 from __future__ import annotations
@@ -130,8 +130,7 @@ class QuizResolver:
         out = {q.id: Choice.of(q) for q in self._catalog.for_chat(chat_id)}
         folder = self._catalog.folder()
         for row in self._authored.startable_rows(user_id, own=own):  # indexed: no scan
-            if (choice := self._stored(row, folder)) is not None:
-                out[row.quiz_id] = choice
+            out[row.quiz_id] = self._stored(row, folder)
         return list(out.values())
 
     def listing(self, chat_id: int, user_id: int, *, own: bool) -> list[Listed]:
@@ -140,10 +139,9 @@ class QuizResolver:
         out = {q.id: Listed.of(q) for q in self._catalog.for_chat(chat_id)}
         folder = self._catalog.folder()
         for row in self._authored.startable_rows(user_id, own=own):  # indexed: no scan
-            name = self._name(row.name, row.quiz_id, folder)
-            title = Text(row.title_bn or row.title, row.title_en or row.title)
+            named = self._stored(row, folder)
             length = row.run_length if row.run_length is not None else row.question_count
-            out[row.quiz_id] = Listed(row.quiz_id, name, title, length)
+            out[row.quiz_id] = Listed(row.quiz_id, named.name, named.titles, length)
         return list(out.values())
 
     def known(self, quiz_ids: Iterable[str] = ()) -> list[Choice]:
@@ -160,7 +158,7 @@ class QuizResolver:
         """The user's own stored quizzes (an operator: everyone's): /share, /deletequiz, /rename."""
         rows = self._authored.live() if admin else self._authored.of_author(user_id)
         folder = self._catalog.folder()
-        return [c for r in rows if (c := self._stored(r, folder)) is not None]
+        return [self._stored(r, folder) for r in rows]
 
     def live(self) -> list[Choice]:
         """Every live stored quiz (/publish, operators only)."""
@@ -180,16 +178,12 @@ class QuizResolver:
         found = self._catalog.get(quiz_id)
         return Choice.of(found) if found is not None else None
 
-    def _stored(self, row: AuthoredQuiz, folder: Collection[str]) -> Choice | None:
+    def _stored(self, row: AuthoredQuiz, folder: Collection[str]) -> Choice:
         """A live stored quiz as a choice from its indexed metadata, its questions decoded when
-        used; a row from before the listing columns (not yet converted) is decoded now, so its
-        titles are its own (None if it cannot be served, as before)."""
+        picked (a row not yet converted has only its title in its own language, as /quiz
+        lists it, until converted)."""
         name = self._name(row.name, row.quiz_id, folder)
-        if row.title_bn is not None and row.title_en is not None:
-            titles = Text(row.title_bn, row.title_en)
-            return Choice(row.quiz_id, name, titles, loader=self._authored.quiz)
-        quiz = self._authored.quiz(row.quiz_id)
-        return None if quiz is None else Choice(row.quiz_id, name, quiz.title, quiz)
+        return Choice(row.quiz_id, name, _titles(row), loader=self._authored.quiz)
 
     def _loaded(self, choice: Choice, choices: Sequence[Choice]) -> Found:
         """The one quiz found, its questions read now (once: the caller uses them); one that
@@ -246,6 +240,11 @@ class QuizResolver:
     def _name(name: str, quiz_id: str, folder: Collection[str]) -> str:
         """A stored quiz's name, unless a folder bank took it (then only its id is sure)."""
         return quiz_id if name in folder else name
+
+
+def _titles(row: AuthoredQuiz) -> Text:
+    """A stored quiz's titles from its listing columns (before it is converted: its one title)."""
+    return Text(row.title_bn or row.title, row.title_en or row.title)
 
 
 def _keys(choice: Choice) -> set[str]:
