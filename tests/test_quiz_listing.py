@@ -136,8 +136,8 @@ async def test_a_long_list_fits_in_one_message(tg: FakeTelegram, db_path: Path) 
 
 async def test_starting_one_of_many_decodes_only_it(tg: FakeTelegram, db_path: Path) -> None:
     """Past the cache's size of published quizzes, ``/quiz NAME`` in a group, ``/homework NAME
-    1h`` and a practice start (typed, a listed number, or a start button) each read and decode the one quiz
-    named (they decoded every quiz the user could start, on every command)."""
+    1h`` and a practice start (typed, a listed number, or a start button) each read and decode
+    the one quiz named (they decoded every quiz the user could start, on every command)."""
     many = CACHE_SIZE + 20
     await store_published(db_path, {f"zero-{n}": ZERO for n in range(many)})
     cls = populate(tg, students=1)
