@@ -122,11 +122,11 @@ def _bank_20() -> Quiz:
     return dataclasses.replace(zero, questions=questions)
 
 
-def write_db(path: Path, quizzes: int, *, old: bool = True, published: int = 10) -> None:
+def write_db(path: Path, quizzes: int, *, old: bool = True, published: int = 10) -> list[str]:
     """A database with ``quizzes`` stored quizzes (5 per author, a fifth deleted, ``published``
     of the live ones published, spread over the file), as the version before the JSON form
     wrote it (``old``: bank text only, the bot upgrades it at start-up) or as this version
-    writes it (bank text, model JSON and what listing needs)."""
+    writes it (bank text, model JSON and what listing needs). Returns the published names."""
     conn = sqlite3.connect(path, isolation_level=None)
     migrate(conn, target=STEP if old else SCHEMA_VERSION)
     quiz = _bank_20()
@@ -162,6 +162,7 @@ def write_db(path: Path, quizzes: int, *, old: bool = True, published: int = 10)
         )
     conn.execute("COMMIT")
     conn.close()
+    return [f"quiz-{n}" for n in sorted(shown)]
 
 
 def pending(path: Path) -> int:
@@ -180,10 +181,10 @@ async def stored(
     """Start the bot on a file of ``quizzes`` stored quizzes, ``published`` of them published
     (``old``: written by the version before, so converted while measured); time start-up,
     ``/quiz`` in a group (it lists the published ones), ``/myquizzes`` (private, an author with
-    4 live quizzes), RSS and stop."""
+    4 live quizzes), ``/quiz NAME`` (private: a practice of a published quiz), RSS and stop."""
     work = Path(tempfile.mkdtemp(prefix="quizbot-scale-"))
     db = work / "bot.sqlite3"
-    write_db(db, quizzes, old=old, published=published)
+    names = write_db(db, quizzes, old=old, published=published) or ["zero"]
     server = await Server.start()
     author = 100  # has 4 live quizzes (the fifth is deleted)
     groups = [-42 - g for g in range(asks)]  # a group takes 20 sends a minute: one ask each
@@ -208,6 +209,10 @@ async def stored(
         for label, messages in (
             ("quiz_group", [[c, author, "/quiz"] for c in groups]),
             ("myquizzes", [[author, author, "/myquizzes"]] * asks),
+            (
+                "quiz_name",
+                [[author, author, f"/quiz {names[-1 - n % len(names)]}"] for n in range(asks)],
+            ),
         ):
             cpu = bot.cpu_seconds()
             for message in messages:  # one at a time: each reply before the next command
@@ -237,7 +242,10 @@ async def stored(
         "quiz_group_max_ms": 1000 * max(timings["quiz_group"]),
         "myquizzes_ms": 1000 * statistics.median(timings["myquizzes"]),
         "myquizzes_max_ms": 1000 * max(timings["myquizzes"]),
+        "quiz_name_ms": 1000 * statistics.median(timings["quiz_name"]),
+        "quiz_name_max_ms": 1000 * max(timings["quiz_name"]),
         "quiz_group_cpu_ms": cpu_ms["quiz_group"],
+        "quiz_name_cpu_ms": cpu_ms["quiz_name"],
         "myquizzes_cpu_ms": cpu_ms["myquizzes"],
         "pending_at_stop": left,
         "stop_s": stop,
@@ -304,13 +312,15 @@ def table(r: dict[str, Any]) -> list[str]:
             "",
             f"7. stored quizzes (20 questions each; {_published(stored)} published): start-up to "
             "the first getUpdates, RSS 0.5 s "
-            "later, `/quiz` in a group and `/myquizzes` median (max) from the command queued to "
+            "later, `/quiz` in a group, `/myquizzes` and `/quiz NAME` (a practice of a published "
+            "quiz, in private) median (max) from the command queued to "
             "the reply received, SIGTERM to exit; an *upgraded* file was written by the version "
             "before the JSON form and is converted while this is measured",
             "",
             "| stored | file | start-up (s) | RSS (MB) | /quiz (ms) | /myquizzes (ms) "
-            "| CPU per /quiz · /myquizzes (ms) | left to convert at stop | stop (s) | file (MB) |",
-            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| /quiz NAME (ms) | CPU per /quiz · /myquizzes · /quiz NAME (ms) "
+            "| left to convert at stop | stop (s) | file (MB) |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in stored:
             lines.append(
@@ -318,7 +328,9 @@ def table(r: dict[str, Any]) -> list[str]:
                 f"| {row['startup_s']:.2f} | {row['rss_mb']:.0f} "
                 f"| {row['quiz_group_ms']:.1f} ({row['quiz_group_max_ms']:.0f}) "
                 f"| {row['myquizzes_ms']:.1f} ({row['myquizzes_max_ms']:.0f}) "
+                f"| {row['quiz_name_ms']:.1f} ({row['quiz_name_max_ms']:.0f}) "
                 f"| {row['quiz_group_cpu_ms']:.1f} · {row['myquizzes_cpu_ms']:.1f} "
+                f"· {row['quiz_name_cpu_ms']:.1f} "
                 f"| {row['pending_at_stop']:,} | {row['stop_s']:.2f} | {row['db_mb']:.0f} |"
             )
         lines += growth(stored)

@@ -181,7 +181,7 @@ args_strategy = st.lists(
 def _find_quiz(text: str) -> Found:
     """A stand-in for the resolver: a quiz by its exact name, any case and surrounding space."""
     name = text.strip().casefold()
-    return Found(Choice(name, name, ZERO)) if name in QUIZ_IDS else Found(None)
+    return Found(Choice(name, name, ZERO.title, ZERO)) if name in QUIZ_IDS else Found(None)
 
 
 @settings(max_examples=800, deadline=None)

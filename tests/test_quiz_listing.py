@@ -15,6 +15,7 @@ from quizkit import ROOT, populate
 from test_authoring import say
 from test_stored_on_demand import old_file
 
+from bot.banks.authored import CACHE_SIZE
 from bot.banks.yaml_reader import load_quiz
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
@@ -131,3 +132,50 @@ async def test_a_long_list_fits_in_one_message(tg: FakeTelegram, db_path: Path) 
         assert len(listed.reply_markup["inline_keyboard"]) == shown
         bengali = await say(tg, imran, "/quiz", "দেখানো হয়নি")
         assert "টি কুইজ" in bengali.text
+
+
+async def test_starting_one_of_many_decodes_only_it(tg: FakeTelegram, db_path: Path) -> None:
+    """Past the cache's size of published quizzes, ``/quiz NAME`` in a group, ``/homework NAME
+    1h`` and a practice start (typed, a listed number, or a start button) each read and decode
+    the one quiz named (they decoded every quiz the user could start, on every command)."""
+    many = CACHE_SIZE + 20
+    await store_published(db_path, {f"zero-{n}": ZERO for n in range(many)})
+    cls = populate(tg, students=1)
+    ann = tg.add_user(71, "Ann", language_code="en")
+    bob = tg.add_user(73, "Bob", language_code="en")
+    async with BotHarness(tg, db_path) as bot:
+        authored = bot.services.authored
+        tg.user_says(cls.chat_id, cls.creator, "/quiz zero-5 600")
+        await tg.wait_for_message(cls.chat_id, "600 seconds each")
+        assert authored.loads == 1
+        tg.user_says(cls.chat_id, cls.creator, "/homework zero-7 1h")
+        await tg.wait_for_message(cls.chat_id, "Homework: ZeRO")
+        assert authored.loads == 2
+        await say(tg, ann, "/quiz zero-9", "ZeRO")
+        assert authored.loads == 3
+        await say(tg, ann, "/quiz", "not listed here")  # then "/quiz 2": the second listed
+        await say(tg, ann, "/quiz 2", "ZeRO")
+        assert authored.loads == 4
+        listed = await say(tg, bob, "/quiz", "not listed here")  # a start button, tapped
+        assert listed.reply_markup is not None
+        before = len(tg.messages(bob.id))
+        tg.tap(bob.id, bob, listed, listed.reply_markup["inline_keyboard"][3][0]["callback_data"])
+        await tg.wait_for(lambda: len(tg.messages(bob.id)) > before, what="a practice")
+        assert authored.loads == 5
+
+
+async def test_a_quiz_not_yet_converted_is_named_without_decoding(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A file from before the JSON form, not converted yet: its author names one of their
+    quizzes by name, or by its title, and only that one is read (and parsed)."""
+    path = tmp_path / "old.db"
+    old_file(path, 40, author=71)  # 27 live, all Ann's
+    ann = tg.add_user(71, "Ann", language_code="en")
+    async with BotHarness(tg, path) as bot:
+        authored = bot.services.authored
+        await authored.stop_converting()
+        await say(tg, ann, "/quiz quiz-2", "")
+        assert authored.loads == 1
+        await say(tg, ann, "/quiz quiz number 4", "")
+        assert authored.loads == 2

@@ -120,8 +120,9 @@ async def test_an_upgraded_bot_plays_an_old_stored_quiz(tmp_path: Path, tg: Fake
         assert authored.loads == 0
         tg.user_says(cls.chat_id, cls.creator, "/quiz quiz-2 600")
         await tg.wait_for(lambda: open_question(tg, cls.chat_id, 1))
-        # the creator's own live quizzes (u.1, u.2, u.4: /quiz may start them), never u.3
-        assert authored.loads == 3 and authored.row("u.3") is None
+        # only the quiz named is read (not the creator's other live ones, u.1 and u.4), and the
+        # deleted u.3 is not in memory at all
+        assert authored.loads == 1 and authored.cached() == 1 and authored.row("u.3") is None
 
 
 async def test_upload_delete_cycles_leave_nothing_in_memory(

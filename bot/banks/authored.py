@@ -28,7 +28,7 @@ import dataclasses
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 
 from bot.banks.authored_convert import START_DELAY, Converter
 from bot.banks.catalog import Catalog
@@ -167,22 +167,6 @@ class AuthoredCatalog:
         if own:
             rows.update((r.quiz_no, r) for r in self.of_author(user_id))
         return [rows[k] for k in sorted(rows)]
-
-    def startable(self, user_id: int, folder: Collection[str], *, own: bool) -> dict[str, Quiz]:
-        """Stored quizzes a user may start (or practise) here, by every name they answer to.
-
-        The published ones, and with ``own`` the user's own. A name a folder bank uses (in
-        ``folder``) stays the folder bank's: such a stored quiz answers only to its internal id.
-        """
-        out: dict[str, Quiz] = {}
-        for row in self.startable_rows(user_id, own=own):  # indexed: no scan
-            quiz = self.quiz(row.quiz_id)
-            if quiz is None:
-                continue
-            if row.name not in folder:
-                out[row.name] = quiz
-            out[row.quiz_id] = quiz
-        return out
 
     def may_start(self, quiz_id: str, user_id: int, *, shared: bool = False) -> Quiz | None:
         """The stored quiz ``quiz_id`` if this user may start it (their own, or published); with

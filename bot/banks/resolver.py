@@ -12,6 +12,10 @@ What a caller may see is its own rule, one function per kind of caller (:meth:`s
 :meth:`known`, :meth:`own`, :meth:`live`), each a list of :class:`Choice`; :meth:`find` only
 matches within the list it is given. The candidates come from two small methods of the
 catalogs, so an indexed catalog can replace them without touching callers.
+
+A stored quiz's :class:`Choice` is built from its indexed metadata (name, titles: issue 24's
+listing columns) and its questions are decoded only for the quiz :meth:`find` picks, so naming
+one of many decodes that one.
 """
 
 from __future__ import annotations
@@ -20,13 +24,14 @@ import re
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
 from bot.core.bank import Quiz, Text
 from bot.i18n import ascii_digits
+from bot.storage import AuthoredQuiz
 
 MEMORY = 2_000  # (chat, user) lists remembered, oldest forgotten first
 LIST_SIZE = 8  # choices a "which one?" reply offers
@@ -43,14 +48,38 @@ def key(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """A quiz a caller may name: its internal id (buttons only), the name users type, the quiz."""
+    """A quiz a caller may name: its internal id (buttons only), the name users type, its
+    titles; its questions (``quiz``) read when first used, not to name it (a stored quiz's are
+    decoded on demand: naming one of a thousand decodes that one only)."""
 
     quiz_id: str
     name: str
-    quiz: Quiz
+    titles: Text
+    loaded: Quiz | None = None
+    loader: Callable[[str], Quiz | None] | None = field(default=None, compare=False, repr=False)
 
     def title(self, lang: str) -> str:
-        return self.quiz.title.bn if lang == "bn" else self.quiz.title.en
+        return self.titles.bn if lang == "bn" else self.titles.en
+
+    def load(self) -> Quiz | None:
+        """The quiz with its questions (read and decoded now, if not yet); None if it cannot be
+        served (a stored quiz that no longer decodes: logged)."""
+        if self.loaded is not None or self.loader is None:
+            return self.loaded
+        return self.loader(self.quiz_id)
+
+    @property
+    def quiz(self) -> Quiz:
+        """The quiz with its questions; for a choice :meth:`QuizResolver.find` gave (loaded)."""
+        quiz = self.load()
+        if quiz is None:
+            raise LookupError(f"quiz {self.quiz_id} cannot be served")
+        return quiz
+
+    @classmethod
+    def of(cls, quiz: Quiz) -> Choice:
+        """A quiz already in memory (a folder bank or added quiz), named by its id."""
+        return cls(quiz.id, quiz.id, quiz.title, quiz)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +127,10 @@ class QuizResolver:
     def startable(self, chat_id: int, user_id: int, *, own: bool) -> list[Choice]:
         """Quizzes a user may start (group) or practise (private) here: the chat's list, the
         published stored quizzes, and with ``own`` the user's own (/quiz, /homework, practice)."""
-        out = {q.id: Choice(q.id, q.id, q) for q in self._catalog.for_chat(chat_id)}
+        out = {q.id: Choice.of(q) for q in self._catalog.for_chat(chat_id)}
         folder = self._catalog.folder()
         for row in self._authored.startable_rows(user_id, own=own):  # indexed: no scan
-            quiz = self._authored.quiz(row.quiz_id)
-            if quiz is not None:
-                name = self._name(row.name, row.quiz_id, folder)
-                out[row.quiz_id] = Choice(row.quiz_id, name, quiz)
+            out[row.quiz_id] = self._stored(row, folder)
         return list(out.values())
 
     def listing(self, chat_id: int, user_id: int, *, own: bool) -> list[Listed]:
@@ -113,10 +139,9 @@ class QuizResolver:
         out = {q.id: Listed.of(q) for q in self._catalog.for_chat(chat_id)}
         folder = self._catalog.folder()
         for row in self._authored.startable_rows(user_id, own=own):  # indexed: no scan
-            name = self._name(row.name, row.quiz_id, folder)
-            title = Text(row.title_bn or row.title, row.title_en or row.title)
+            named = self._stored(row, folder)
             length = row.run_length if row.run_length is not None else row.question_count
-            out[row.quiz_id] = Listed(row.quiz_id, name, title, length)
+            out[row.quiz_id] = Listed(row.quiz_id, named.name, named.titles, length)
         return list(out.values())
 
     def known(self, quiz_ids: Iterable[str] = ()) -> list[Choice]:
@@ -132,7 +157,8 @@ class QuizResolver:
     def own(self, user_id: int, *, admin: bool = False) -> list[Choice]:
         """The user's own stored quizzes (an operator: everyone's): /share, /deletequiz, /rename."""
         rows = self._authored.live() if admin else self._authored.of_author(user_id)
-        return [c for r in rows if (c := self.choice(r.quiz_id)) is not None]
+        folder = self._catalog.folder()
+        return [self._stored(r, folder) for r in rows]
 
     def live(self) -> list[Choice]:
         """Every live stored quiz (/publish, operators only)."""
@@ -147,9 +173,26 @@ class QuizResolver:
             quiz = self._authored.quiz(quiz_id)
             if quiz is None:
                 return None
-            return Choice(quiz_id, self._name(row.name, quiz_id, self._catalog.folder()), quiz)
+            name = self._name(row.name, quiz_id, self._catalog.folder())
+            return Choice(quiz_id, name, quiz.title, quiz)
         found = self._catalog.get(quiz_id)
-        return Choice(quiz_id, quiz_id, found) if found is not None else None
+        return Choice.of(found) if found is not None else None
+
+    def _stored(self, row: AuthoredQuiz, folder: Collection[str]) -> Choice:
+        """A live stored quiz as a choice from its indexed metadata, its questions decoded when
+        picked (a row not yet converted has only its title in its own language, as /quiz
+        lists it, until converted)."""
+        name = self._name(row.name, row.quiz_id, folder)
+        return Choice(row.quiz_id, name, _titles(row), loader=self._authored.quiz)
+
+    def _loaded(self, choice: Choice, choices: Sequence[Choice]) -> Found:
+        """The one quiz found, its questions read now (once: the caller uses them); one that
+        cannot be served names nothing."""
+        quiz = choice.load()
+        if quiz is None:
+            rest = [c for c in choices if c.quiz_id != choice.quiz_id]
+            return Found(None, tuple(rest[:LIST_SIZE]), unknown=True)
+        return Found(replace(choice, loaded=quiz))
 
     def name(self, quiz_id: str) -> str:
         """The name a quiz is shown and typed under; never an internal id if it has a name."""
@@ -171,15 +214,15 @@ class QuizResolver:
             listed = self._lists.get((chat_id, user_id), ())
             n = int(number)
             if 1 <= n <= len(listed) and listed[n - 1] in by_id:
-                return Found(by_id[listed[n - 1]])
+                return self._loaded(by_id[listed[n - 1]], choices)
         folded = wanted.casefold()
         exact = [c for c in choices if folded in (c.name.casefold(), c.quiz_id)]
         if len(exact) == 1:
-            return Found(exact[0])
+            return self._loaded(exact[0], choices)
         wanted_key = key(wanted)
         matches = [c for c in choices if wanted_key in _keys(c)]
         if len(matches) == 1:
-            return Found(matches[0])
+            return self._loaded(matches[0], choices)
         if matches:
             return Found(None, tuple(matches[:LIST_SIZE]), ambiguous=True)
         near = [c for c in choices if any(wanted_key in k for k in _keys(c))] if wanted_key else []
@@ -199,8 +242,13 @@ class QuizResolver:
         return quiz_id if name in folder else name
 
 
+def _titles(row: AuthoredQuiz) -> Text:
+    """A stored quiz's titles from its listing columns (before it is converted: its one title)."""
+    return Text(row.title_bn or row.title, row.title_en or row.title)
+
+
 def _keys(choice: Choice) -> set[str]:
-    title = choice.quiz.title
+    title = choice.titles
     return {key(choice.name), key(title.bn), key(title.en)} - {""}
 
 

@@ -66,10 +66,11 @@ async def analysis_command(update: Update, context: Context) -> None:
         quiz = picked.quiz
     else:
         latest = next((c for c in visible if c.quiz_id in played), None)
-        if latest is None:
+        loaded = latest.load() if latest is not None else None
+        if loaded is None:
             await reply(update, context, t(lang, "an_nothing"), important=True)
             return
-        quiz = latest.quiz
+        quiz = loaded
     private_lang = await svc.recaps.language_of(user.id, lang)
     if not await _send_analysis(svc, context, user.id, chat.id, quiz, private_lang):
         markup = render_teacher.analysis_link(
