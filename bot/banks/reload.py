@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.banks.catalog import Catalog
-from bot.banks.yaml_reader import load_folder
-from bot.core.bank import Limits, Quiz
+from bot.core.bank import Quiz
 from bot.core.problems import Problem
 
 
@@ -55,11 +54,6 @@ class ReloadReport:
             out.append(f"refused: {refused.file}{kept}")
             out += [f"  {p}" for p in refused.problems]
         return out
-
-
-def reload_folder(catalog: Catalog, folder: Path, limits: Limits) -> ReloadReport:
-    """Load ``folder`` again and serve the result from ``catalog``."""
-    return apply_loaded(catalog, folder, *load_folder([folder], limits))
 
 
 def apply_loaded(

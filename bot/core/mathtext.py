@@ -19,7 +19,7 @@ from functools import lru_cache
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 from pylatexenc.latexwalker import LatexMacroNode
 
-from bot.core.bank import Option, Question, Text
+from bot.core.bank import Question, Text
 
 #: (opening, closing, display): the markers a bank writes math between
 _MARKERS = ((r"\(", r"\)", False), (r"\[", r"\]", True), ("$$", "$$", True))
@@ -163,12 +163,6 @@ def readable(text: str) -> str:
 def readable_text(text: Text) -> Text:
     """Both languages of ``text`` in readable form."""
     return Text(readable(text.bn), readable(text.en))
-
-
-def readable_option(option: Option) -> Option:
-    """An option and its feedback in readable form."""
-    feedback = None if option.feedback is None else readable_text(option.feedback)
-    return Option(readable(option.bn), readable(option.en), feedback)
 
 
 def latex_to_unicode(latex: str) -> str:

@@ -225,12 +225,6 @@ async def permitted(update: Update, context: Context, who: Who, where: Where) ->
     return None
 
 
-async def moderator_here(update: Update, context: Context) -> Lang | None:
-    """For moderators' group commands: the chat's language, or None after replying why not
-    (a private chat, or a sender who may not moderate)."""
-    return await permitted(update, context, "moderator", "group")
-
-
 async def private_here(update: Update, context: Context) -> Lang | None:
     """For private-chat commands: the language to answer in, or None after saying this
     command belongs in a private chat."""

@@ -252,17 +252,6 @@ def attempt_question(
     return join("\n", [text, t(lang, "hw_question_timer", seconds=seconds)])
 
 
-def attempt_keyboard(run_id: int, q_index: int, options: int) -> InlineKeyboardMarkup:
-    buttons = [
-        InlineKeyboardButton(
-            label(i),
-            callback_data=callbacks.encode(callbacks.HomeworkAnswerData(run_id, q_index, i)),
-        )
-        for i in range(options)
-    ]
-    return InlineKeyboardMarkup([buttons[i : i + 5] for i in range(0, len(buttons), 5)])
-
-
 def attempt_closed(
     reveal: Reveal,
     lang: Lang,
