@@ -50,8 +50,9 @@ def parse(name: str, text: str) -> Parsed:
             where = f"{name}:{start}"
             raw = "\n".join(block)
             question, brace, rest = raw.partition("{")
-            image = pictures.take(out, where, question)  # a picture, beside the file
-            pictures.take(out, where, brace + rest, keep=False)
+            # a picture, beside the file or embedded; Moodle's export escapes its tag's ``=``
+            image = pictures.take(out, where, unescaped(question))
+            pictures.take(out, where, unescaped(brace + rest), keep=False)
             try:
                 out.drafts.append(replace(_question(where, raw, category), image=image))
             except _Skip as skip:
@@ -106,6 +107,22 @@ def _chars(raw: str) -> Chars:
         out.append((ch, False))
         i += 1
     return out
+
+
+def unescaped(raw: str) -> str:
+    """``raw`` with GIFT's escapes resolved (``<img src\\="a.png">``, as Moodle's export writes
+    a tag, read as ``<img src="a.png">``); one pass, a lone backslash kept."""
+    out: list[str] = []
+    i, n = 0, len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch == "\\" and i + 1 < n and raw[i + 1] in _SPECIAL:
+            out.append(raw[i + 1])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def _find(chars: Chars, target: str, start: int = 0) -> int:

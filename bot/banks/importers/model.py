@@ -114,6 +114,7 @@ class Parsed:
     title: str | None = None
     fatal: Problem | None = None
     files: dict[str, bytes] = field(default_factory=dict)  # pictures embedded in the source
+    embedded: int = 0  # ``data:`` URIs met so far (each named ``embedded-N``)
 
     def skip(self, where: Location, key: str, **values: object) -> None:
         self.problems.append(Problem(where, key, values))

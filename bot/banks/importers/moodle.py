@@ -169,7 +169,7 @@ def _choices(out: Parsed, where: Place, element: ET.Element, tag: str | None) ->
     # read before the <file> elements, so that a sound they name is reported once
     said = {name: _own(_html(out, where, element.find(name))) for name in _COMBINED}
     named = {str(p.values.get("name")) for p in out.problems if p.where == where and p.values}
-    pictures.embedded(out, where, element, named)
+    pictures.embedded(out, where, element, named, image)
     single = (element.findtext("single") or "true").strip() in ("true", "1")
     key = weigh(percents, several=not single and not true_false)
     if key is None:
@@ -272,7 +272,7 @@ def _typed(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> D
         )
     note = _html(out, where, element.find("generalfeedback")) or None
     named = {str(p.values.get("name")) for p in out.problems if p.where == where and p.values}
-    pictures.embedded(out, where, element, named)
+    pictures.embedded(out, where, element, named, image)
     units = tuple(
         name
         for unit in element.iter("unit")
