@@ -110,6 +110,10 @@ def hostile(size: int) -> dict[str, bytes]:
         "numbers.gift": b"Q {#" + b"=" * size + b"}",
         "interval.gift": b"Q {#" + b"." * size + b"}",
         "weights.gift": b"Q {=%" + b"1" * size + b"}",
+        # pictures pasted as data: URIs, decoded and named, never printed
+        "datauri.gift": b'Q <img src="data:image/png;base64,' + b"A" * size + b'"> {=a ~b}',
+        "datauris.gift": b"Q <img src=" + b"data:," * (size // 6) + b"> {=a ~b}",
+        "datauri.xml": moodle_html(b'<img src="data:image/png;base64,' + b"QUJD" * (size // 4)),
     }
 
 
