@@ -6,18 +6,24 @@ the one YAML writer (its stored text as it is, should that no longer validate). 
 Moodle XML (bot/banks/gift_writer.py, bot/banks/moodle_writer.py), a file Moodle imports, a
 bilingual quiz in one of its languages. Found by name (folder banks first, as in groups) or,
 for a stored quiz, by its internal id ``u.N``, which also reaches deleted ones.
-The pictures its questions name are written beside the file, at the paths the bank gives (a
-stored quiz's from SQLite).
+The pictures its questions name (a stored quiz's from SQLite) are written beside a YAML file,
+at the paths the bank gives; Moodle XML carries them in its questions (``<file
+encoding="base64">``); a GIFT export with pictures is a .zip of the GIFT file and its pictures
+beside it, linked ``@@PLUGINFILE@@/name`` (bot/banks/export_files.py), which ``quizbot
+import`` and an upload in the chat read back whole.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import sys
-from collections.abc import Callable
+import zipfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from bot.banks.authored import AUTHORED_ID, parse
+from bot.banks.export_files import picture_names
 from bot.banks.gift_writer import write_gift
 from bot.banks.moodle_writer import write_moodle_xml
 from bot.banks.yaml_reader import load_folder
@@ -32,7 +38,7 @@ from bot.storage import AuthoredQuiz, Store
 
 EXPORT_FORMATS = ("yaml", "gift", "moodle-xml")
 _EXTENSIONS = {"yaml": ".yaml", "gift": ".gift", "moodle-xml": ".xml"}
-_WRITERS: dict[str, Callable[[Quiz, Lang], str]] = {
+_WRITERS: dict[str, Callable[[Quiz, Lang, Mapping[str, bytes]], str]] = {
     "gift": write_gift,
     "moodle-xml": write_moodle_xml,
 }
@@ -114,7 +120,11 @@ def export_quiz(
             print(f"quizbot: {t_plain(lang, 'cli_export_invalid', quiz=name)}", file=sys.stderr)
             return 2
         language = quiz.language if not quiz.bilingual else text_lang or lang
-        text = _WRITERS[fmt](quiz, language)
+        text = _WRITERS[fmt](quiz, language, pictures)
+        names = picture_names(quiz, pictures)
+        if fmt == "gift" and names:  # the GIFT file and its pictures, in one .zip
+            return _zipped(out, file_name, text, {names[f]: pictures[f] for f in names}, name, lang)
+        pictures = {}  # Moodle XML carries them
     if out is not None and str(out) == "-":
         sys.stdout.write(text)
         return 0
@@ -124,4 +134,37 @@ def export_quiz(
         (target.parent / file).write_bytes(data)
     target.write_text(text, encoding="utf-8")
     print(t_plain(lang, "cli_export_written", quiz=name, target=str(target)), file=sys.stderr)
+    return 0
+
+
+def gift_zip(gift_name: str, text: str, pictures: Mapping[str, bytes]) -> bytes:
+    """A .zip of a GIFT file and its pictures beside it, under the names it links them by."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(gift_name, text.encode("utf-8"))
+        for file, data in pictures.items():
+            archive.writestr(file, data)
+    return out.getvalue()
+
+
+def _zipped(
+    out: Path | None,
+    file_name: str,
+    text: str,
+    pictures: Mapping[str, bytes],
+    name: str,
+    lang: Lang,
+) -> int:
+    """A GIFT export with pictures written as a .zip (``--out`` with .zip as its extension;
+    ``-``: the zip's bytes on standard output)."""
+    stdout = out is not None and str(out) == "-"
+    target = Path(f"{file_name}.zip") if out is None or stdout else out.with_suffix(".zip")
+    data = gift_zip(f"{target.stem}.gift", text, pictures)
+    if stdout:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    target.write_bytes(data)
+    said = t_plain(lang, "cli_export_zip", quiz=name, target=str(target), count=len(pictures))
+    print(said, file=sys.stderr)
     return 0

@@ -6,12 +6,19 @@ run of questions with the same tag, every GIFT special character (``~ = # { } :`
 escaped with a backslash and line breaks as ``\\n``. A bilingual bank is written in one of its
 languages. Each option's own feedback (the explanation on the right option when it has none):
 :func:`option_feedback`; the explanation no option carries goes before the note in the general
-feedback (``####``): :func:`general_feedback`. A picture joins at :func:`question_extras`.
+feedback (``####``): :func:`general_feedback`. A question's picture is linked from its text
+(``[html]``, ``<img src="@@PLUGINFILE@@/name">``), its file beside the GIFT file in the .zip
+bot/banks/export.py writes (bot/banks/export_files.py). A literal ``*`` in a short answer is
+``\\*`` (Moodle's wildcard otherwise); a several-answers question's options carry their weights.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
+from bot.banks.export_files import html_of, img_tag, picture_names, shortanswer_text
 from bot.core.bank import Question, Quiz
+from bot.core.scoring import option_credit
 from bot.i18n.lang import Lang
 
 _SPECIAL = "\\~=#{}:"
@@ -62,88 +69,109 @@ def explanation_carried(question: Question) -> bool:
     return own is None or own == question.explanation
 
 
-def question_extras(question: Question, lang: Lang) -> str:
-    """What goes before a question's text besides it (a picture's ``<img>``, once the model
-    carries one): nothing yet."""
-    return ""
-
-
-def write_gift(quiz: Quiz, lang: Lang) -> str:
+def write_gift(quiz: Quiz, lang: Lang, pictures: Mapping[str, bytes] | None = None) -> str:
     """``quiz`` as the text of a GIFT file, its texts in ``lang`` (a one-language bank: its
-    own)."""
+    own); each question's picture whose bytes ``pictures`` holds (by its name in the bank)
+    linked as ``@@PLUGINFILE@@/name``, the file to go beside it (bot/banks/export.py)."""
+    names = picture_names(quiz, pictures or {})
     lines = [f"// {' '.join(quiz.title(lang).split())}", "// exported by quizbot", ""]
     tag: str | None = None
     for question in quiz.questions:
         if question.tag != tag:
             lines += [f"$CATEGORY: $course$/top/{question.tag or ''}".rstrip("/"), ""]
             tag = question.tag
-        lines += [*_question(question, lang), ""]
+        image = question.image.file if question.image is not None else ""
+        lines += [*_question(question, lang, names.get(image)), ""]
     return "\n".join(lines)
 
 
-def _question(question: Question, lang: Lang) -> list[str]:
-    text = question_extras(question, lang) + gift_escape(question.text(lang))
-    lines = [f"::{gift_escape(question.id)}::[plain]{text} {{"]
+def _question(question: Question, lang: Lang, picture: str | None) -> list[str]:
+    """A question block; one with a ``picture`` has its text in HTML (``[html]``, the picture
+    after it) and every answer and feedback marked ``[plain]``, as Moodle reads each piece."""
+    if picture is None:
+        text, piece = "[plain]" + gift_escape(question.text(lang)), gift_escape
+    else:
+        html = html_of(question.text(lang)) + "<br>" + img_tag(picture)
+        text, piece = "[html]" + gift_escape(html), _plain_piece
+    lines = [f"::{gift_escape(question.id)}::{text} {{"]
     if question.kind == "truefalse":
         lines.append(
-            f"\t{'T' if question.correct == 0 else 'F'}" + _true_false_feedback(question, lang)
+            f"\t{'T' if question.correct == 0 else 'F'}"
+            + _true_false_feedback(question, lang, piece)
         )
     elif question.typed:
-        lines += _typed(question, lang)
+        lines += _typed(question, lang, piece)
     else:
-        lines += _options(question, lang)
+        lines += _options(question, lang, piece)
     carried = question.kind == "truefalse" or explanation_carried(question)
     general = general_feedback(question, lang, carried=carried)
     if general is not None:
-        lines.append(f"\t####{gift_escape(general)}")
+        lines.append(f"\t####{piece(general)}")
     lines.append("}")
     return lines
 
 
-def _options(question: Question, lang: Lang) -> list[str]:
+def _plain_piece(text: str) -> str:
+    """An answer's or a feedback's text marked ``[plain]`` (its question's text is HTML)."""
+    return "[plain]" + gift_escape(text)
+
+
+def _options(question: Question, lang: Lang, piece: Callable[[str], str]) -> list[str]:
     """``=right ~wrong``, or each option's weight (``~%50%``, ``~%-25%``) when the question
-    gives partial or negative credit; several right options without weights are each ``=``."""
+    gives partial or negative credit; a several-answers question's options always with their
+    weights (``~%50%``, ``~%-50%``: Moodle reads any ``=`` as one right answer, and without
+    weights there would be no penalty)."""
     lines = []
     rights = question.right_options
+    credit = option_credit(question)
     for index, option in enumerate(question.options):
-        if question.fractions:
-            weight = percent(question.fractions[index])
+        text = option(lang)
+        if question.fractions or question.kind == "multiple":
+            weight = percent(credit[index])
             mark = "=" if weight == "100" and question.kind == "single" else f"~%{weight}%"
             mark = "~" if weight == "0" else mark
         else:
             mark = "=" if index in rights else "~"
+        if text.startswith("%") and "%" not in mark:  # else read as a weight
+            mark = f"{mark}%{percent(credit[index])}%"
         feedback = option_feedback(question, index, lang)
-        tail = f"#{gift_escape(feedback)}" if feedback else ""
-        lines.append(f"\t{mark}{gift_escape(option(lang))}{tail}")
+        tail = f"#{piece(feedback)}" if feedback else ""
+        lines.append(f"\t{mark}{piece(text)}{tail}")
     return lines
 
 
-def _true_false_feedback(question: Question, lang: Lang) -> str:
+def _true_false_feedback(question: Question, lang: Lang, piece: Callable[[str], str]) -> str:
     """``#wrong answer's feedback#right answer's feedback``, as far as there is any."""
     wrong = question.wrong_feedback(lang) if question.wrong_feedback else ""
     right = question.explanation(lang) if question.explanation else ""
     if right:
-        return f"#{gift_escape(wrong)}#{gift_escape(right)}"
-    return f"#{gift_escape(wrong)}" if wrong else ""
+        return f"#{piece(wrong) if wrong else ''}#{piece(right)}"
+    return f"#{piece(wrong)}" if wrong else ""
 
 
-def _typed(question: Question, lang: Lang) -> list[str]:
+def _typed(question: Question, lang: Lang, piece: Callable[[str], str]) -> list[str]:
     """``#=%100%3.14:0.01#feedback`` per accepted number (units are not GIFT's), or
-    ``=%50%text#feedback`` per accepted short answer (letter case mattering is not GIFT's
-    either); a number's wrong-answer feedback as ``~#feedback``."""
-    lines = ["\t#"] if question.kind == "numeric" else []
+    ``=%50%text#feedback`` per accepted short answer (a literal ``*`` as ``\\*``, Moodle's
+    wildcard otherwise; letter case mattering is not GIFT's); the wrong answers' feedback
+    as ``~#feedback`` (a number) or ``=%0%*#feedback`` (a short answer: Moodle's "any other
+    answer")."""
+    numeric = question.kind == "numeric"
+    lines = ["\t#"] if numeric else []
     for accepted in question.accepted:
         weight = "" if accepted.fraction == 1 else f"%{percent(accepted.fraction)}%"
-        if question.kind == "numeric":
+        if numeric:
             answer = plain_number(accepted.value)
             if accepted.tolerance:
                 answer += f":{plain_number(accepted.tolerance)}"
         else:
-            answer = gift_escape(accepted.text)
-        tail = f"#{gift_escape(accepted.feedback(lang))}" if accepted.feedback else ""
+            answer = piece(shortanswer_text(accepted.text))
+            if not weight and accepted.text.startswith("%"):  # else read as a weight
+                weight = "%100%"
+        tail = f"#{piece(accepted.feedback(lang))}" if accepted.feedback else ""
         lines.append(f"\t={weight}{answer}{tail}")
-    if question.kind == "numeric" and question.wrong_feedback is not None:
-        lines.append(f"\t~#{gift_escape(question.wrong_feedback(lang))}")
+    if question.wrong_feedback is not None:
+        mark = "~" if numeric else "=%0%*"
+        lines.append(f"\t{mark}#{piece(question.wrong_feedback(lang))}")
     return lines
 
 

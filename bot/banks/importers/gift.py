@@ -18,7 +18,16 @@ from typing import cast
 
 from bot.banks.importers import pictures
 from bot.banks.importers.htmltext import html_to_text, media_in
-from bot.banks.importers.model import FALSE, TRUE, Answer, Draft, Parsed, clean, weigh
+from bot.banks.importers.model import (
+    FALSE,
+    TRUE,
+    Answer,
+    Draft,
+    Parsed,
+    clean,
+    literal,
+    weigh,
+)
 from bot.core.bank import MAX_ACCEPTED, MAX_OPTIONS, MIN_OPTIONS
 from bot.core.scoring import read_spec
 
@@ -256,8 +265,8 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
         options.append(_piece(answer, fmt))
         feedbacks.append(feedback or None)
     if options and not any(mark == "~" for mark, _ in parts):  # {=Skin =skin}: typed
-        answers = tuple(
-            Answer(text=o, fraction=p / 100, feedback=f)
+        answers = tuple(  # Moodle's ``\*`` is a literal ``*``
+            Answer(text=literal(o) or o, fraction=p / 100, feedback=f)
             for o, p, f in zip(options, percents, feedbacks, strict=True)
         )
         return Draft(where, question, (), 0, None, general, kind="short", answers=answers)

@@ -130,6 +130,23 @@ def clean(text: str) -> str:
     return "\n".join(out).strip()
 
 
+def literal(pattern: str) -> str | None:
+    """The text a Moodle short answer matches exactly, its escaped ``\\*`` a literal ``*``;
+    None when it holds Moodle's wildcard (a ``*`` not escaped)."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        if pattern.startswith("\\*", i):
+            out.append("*")
+            i += 2
+            continue
+        if pattern[i] == "*":
+            return None
+        out.append(pattern[i])
+        i += 1
+    return "".join(out)
+
+
 @dataclass(frozen=True, slots=True)
 class Weighed:
     """Options' credit as a question's key: its kind, the first right option, every right

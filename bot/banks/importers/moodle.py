@@ -31,6 +31,7 @@ from bot.banks.importers.model import (
     Place,
     Problem,
     clean,
+    literal,
     weigh,
 )
 
@@ -253,10 +254,11 @@ def _typed(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> D
             continue
         fraction = _fraction(answer) / 100
         if not numeric:
-            if "*" in given:  # Moodle's wildcard: no exact answer to compare with
+            exact = literal(given)  # ``\*``: a literal ``*``
+            if exact is None:  # Moodle's wildcard: no exact answer to compare with
                 out.skip(where, "imp_not_mcq", kind="shortanswer *")
                 return None
-            answers.append(Answer(text=given, fraction=fraction, feedback=feedback))
+            answers.append(Answer(text=exact, fraction=fraction, feedback=feedback))
             continue
         try:
             value = float(given)
