@@ -20,6 +20,7 @@ from bot.banks.importers import import_bytes
 from bot.banks.importers.build import ImportReport
 from bot.core.images import check
 
+DATA = Path(__file__).resolve().parent / "data" / "import"
 CHART = png(300, 200, colour=7)
 URI = "data:image/png;base64," + base64.b64encode(CHART).decode()
 ESCAPED = URI.replace("=", "\\=").replace(":", "\\:")  # as GIFT writes it
@@ -191,3 +192,25 @@ async def test_a_pasted_chart_uploaded_in_the_chat_is_posted_with_its_question(
         await run_picture_question(tg, cls, row.name)
     [send] = tg.calls_to("sendPhoto")
     assert send.files and next(iter(send.files.values()))[1] == len(CHART)
+
+
+def test_moodles_own_fixture_with_a_moodle_19_picture_keeps_it() -> None:
+    """Moodle's ``<image>``/``<image_base64>`` (Moodle 1.9), which its import still shows
+    after the question's text."""
+    data = (DATA / "moodle-old-image.xml").read_bytes()
+    found = report("moodle-old-image.xml", data)
+    assert found.quiz is not None and found.imported == 1
+    encoded = data.decode().split("<image_base64>")[2].split("</image_base64>")[0]
+    picture = base64.b64decode("".join(encoded.split()))
+    [question] = found.quiz.questions
+    assert question.image is not None and question.image.sha256 == check(picture).sha256
+    assert lines(found) == [
+        "moodle-old-image.xml question #2: a type of question the bot does not ask (cloze); "
+        "skipped."
+    ]
+    assert_no_data(found)
+    # the question's text shows a picture already: the old one is named
+    both = data.replace(b"Moodle 1.9]]>", b'Moodle 1.9 <img src="' + URI.encode() + b'">]]>')
+    found = report("moodle-old-image.xml", both)
+    assert found.quiz is not None
+    assert "question #3: picture moodle.png dropped" in " ".join(lines(found))

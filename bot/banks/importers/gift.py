@@ -58,10 +58,11 @@ def parse(name: str, text: str) -> Parsed:
         if block and any(line.strip() for line in block):
             where = f"{name}:{start}"
             raw = "\n".join(block)
-            question, brace, rest = raw.partition("{")
+            opening = _opening(raw)
+            question, rest = raw[:opening], raw[opening:]
             # a picture, beside the file or embedded; Moodle's export escapes its tag's ``=``
             image = pictures.take(out, where, unescaped(question))
-            pictures.take(out, where, unescaped(brace + rest), keep=False)
+            pictures.take(out, where, unescaped(rest), keep=False)
             try:
                 out.drafts.append(replace(_question(where, raw, category), image=image))
             except _Skip as skip:
@@ -116,6 +117,19 @@ def _chars(raw: str) -> Chars:
         out.append((ch, False))
         i += 1
     return out
+
+
+def _opening(raw: str) -> int:
+    """Where the answers begin: the first ``{`` not escaped (the end when there is none)."""
+    i, n = 0, len(raw)
+    while i < n:
+        if raw[i] == "\\":
+            i += 2
+            continue
+        if raw[i] == "{":
+            return i
+        i += 1
+    return n
 
 
 def unescaped(raw: str) -> str:

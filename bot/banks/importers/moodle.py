@@ -116,7 +116,7 @@ def _category(path: str) -> str | None:
     for prefix in ("$course$/", "$system$/", "$module$/"):
         if path.startswith(prefix):
             path = path[len(prefix) :]
-    if path.casefold().startswith("top/"):
+    if path.casefold() == "top" or path.casefold().startswith("top/"):  # Moodle's root
         path = path[4:]
     return path.strip("/ ") or None
 
@@ -155,6 +155,7 @@ def _choices(out: Parsed, where: Place, element: ET.Element, tag: str | None) ->
     """A ``multichoice`` question (``<single>false</single>``: several right answers, each
     with its fraction) or a ``truefalse`` one."""
     text, image = _question_text(out, where, element.find("questiontext"))
+    image = pictures.old_image(out, where, element, image)
     note = _html(out, where, element.find("generalfeedback")) or None
     true_false = element.get("type") == "truefalse"
     options: list[str] = []
@@ -244,6 +245,7 @@ def _typed(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> D
     feedback."""
     numeric = element.get("type") == "numerical"
     text, image = _question_text(out, where, element.find("questiontext"))
+    image = pictures.old_image(out, where, element, image)
     answers: list[Answer] = []
     wrong: str | None = None
     for answer in element.findall("answer"):

@@ -79,6 +79,27 @@ def embedded(
         out.files[name] = data
 
 
+def old_image(out: Parsed, where: Location, element: ET.Element, image: str | None) -> str | None:
+    """The question's picture, with Moodle 1.9's ``<image>`` (and its ``<image_base64>``),
+    which Moodle's import still shows after the text: it, when the text shows none (its bytes
+    into ``out.files``), else named as a picture the question cannot show as well."""
+    name = (element.findtext("image") or "").strip()
+    if not name:
+        return image
+    name = unquote(name.rsplit("/", 1)[-1]) if "://" not in name else name
+    if image is not None:
+        out.skip(where, "imp_image_extra", name=name)
+        return image
+    encoded = "".join((element.findtext("image_base64") or "").split())
+    if encoded:
+        try:
+            out.files[name] = base64.b64decode(encoded, validate=True)
+        except (binascii.Error, ValueError):
+            out.skip(where, "imp_image_unreadable", name=name)
+            return None
+    return name
+
+
 def is_data(link: str) -> bool:
     """Whether a link is a ``data:`` URI (the content itself, not a name)."""
     return link[:5].casefold() == "data:"
