@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.banks import yaml_writer
+from bot.banks.images import StoredImages
 from bot.banks.importers import import_bytes
 from bot.banks.yaml_reader import load_quiz, parse_quiz
 from bot.banks.yaml_writer import write_yaml
@@ -77,8 +78,11 @@ def read(text: str, quiz_id: str = "demo") -> Quiz:
 
 
 def reads_back(text: str | None, quiz: Quiz) -> bool:
-    """Whether ``text``, read as a bank file, is ``quiz``."""
-    return text is not None and parse_quiz(text, quiz.source, quiz.id, bank_limits()) == quiz
+    """Whether ``text``, read as a bank file, is ``quiz`` (its pictures named by content, as
+    an import names them)."""
+    if text is None:
+        return False
+    return parse_quiz(text, quiz.source, quiz.id, bank_limits(), StoredImages()) == quiz
 
 
 # --- parsed once ---------------------------------------------------------------------------
