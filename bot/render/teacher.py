@@ -258,22 +258,30 @@ def attempt_closed(
     *,
     total: int,
     verdict: str,
-    chosen: int | None,
+    chosen: int | Sequence[int] | None,
     given: str | None = None,
 ) -> Safe:
-    """A homework question after the student's tap (``chosen``, a shown position) or typed
-    answer (``given``), or after its time ran out (None): the right option (or the answers
-    worth full marks) marked, the verdict, the explanation. Only about this student, so
-    without the group reveal's counts."""
+    """A homework question after the student's tap or Submit (``chosen``, the shown positions
+    picked) or typed answer (``given``), or after its time ran out (None): every right option
+    (or the answers worth full marks) and every pick marked, the verdict, the feedback of each
+    pick and the explanation. Only about this student, so without the group reveal's counts."""
     q = reveal.question
     if q.typed:
         return typed_closed(reveal, lang, total=total, given=given, verdict=verdict)
+    shown = None if chosen is None else (chosen,) if isinstance(chosen, int) else tuple(chosen)
+    picked = None if shown is None else [reveal.permutation[s] for s in shown]
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
         q.text(lang),
-        options_block(q, reveal.permutation, lang, right=reveal.correct_shown, chosen=chosen),
+        options_block(
+            q,
+            reveal.permutation,
+            lang,
+            right=reveal.rights_shown or reveal.correct_shown,
+            chosen=shown,
+        ),
         html("<b>{}</b>", verdict),
-        *explained(q, lang, None if chosen is None else reveal.permutation[chosen]),
+        *explained(q, lang, picked, reveal.permutation),
     ]
     if q.note is not None:
         parts.append(html("📖 {}", q.note(lang)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,7 +227,8 @@ class Attempts(AppBound):
             prefix = render.verdict_prefix(
                 a.lang, verdict, engine.question, engine.permutation, practice=False
             )
-            await self._close(a, prefix, verdict.shown)
+            picks = render.shown_picks(engine.permutation, verdict.answer.options)
+            await self._close(a, prefix, picks)
             return alert, True
 
     async def _tick(self, a: Attempt, tap: Tap[callbacks.HomeworkAnswerData]) -> Notice:
@@ -319,7 +320,11 @@ class Attempts(AppBound):
         await self._close(a, t(a.lang, "hw_time_up"), None)
 
     async def _close(
-        self, a: Attempt, verdict: str, chosen: int | None, given: str | None = None
+        self,
+        a: Attempt,
+        verdict: str,
+        chosen: Sequence[int] | None,
+        given: str | None = None,
     ) -> None:
         """Close the current question with ``verdict`` shown, then go on (under the lock)."""
         engine = a.engine

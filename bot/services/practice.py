@@ -218,7 +218,7 @@ class PracticeSessions(AppBound):
                 session.lang, verdict, engine.question, engine.permutation, practice=True
             )
             text = render.practice_answered(
-                reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.option
+                reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.options
             )
         if message_id is not None:
             rich = question_has_math(reveal.question)
