@@ -83,7 +83,9 @@ def line_of(text: str, option: str) -> str:
 def assert_vectors_right(text: str, lang: str) -> None:
     """Force and Velocity both ticked and right, Mass not ticked, each pick's feedback."""
     w = WORDS[lang]
-    assert line_of(text, w["Force"]).startswith("☑ A) ") and line_of(text, w["Force"]).endswith("✅")
+    assert line_of(text, w["Force"]).startswith("☑ A) ") and line_of(text, w["Force"]).endswith(
+        "✅"
+    )
     assert line_of(text, w["Velocity"]).startswith("☑ C) ")
     assert line_of(text, w["Velocity"]).endswith("✅")
     assert line_of(text, w["Mass"]) == f"☐ B) {w['Mass']}"
@@ -112,9 +114,7 @@ async def tick_and_submit(
     for letter in labels:
         shown = tg.stored_message(chat_id, message.message_id) or message
         label = next(x for x in labels_of(shown) if x.endswith(f" {letter}"))
-        await tg.wait_answered(
-            tg.tap(chat_id, user, message.message_id, button_data(shown, label))
-        )
+        await tg.wait_answered(tg.tap(chat_id, user, message.message_id, button_data(shown, label)))
     shown = tg.stored_message(chat_id, message.message_id) or message
     done = await tg.wait_answered(
         tg.tap(chat_id, user, message.message_id, button_data(shown, submit_label(shown)))

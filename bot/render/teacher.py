@@ -492,7 +492,8 @@ REPORT_BUTTONS = 40  # under one recap: the first 40 items (keyboards are kept s
 
 
 def report_keyboard(lang: Lang, run_id: int, numbers: Sequence[int]) -> InlineKeyboardMarkup | None:
-    """Under a recap: one "report a problem" button per item (question numbers, 1-based)."""
+    """Under a recap: one "report a problem" button per item (question numbers, 1-based),
+    one per row, so a phone never cuts the number off."""
     if not numbers:
         return None
     numbers = numbers[:REPORT_BUTTONS]
@@ -503,7 +504,7 @@ def report_keyboard(lang: Lang, run_id: int, numbers: Sequence[int]) -> InlineKe
         )
         for n in numbers
     ]
-    return InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
+    return InlineKeyboardMarkup([[button] for button in buttons])
 
 
 def card_report_keyboard(lang: Lang, card_id: int) -> InlineKeyboardMarkup:
