@@ -161,6 +161,14 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         )
         assert len([d for row in picker.buttons for _, d in row]) == 4  # 1 h, 1, 3, 7 days
         await tg.wait_answered(tg.tap(group, teacher, picker.message_id, picker.buttons[0][0][1]))
+        timer = await tg.wait_for(  # then each question's time
+            lambda: (
+                m
+                if (m := tg.stored_message(group, picker.message_id)) and "⏱" in str(m.buttons)
+                else None
+            )
+        )
+        await tg.wait_answered(tg.tap(group, teacher, picker.message_id, timer.buttons[0][1][1]))
         await tg.wait_for(
             lambda: any(
                 m.buttons and m.message_id != picker.message_id for m in tg.messages(group)[before:]

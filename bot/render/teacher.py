@@ -152,6 +152,24 @@ def homework_duration_keyboard(lang: Lang, quiz_id: str, user_id: int) -> Inline
     return InlineKeyboardMarkup([buttons[:2], buttons[2:]])
 
 
+def homework_seconds_keyboard(
+    lang: Lang, data: callbacks.HomeworkDurationData, own: int
+) -> InlineKeyboardMarkup:
+    """Each question's time in a homework set from a saved quiz's link (the duration picked in
+    ``data``): a button per time offered, the quiz's ``own`` among them, marked."""
+    offered = sorted({own, *callbacks.HOMEWORK_SECONDS})
+    buttons = [
+        InlineKeyboardButton(
+            t_plain(lang, "hw_seconds_own" if seconds == own else "hw_seconds", seconds=seconds),
+            callback_data=callbacks.encode(
+                callbacks.HomeworkDurationData(data.quiz_id, data.index, data.user_id, seconds)
+            ),
+        )
+        for seconds in offered
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])
+
+
 def homework_stop_keyboard(
     lang: Lang, items: Sequence[tuple[Homework, Quiz | None, int]]
 ) -> InlineKeyboardMarkup:

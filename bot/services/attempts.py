@@ -25,7 +25,7 @@ from telegram.ext import Application
 
 from bot import render
 from bot.core.bank import Question, Quiz
-from bot.core.engine import PlanMismatch, QuizEngine, Verdict, make_plan
+from bot.core.engine import TYPED_MIN_SECONDS, PlanMismatch, QuizEngine, Verdict, make_plan
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
@@ -135,7 +135,7 @@ class Attempts(AppBound):
             user_id,
             lang,
             quiz,
-            QuizEngine(quiz, stored.plan, stored.seconds),
+            QuizEngine(quiz, stored.plan, stored.seconds, typed_floor=TYPED_MIN_SECONDS),
             hw.deadline,
         )
         self._by_id[attempt.run_id] = attempt
@@ -189,7 +189,7 @@ class Attempts(AppBound):
             a.lang,
             number=engine.current + 1,
             total=engine.count,
-            seconds=engine.seconds,
+            seconds=engine.seconds_for(engine.current),
         )
 
     # --- answering --------------------------------------------------------------------------
