@@ -310,7 +310,7 @@ class Attempts(AppBound):
                 a.lang, verdict, engine.question, engine.permutation, practice=False
             )
             head = render.typed_verdict(a.lang, engine.question, answer, prefix)
-            await self._close(a, head, None, answer.typed)
+            await self._close(a, head, None, answer.typed, report=answer.fraction < 1)
         return True
 
     async def _say(self, a: Attempt, text: Safe, reply_to: int) -> None:
@@ -325,8 +325,12 @@ class Attempts(AppBound):
         verdict: str,
         chosen: Sequence[int] | None,
         given: str | None = None,
+        *,
+        report: bool = False,
     ) -> None:
-        """Close the current question with ``verdict`` shown, then go on (under the lock)."""
+        """Close the current question with ``verdict`` shown, then go on (under the lock);
+        ``report``: a typed answer refused (or given part of the marks), which its Report
+        button lets the student ask the teacher to accept."""
         engine = a.engine
         reveal = await self._driver.close(a, a.timer)
         a.ticked = frozenset()
@@ -339,6 +343,11 @@ class Attempts(AppBound):
                     reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen, given=given
                 ),
                 rich=question_has_math(reveal.question),
+                markup=(
+                    render_teacher.report_keyboard(a.lang, a.run_id, [reveal.q_index + 1])
+                    if report
+                    else None
+                ),
             )
         await self._next(a)
 
