@@ -137,7 +137,7 @@ async def test_practice_typed_answer_refused_can_be_reported(
         closed = await tg.wait_for(
             lambda: m if (m := tg.stored_message(chat.id, typed.message_id)) and m.buttons else None
         )
-        run_id = int(closed.buttons[0][0][1].split(":")[1])
+        run_id = int(str(closed.buttons[0][0][1]).split(":")[1])
         await report_it(tg, student, closed)
         rows = await bot.services.store.answers(run_id)
         assert any(a.given == "epidermis" for a in rows)
