@@ -5,6 +5,7 @@ when the quiz gives each question less."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,39 @@ async def test_practice_typed_answer_refused_can_be_reported(
         await report_it(tg, student, closed)
         rows = await bot.services.store.answers(run_id)
         assert any(a.given == "epidermis" for a in rows)
+
+
+async def test_a_practice_report_reaches_the_quizs_author(tg: FakeTelegram, tmp_path: Path) -> None:
+    teacher = tg.add_user(811, "Mita", language_code="en")
+    guest = tg.add_user(812, "Rina", language_code="en", started=True)
+    async with BotHarness(tg, tmp_path / "db.sqlite3"):
+        tg.user_sends_document(teacher, "lesson.gift", GIFT)
+        await tg.wait_for(lambda: tg.find_message(teacher.id, "lesson"), what="saved")
+        tg.user_says(teacher.id, teacher, "/share lesson")
+        link = await tg.wait_for(lambda: tg.find_message(teacher.id, "start=sq-"))
+        token = re.search(r"start=(sq-[A-Za-z0-9_-]+)", link.text)
+        assert token is not None
+        tg.user_says(guest.id, guest, f"/start {token[1]}")
+        q1 = await tg.wait_for(lambda: next((m for m in tg.messages(guest.id) if m.buttons), None))
+        first = next(d for row in q1.buttons for _, d in row if d)
+        await tg.wait_answered(tg.tap(guest.id, guest, q1.message_id, first))
+        typed = await tg.wait_for(lambda: typed_question(tg, guest))
+        tg.user_says(guest.id, guest, "epidermis")
+        closed = await tg.wait_for(
+            lambda: (
+                m if (m := tg.stored_message(guest.id, typed.message_id)) and m.buttons else None
+            )
+        )
+        await report_it(tg, guest, closed)
+        told = await tg.wait_for(
+            lambda: next((m for m in tg.messages(teacher.id) if "epidermis" in m.text), None),
+            what="the author told, with what was typed",
+        )
+        assert "practice" in told.text and "The largest organ?" in told.text
+
+
+GIFT = b"""\
+::A:: One? {=Alpha ~Beta}
+
+::C:: The largest organ? {=Skin}
+"""
