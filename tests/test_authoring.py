@@ -77,7 +77,7 @@ async def test_quiz_polls_become_a_quiz_its_author_runs_in_a_group(
         q = tg.tap(teacher.id, teacher, third, undo_3)
         assert (await tg.wait_answered(q)).show_alert
         saved = await say(tg, teacher, "/done", "saved as")
-        assert "«Adam &amp; memory»" not in saved.text and "«Adam & memory»" in saved.text
+        assert "“Adam &amp; memory”" not in saved.text and "“Adam & memory”" in saved.text
         assert "adam-memory" in saved.text and "2 questions" in saved.text
         store = bot.services.store
         assert await store.draft(teacher.id) is None

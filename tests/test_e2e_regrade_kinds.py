@@ -27,8 +27,10 @@ def kinds_env(tmp_path: Path) -> dict[str, str]:
 
 
 async def leaderboard(tg: FakeTelegram, chat: int, user: User, clock: FrozenClock) -> str:
-    """/leaderboard's lines (without the marks around names)."""
-    return plain((await command(tg, chat, user, "/leaderboard", "Leaderboard", clock)).text)
+    """/leaderboard's lines (without the marks around names, nor the group's first reply's
+    language hint)."""
+    shown = await command(tg, chat, user, "/leaderboard", "Leaderboard", clock)
+    return plain(shown.text).split("\n\n🌐")[0]
 
 
 def buttons(message: StoredMessage) -> list[str]:
@@ -82,7 +84,7 @@ async def test_a_several_answers_key_in_a_group(tg: FakeTelegram, tmp_path: Path
             tg, chat, cls.creator, "/regrade kinds 1 ক,ঙ", "প্রশ্ন ১-এর বিকল্প: A, B, C, D", clock
         )
         tg.user_says(chat, cls.creator, "/lang en")
-        await tg.wait_for(lambda: tg.find_message(chat, "English"))
+        await tg.wait_for(lambda: tg.find_message(chat, "in English from now on"))
         assert board == await leaderboard(tg, chat, cls.creator, clock)
 
         # the key becomes B, D ("4", "6") — in Bengali letters: a preview, by option text

@@ -53,9 +53,25 @@ async def test_the_homework_link_asks_how_long(tg: FakeTelegram, db_path: Path) 
         assert refused.show_alert and refused.text in alerts("alert_invalid")
         assert await store.open_homework() == []
 
-        # the moderator who followed it picks 3 days: the card, and the question answered
+        # the moderator who followed it picks 3 days, then each question's time: the card
         picked = await tg.wait_answered(tg.tap(chat, teacher, picker.message_id, three_days))
         assert picked.text is None
+        timer = await tg.wait_for(
+            lambda: (
+                m
+                if (m := tg.stored_message(chat, picker.message_id)) and "each question" in m.text
+                else None
+            )
+        )
+        times = {label: d for row in timer.buttons for label, d in row}
+        assert list(times) == ["⏱ 30 s (the quiz's)", "⏱ 60 s", "⏱ 120 s", "⏱ 300 s"]
+        assert "at least 60 seconds" in timer.text  # a typed answer's time
+        assert (await store.open_homework()) == []  # nothing set before the time is picked
+        refused = await tg.wait_answered(
+            tg.tap(chat, other_mod, picker.message_id, times["⏱ 60 s"])
+        )
+        assert refused.show_alert and refused.text in alerts("hw_duration_not_yours")
+        await tg.wait_answered(tg.tap(chat, teacher, picker.message_id, times["⏱ 60 s"]))
         card = await tg.wait_for(lambda: tg.find_message(chat, "Homework: Cells"))
         assert "Deadline: Thu 4 Mar, 16:00 (UTC+6)" in card.text  # 3 days from 10:00 UTC
         done = tg.stored_message(chat, picker.message_id)
@@ -63,6 +79,7 @@ async def test_the_homework_link_asks_how_long(tg: FakeTelegram, db_path: Path) 
         assert "Homework set for 3 days" in done.text
         (hw,) = await store.open_homework()
         assert hw.deadline - hw.created_at == HOMEWORK_DURATIONS[2] and hw.set_by == teacher.id
+        assert hw.seconds == 60
         # a second tap (a stale client, a double tap) sets nothing more
         again = await tg.wait_answered(tg.tap(chat, teacher, picker.message_id, datas[0]))
         assert again.show_alert and again.text in alerts("alert_invalid")

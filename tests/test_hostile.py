@@ -305,7 +305,7 @@ async def test_forged_buttons_get_an_alert_and_store_nothing(
             (f"a:{run + 1000}:0:0", OVER),  # a run that never existed
             ("s:../../etc/passwd", INVALID),
             ("s:nonexistent", INVALID),
-            ("s:zero", "Only the group's moderators can do that."),  # not a moderator
+            ("s:zero", "Only the group's moderators start quizzes here."),  # not a moderator
             ("r:1:y", "Only the group's moderators can do that."),  # reset, not a moderator
             ("r:0:y", INVALID),
             ("v:1:3021:0:1:0", INVALID),  # a review button, but in a group

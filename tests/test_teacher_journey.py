@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from fakebot import FakeTelegram, StoredMessage, User
-from quizkit import open_question, populate
-from teacherkit import FrozenClock, harness
+from quizkit import open_question, options_shown, populate
+from teacherkit import FrozenClock, harness, hw_question
 
 from bot import render
 from bot.storage import Leaderboard, Standing
@@ -24,6 +24,23 @@ INTERNAL_ID = re.compile(r"\bu\.[0-9]+")
 TITLES = {"en": "Cell Biology Basics", "bn": "কোষ জীববিজ্ঞানের মূল কথা"}
 NAMES = {"en": "cell-biology-basics", "bn": "কোষ-জীববিজ্ঞানের-মূল-কথা"}
 LETTER_B = {"en": "C", "bn": "গ"}
+SEVERAL = "Which are inside the nucleus?"
+RIGHTS = ("Chromatin", "Nucleolus")
+RIGHT_MARKED_WRONG = re.compile(r"(?m)^(?:[☑☐] )?[A-J]\) (?:Chromatin|Nucleolus)\b[^\n]*❌")
+
+
+async def tick_rights(tg: FakeTelegram, chat: int, user: User, question: StoredMessage) -> str:
+    """Tick the right options of the several-answers question (by their text), then Submit:
+    the alert."""
+    shown = options_shown(question)
+    for letter in [x for x, text in shown.items() if text in RIGHTS]:
+        now = tg.stored_message(chat, question.message_id) or question
+        data = next(d for row in now.buttons for label, d in row if label.endswith(f" {letter}"))
+        await tg.wait_answered(tg.tap(chat, user, question.message_id, data))
+    now = tg.stored_message(chat, question.message_id) or question
+    submit = now.buttons[-1][-1][1]
+    done = await tg.wait_answered(tg.tap(chat, user, question.message_id, submit))
+    return done.text or ""
 
 
 async def say(tg: FakeTelegram, chat: int, user: User, text: str, expect: str) -> StoredMessage:
@@ -67,15 +84,16 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         # --- author: quiz polls, /done's card ------------------------------------------------
         await say(tg, me, teacher, "/newquiz", "")
         await say(tg, me, teacher, TITLES[lang], "")
-        for n, (question, options) in enumerate(
+        for n, (question, options, correct) in enumerate(
             [
-                ("Which organelle makes ATP?", ["Ribosome", "Mitochondrion", "Nucleus"]),
-                ("Where is DNA kept?", ["Nucleus", "Membrane", "Vacuole"]),
+                ("Which organelle makes ATP?", ["Ribosome", "Mitochondrion", "Nucleus"], [1]),
+                ("Where is DNA kept?", ["Nucleus", "Membrane", "Vacuole"], [0]),
+                (SEVERAL, ["Chromatin", "Ribosome", "Nucleolus"], [0, 2]),
             ],
             start=1,
         ):
             count = len(tg.messages(me))
-            tg.user_sends_poll(teacher, question, options, correct=[1 if n == 1 else 0])
+            tg.user_sends_poll(teacher, question, options, correct=correct)
             await tg.wait_for(lambda: len(tg.messages(me)) > count, what=f"question {n}")  # noqa: B023
         saved = await say(tg, me, teacher, "/done", NAMES[lang])
         name = NAMES[lang]
@@ -153,6 +171,26 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         before = len(tg.messages(group))
         tg.user_says(group, teacher, f"/homework {TITLES[lang].upper()} 2m")  # by title, any case
         await tg.wait_for(lambda: any(m.buttons for m in tg.messages(group)[before:]), what="card")
+        # a student takes it: the several-answers question ticked right, shown right
+        pupil = students[0 if lang == "en" else 1]
+        tg.user_says(tg.private_chat(pupil), pupil, "/start hw-1")
+        for q_index in (0, 1):
+            asked = await tg.wait_for(functools.partial(hw_question, tg, pupil, q_index))
+            first = next(d for row in asked.buttons for _, d in row if d)
+            await tg.wait_answered(tg.tap(pupil.id, pupil, asked.message_id, first))
+        asked = await tg.wait_for(functools.partial(hw_question, tg, pupil, 2))
+        alert = await tick_rights(tg, pupil.id, pupil, asked)
+        assert alert.startswith("✅"), alert
+        closed = await tg.wait_for(
+            lambda: (
+                m
+                if (m := tg.stored_message(pupil.id, asked.message_id)) and not m.buttons
+                else None
+            )
+        )
+        for right in RIGHTS:
+            line = next(x for x in closed.text.splitlines() if f") {right}" in x)
+            assert line.startswith("☑") and line.endswith("✅"), closed.text
         # --- the card's "set as homework" link, followed into the group ----------------------
         before = len(tg.messages(group))
         tg.user_says(group, teacher, f"/start qh-{started[1]}")  # asks for how long
@@ -161,6 +199,14 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         )
         assert len([d for row in picker.buttons for _, d in row]) == 4  # 1 h, 1, 3, 7 days
         await tg.wait_answered(tg.tap(group, teacher, picker.message_id, picker.buttons[0][0][1]))
+        timer = await tg.wait_for(  # then each question's time
+            lambda: (
+                m
+                if (m := tg.stored_message(group, picker.message_id)) and "⏱" in str(m.buttons)
+                else None
+            )
+        )
+        await tg.wait_answered(tg.tap(group, teacher, picker.message_id, timer.buttons[0][1][1]))
         await tg.wait_for(
             lambda: any(
                 m.buttons and m.message_id != picker.message_id for m in tg.messages(group)[before:]
@@ -178,10 +224,13 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         guest = tg.add_user(1999, "Guest", language_code=lang, started=True)
         intro = await say(tg, guest.id, guest, f"/start {token[1]}", TITLES[lang])
         assert teacher.first_name in intro.text
-        for n in (1, 2):  # practise through: the end offers the same quiz again, which works
+        for n in (1, 2, 3):  # practise through: the end offers the same quiz again, which works
             shown: StoredMessage = await tg.wait_for(
                 functools.partial(open_question, tg, guest.id, n)
             )
+            if n == 3:  # ticks, then Submit
+                await tick_rights(tg, guest.id, guest, shown)
+                continue
             data = next(d for row in shown.buttons for _, d in row if d)
             await tg.wait_answered(tg.tap(guest.id, guest, shown.message_id, data))
         end = await tg.wait_for(
@@ -199,6 +248,8 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
     sent = everything_sent(tg)
     leaked = [s for s in sent if INTERNAL_ID.search(s)]
     assert not leaked, leaked[:3]
+    wrongly = [s for s in sent if RIGHT_MARKED_WRONG.search(s)]
+    assert not wrongly, wrongly[:3]  # a right option is never shown ❌
     assert not any(m.document for m in tg.messages(group))
 
 

@@ -171,6 +171,12 @@ class Quiz:
         return self.pick or len(self.questions)
 
     @property
+    def group_length(self) -> int:
+        """How many questions a group's live run asks: the typed ones are left out."""
+        asked = sum(1 for q in self.questions if not q.typed)
+        return asked if self.pick is None else min(self.pick, asked)
+
+    @property
     def kind(self) -> str:
         """ "bilingual", or the one language the bank is written in ("bn only", "fr only")."""
         return "bilingual" if self.bilingual else f"{self.text_language or self.language} only"

@@ -128,6 +128,9 @@ def make_plan(quiz: Quiz, rng: random.Random, *, typed: bool = True) -> Plan:
     return Plan(tuple(q.id for q in questions), tuple(perms))
 
 
+TYPED_MIN_SECONDS = 60  # a homework's typed question: at least this long to type the answer
+
+
 def points_for(elapsed: float, seconds: int, fraction: float = 1.0) -> int:
     """``round(1000 × (1 − t / 2T) × fraction)`` with t clamped to [0, T]: 1000 at once, 500 at
     the end, for full marks; partial credit scales it."""
@@ -180,6 +183,7 @@ class QuizEngine:
     phase: Phase = "posting"
     posted_at: float | None = None
     deadline: float | None = None
+    typed_floor: int = 0  # a timed typed question is open at least this long (homework)
     _questions: tuple[Question, ...] = field(init=False, repr=False)
     _answers: list[dict[int, Answer]] = field(init=False, repr=False)
 
@@ -193,6 +197,13 @@ class QuizEngine:
             questions.append(question)
         self._questions = tuple(questions)
         self._answers = [{} for _ in questions]
+
+    def seconds_for(self, q_index: int) -> int:
+        """How long question ``q_index`` is open (0: untimed): a typed one at least
+        ``typed_floor`` seconds, as typing takes longer than a tap."""
+        if self.seconds and self._questions[q_index].typed:
+            return max(self.seconds, self.typed_floor)
+        return self.seconds
 
     @property
     def count(self) -> int:
@@ -242,7 +253,8 @@ class QuizEngine:
         """The current question is now visible: its clock starts."""
         self.phase = "open"
         self.posted_at = now
-        self.deadline = now + self.seconds if self.seconds else None
+        seconds = self.seconds_for(self.current)
+        self.deadline = now + seconds if seconds else None
 
     def end_at(self, when: float) -> None:
         """The open question closes early, at ``when``: taps from then on are too late."""
@@ -333,7 +345,7 @@ class QuizEngine:
     ) -> Verdict:
         elapsed = now - (self.posted_at or now)
         full, points, streak = score(
-            fraction, self._streak_before(user_id, q_index), elapsed, self.seconds
+            fraction, self._streak_before(user_id, q_index), elapsed, self.seconds_for(q_index)
         )
         credit = None if fraction in (0.0, 1.0) else fraction
         answer = Answer(

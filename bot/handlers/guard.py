@@ -76,6 +76,10 @@ async def button_refusal(
         if not await svc.store.took_part(data.run_id, user.id):
             return invalid
     elif isinstance(data, callbacks.StartData):
+        if not private and not await svc.moderators.may_moderate(chat, user.id):
+            if svc.resolver.choice(data.quiz_id) is None:
+                return invalid  # no such quiz (any more)
+            return t_plain(lang, "alert_mod_start"), True  # a group's start: its moderators'
         quiz = startable_here(svc, data.quiz_id, chat.id, user.id, shared=private)
         if quiz is None:
             return invalid

@@ -14,6 +14,7 @@ from telegram.ext import filters
 from bot.banks.resolver import named
 from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_DURATION, parse_duration, show_offset
+from bot.core.engine import TYPED_MIN_SECONDS
 from bot.handlers.replies import (
     card_quiz,
     is_moderator,
@@ -272,19 +273,38 @@ async def duration_button(
     if not isinstance(message, Message) or quiz is None:
         return t_plain(lang, "alert_invalid"), True
     offered = message.reply_markup.inline_keyboard if message.reply_markup else ()
-    if not any(b.callback_data == query.data for row in offered for b in row) or not (
-        svc.homeworks.first_pick(message.chat.id, message.message_id)
+    if not any(b.callback_data == query.data for row in offered for b in row) or (
+        data.seconds is not None
+        and not svc.homeworks.first_pick(message.chat.id, message.message_id)
     ):  # picked already: one homework per link followed
         return t_plain(lang, "alert_invalid"), True
-    seconds = callbacks.HOMEWORK_DURATIONS[data.index]
-    words = render_teacher.duration_words(lang, seconds)
+    duration = callbacks.HOMEWORK_DURATIONS[data.index]
+    words = render_teacher.duration_words(lang, duration)
+    if data.seconds is None:  # then each question's time, on the same message
+        own = quiz.seconds or svc.settings.question_seconds
+        await outbox.edit(
+            context.bot,
+            message.chat.id,
+            message.message_id,
+            t(
+                lang,
+                "hw_pick_seconds",
+                title=quiz.title(lang),
+                duration=words,
+                typed=TYPED_MIN_SECONDS,
+            ),
+            markup=render_teacher.homework_seconds_keyboard(lang, data, own),
+        )
+        return None, False
     await outbox.edit(
         context.bot,
         message.chat.id,
         message.message_id,
         t(lang, "hw_duration_set", title=quiz.title(lang), duration=words),
     )
-    await _set(svc, message.chat.id, thread_of(message), quiz, lang, data.user_id, seconds)
+    await _set(
+        svc, message.chat.id, thread_of(message), quiz, lang, data.user_id, duration, data.seconds
+    )
     return None, False
 
 
@@ -296,13 +316,16 @@ async def _set(
     lang: Lang,
     set_by: int,
     duration: int,
+    seconds: int | None = None,
 ) -> None:
-    """Set ``quiz`` as a group's homework (in topic ``thread_id``) for ``duration`` seconds."""
+    """Set ``quiz`` as a group's homework (in topic ``thread_id``) for ``duration`` seconds,
+    ``seconds`` for each question (None: the quiz's own; a typed one gets at least
+    ``TYPED_MIN_SECONDS`` either way)."""
     await svc.homeworks.create(
         chat_id,
         thread_id,
         quiz,
-        seconds=quiz.seconds or svc.settings.question_seconds,
+        seconds=seconds or quiz.seconds or svc.settings.question_seconds,
         lang=lang,
         set_by=set_by,
         duration=duration,

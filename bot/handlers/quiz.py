@@ -55,7 +55,7 @@ async def quiz(update: Update, context: Context) -> None:
         # moderators), from their metadata: listing reads no questions
         listed = svc.resolver.listing(chat.id, user.id, own=mod)
         svc.resolver.remember(chat.id, user.id, listed)
-        head = "practice_pick" if private else "quiz_list"
+        head = "practice_pick" if private else "quiz_list" if mod else "quiz_list_here"
         text = render.quiz_list(listed, lang, head)
         # start buttons only where the reader may press them: practice, in a private chat
         await reply(
@@ -197,7 +197,7 @@ async def start_in_group(update: Update, context: Context) -> None:
     await reply(
         update,
         context,
-        t(lang, "group_offer", title=quiz_.title(lang), count=quiz_.run_length),
+        t(lang, "group_offer", title=quiz_.title(lang), count=quiz_.group_length),
         important=True,
         markup=render.start_keyboard([quiz_], lang),
     )
@@ -236,7 +236,7 @@ async def start_button(update: Update, context: Context, data: callbacks.StartDa
         await svc.practice.start(chat.id, quiz_, lang, svc.rng)
         return None, False
     if not await svc.moderators.may_moderate(chat, query.from_user.id):
-        return t(lang, "alert_mod_only"), True
+        return t(lang, "alert_mod_start"), True
     thread = thread_of(query.message) if isinstance(query.message, Message) else 0
     started = await svc.groups.start(
         chat.id,

@@ -268,12 +268,18 @@ async def _tell_teachers(
     student typed, the typed ``/regrade`` otherwise."""
     run = await svc.store.get_run(run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
-    if run is None or quiz is None or run.chat_id >= 0 or q_index >= run.question_count:
+    if run is None or quiz is None or q_index >= run.question_count:
         return
     number = next(
         (n for n, q in enumerate(quiz.questions, 1) if q.id == run.plan.question_ids[q_index]), 0
     )
     row = svc.authored.row(quiz.id)
+    if run.chat_id >= 0:  # practice: the quiz's author hears of it (no group to re-grade)
+        if row is not None and row.author_id != reporter and number:
+            await _tell_author(
+                context, svc, run, quiz, row.author_id, number, q_index, reporter, reason
+            )
+        return
     teachers = {await _run_teacher(svc, run), row.author_id if row else None}
     group = Chat(run.chat_id, Chat.SUPERGROUP)
     title = await svc.store.chat_title(run.chat_id)
@@ -297,6 +303,44 @@ async def _tell_teachers(
         )
         markup = render_teacher.report_regrade_keyboard(lang, quiz, run_id, number, accept)
         await outbox.send(context.bot, teacher, text, markup=markup)
+
+
+async def _tell_author(
+    context: Context,
+    svc: Services,
+    run: StoredRun,
+    quiz: Quiz,
+    author: int,
+    number: int,
+    q_index: int,
+    reporter: int,
+    reason: str,
+) -> None:
+    """A report from a practice of the author's quiz, privately to them: the question, the
+    reason, its key, what the student typed, and how to re-grade it in their group."""
+    lang = await svc.recaps.language_of(author, run.language)
+    question = quiz.questions[number - 1]
+    typed = next(
+        (
+            a.given
+            for a in await svc.store.answers(run.run_id)
+            if a.q_index == q_index and a.user_id == reporter and a.option < 0
+        ),
+        None,
+    )
+    how = report_how(lang, question, svc.resolver.name(quiz.id), number, False)
+    text = t(
+        lang,
+        "report_to_teacher",
+        group=t_plain(lang, "report_practice"),
+        title=quiz.title(lang),
+        n=number,
+        question=fit(question.text(lang), 200),
+        reason=t(lang, render_teacher.REASON_KEYS[reason]),
+        right=current_key_label(lang, question),
+        how=how if typed is None else join("\n", [t(lang, "typed_yours", given=typed), how]),
+    )
+    await outbox.send(context.bot, author, text)
 
 
 async def _typed_by(

@@ -81,6 +81,7 @@ async def reply(
     if message is None or chat is None:
         return
     svc = context.bot_data
+    text = await with_language_hint(svc, chat.id, chat.type, text)
     optional = chat.type != ChatType.PRIVATE and not important
     if optional:
         user_id = update.effective_user.id if update.effective_user else 0
@@ -105,6 +106,17 @@ async def reply(
     )
     if optional and not sent.ok:  # the group's budget had no room: never silent
         await held_back(update, context, text)
+
+
+async def with_language_hint(svc: Services, chat_id: int, kind: str, text: Safe) -> Safe:
+    """The bot's first reply in a group that never chose a language ends with how to choose
+    it, in both languages (an English teacher's group starts in the default language)."""
+    if kind == ChatType.PRIVATE or chat_id in svc.language_hinted:
+        return text
+    svc.language_hinted.add(chat_id)
+    if await svc.store.chat_language(chat_id) is not None:
+        return text
+    return join("\n\n", [text, t(await svc.chat_language(chat_id), "lang_hint")])
 
 
 async def held_back(update: Update, context: Context, text: Safe) -> None:

@@ -35,7 +35,7 @@ A quiz id in ``s:`` is a folder bank's id or a stored quiz's ``u.NUMBER``.
   the stored answers).
 - ``hd:QUIZ:D:USER`` — how long a homework set from a saved quiz's link (``/start qh-N`` in a
   group) runs: D indexes ``HOMEWORK_DURATIONS``; only USER, the moderator who followed the link,
-  may pick.
+  may pick. ``hd:QUIZ:D:USER:S``, the step after: S seconds for each question.
 - ``rr:RUN:N:KEY:S`` — under a student's report sent to the teacher privately: re-grade the
   run's group's answers, question N's key becoming bank option KEY (one digit), a numeric key
   (``#VALUE:TOLERANCE``, as ``rg:``: widened to hold the number the reporting student typed), or
@@ -57,6 +57,8 @@ from dataclasses import dataclass
 
 from telegram.constants import InlineKeyboardButtonLimit
 
+from bot.core.bank import MAX_SECONDS, MIN_SECONDS
+
 MAX_BYTES: int = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
 _MAX_ID = 2**53
 
@@ -76,7 +78,9 @@ _PICK = re.compile(rf"k:([a-z]{{1,16}}):{_QUIZ_ID}")
 _CARD = re.compile(rf"g:{_QUIZ_ID}:([sh])")
 _REGRADE_KEY = r"([0-9]{1,10}|#-?[0-9][0-9.e+-]{0,15}:[0-9][0-9.e+-]{0,15}|\+[0-9a-f]{10})"
 _REGRADE = re.compile(rf"rg:{_QUIZ_ID}:(0|[1-9][0-9]{{0,2}}):{_REGRADE_KEY}:([yn])")
-_HW_DURATION = re.compile(r"hd:(u\.[1-9][0-9]{0,15}):([0-9]):([1-9][0-9]{0,15})")
+_HW_DURATION = re.compile(
+    r"hd:(u\.[1-9][0-9]{0,15}):([0-9]):([1-9][0-9]{0,15})(?::([1-9][0-9]{0,2}))?"
+)
 _RUN_KEY = r"([0-9]|#-?[0-9][0-9.e+-]{0,15}:[0-9][0-9.e+-]{0,15}|\+[0-9a-f]{10})"
 _RUN_REGRADE = re.compile(rf"rr:([1-9][0-9]{{0,15}}):([1-9][0-9]{{0,2}}):{_RUN_KEY}:([pyn])")
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
@@ -84,6 +88,8 @@ REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as s
 SUBMIT = -1  # the ``shown`` of a Submit button (several right answers)
 #: a homework set from a saved quiz's link runs for one of these (seconds): 1 h, 1, 3, 7 days
 HOMEWORK_DURATIONS = (3600, 86_400, 3 * 86_400, 7 * 86_400)
+#: then each question's time (seconds) among these and the quiz's own
+HOMEWORK_SECONDS = (30, 60, 120, 300)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +208,7 @@ class HomeworkDurationData:
     quiz_id: str
     index: int
     user_id: int
+    seconds: int | None = None  # each question's time, picked next (None: not yet)
 
 
 CallbackData = (
@@ -260,6 +267,8 @@ def encode(data: CallbackData) -> str:
         text = f"rr:{data.run_id}:{data.number}:{data.key}:{data.step}"
     elif isinstance(data, HomeworkDurationData):
         text = f"hd:{data.quiz_id}:{data.index}:{data.user_id}"
+        if data.seconds is not None:
+            text += f":{data.seconds}"
     elif isinstance(data, RegradeData):
         text = f"rg:{data.quiz_id}:{data.number}:{data.key}:{'y' if data.confirm else 'n'}"
     else:
@@ -332,9 +341,12 @@ def _parse_teacher(raw: str) -> CallbackData | None:
         return RunRegradeData(run_id, int(m[2]), m[3], m[4]) if run_id < _MAX_ID else None
     if m := _HW_DURATION.fullmatch(raw):
         index, user_id = int(m[2]), int(m[3])
+        seconds = int(m[4]) if m[4] else None
         if index >= len(HOMEWORK_DURATIONS) or user_id >= _MAX_ID:
             return None
-        return HomeworkDurationData(m[1], index, user_id)
+        if seconds is not None and not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            return None
+        return HomeworkDurationData(m[1], index, user_id, seconds)
     return None
 
 

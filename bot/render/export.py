@@ -7,7 +7,10 @@ started and, within a run, its ranking order. Columns:
   (its name and title), ``date`` (UTC, ISO 8601, of the run's start), ``user_id`` (Telegram's),
   ``name``, ``username``, ``correct`` (full marks), ``credit`` (the fractions scored, summed),
   ``answered``, ``points``;
-- per question K of the run, in the order the student was asked:
+- per question K of the quiz, in the bank's order (a run that left questions out, such as a
+  live quiz without the typed ones or a ``pick`` of a few, leaves their cells empty, so each
+  column holds one question in every row of a quiz; a quiz deleted since keeps the order its
+  run asked them in):
 
   - ``qK``: the answer as the student gave it: the letters of the options as that student saw
     them ("A,C": options are shuffled in each run, so the same letter may name different
@@ -113,14 +116,14 @@ def results_csv(
         if row is None:
             row = rows[(a.run_id, a.user_id)] = _Row(runs[a.run_id], a)
         fraction = a.credit if a.credit is not None else float(a.correct)
-        row.cells[a.q_index] = cells(row.run, a, fraction)
+        row.cells[cells.column(row.run, a)] = cells(row.run, a, fraction)
         row.correct += a.correct
         row.credit += fraction
         row.points += a.points
         row.last_at = max(row.last_at, a.answered_at)
     answered = sorted({run_id for run_id, _ in rows}, key=order.__getitem__)
     numbered = {run_id: n for n, run_id in enumerate(answered, start=1)}
-    width = max((row.run.question_count for row in rows.values()), default=0)
+    width = max((cells.width(row.run) for row in rows.values()), default=0)
     out = io.StringIO()
     writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL)
     writer.writerow([*HEAD, *(f"q{k + 1}{s}" for k in range(width) for s in PER_QUESTION)])
@@ -161,7 +164,7 @@ class _Cells:
     def __init__(self, quizzes: Callable[[str], Quiz | None], lang: Lang) -> None:
         self._quizzes = quizzes
         self._lang = lang
-        self._known: dict[str, dict[str, Question]] = {}
+        self._known: dict[str, dict[str, tuple[int, Question]]] = {}
         self._done: dict[tuple[int, int, int, str | None, float], tuple[str, str, str]] = {}
 
     def __call__(self, run: ExportRun, a: ExportAnswer, fraction: float) -> tuple[str, str, str]:
@@ -175,14 +178,30 @@ class _Cells:
             done = self._done[key] = (given, options, number(fraction))
         return done
 
+    def column(self, run: ExportRun, a: ExportAnswer) -> int:
+        """The column (0-based) of an answer: its question's place in the quiz's bank, else
+        (a quiz deleted since) its place in the run."""
+        known = self._bank(run.quiz_id)
+        found = known.get(a.question_id)
+        return a.q_index if found is None else found[0]
+
+    def width(self, run: ExportRun) -> int:
+        """How many question columns a run's quiz needs."""
+        return max(len(self._bank(run.quiz_id)), run.question_count)
+
     def _question(self, quiz_id: str, question_id: str) -> Question | None:
+        found = self._bank(quiz_id).get(question_id)
+        return None if found is None else found[1]
+
+    def _bank(self, quiz_id: str) -> dict[str, tuple[int, Question]]:
+        """A quiz's questions by id, with their place in the bank (looked up once)."""
         known = self._known.get(quiz_id)
         if known is None:
             quiz = self._quizzes(quiz_id)
             known = self._known[quiz_id] = (
-                {q.id: q for q in quiz.questions} if quiz is not None else {}
+                {q.id: (n, q) for n, q in enumerate(quiz.questions)} if quiz is not None else {}
             )
-        return known.get(question_id)
+        return known
 
 
 def answer_cells(

@@ -131,13 +131,19 @@ def open_private_keyboard(lang: Lang, bot_username: str | None) -> InlineKeyboar
 
 
 def recap_keyboard(
-    lang: Lang, bot_username: str | None, run_id: int
+    lang: Lang, bot_username: str | None, run_id: int, homework: str | None = None
 ) -> InlineKeyboardMarkup | None:
-    """The results' button that opens the private chat and delivers the student's recap."""
-    if not bot_username:
-        return None
-    link = create_deep_linked_url(bot_username, callbacks.recap_payload(run_id))
-    return InlineKeyboardMarkup([[InlineKeyboardButton(t_plain(lang, "recap_button"), url=link)]])
+    """The results' button that opens the private chat and delivers the student's recap; with
+    ``homework`` (a quiz whose typed questions the run left out), one that sets that quiz as
+    homework (run as ``/homework NAME``: its moderators only)."""
+    rows = []
+    if bot_username:
+        link = create_deep_linked_url(bot_username, callbacks.recap_payload(run_id))
+        rows.append([InlineKeyboardButton(t_plain(lang, "recap_button"), url=link)])
+    if homework is not None and len(homework.encode()) <= callbacks.MAX_BYTES - 11:
+        data = callbacks.encode(callbacks.PickData("homework", homework))
+        rows.append([InlineKeyboardButton(t_plain(lang, "results_homework"), callback_data=data)])
+    return InlineKeyboardMarkup(rows) if rows else None
 
 
 def reset_keyboard(lang: Lang, season: int) -> InlineKeyboardMarkup:

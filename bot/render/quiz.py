@@ -60,9 +60,12 @@ def options_block(
     chosen: int | Sequence[int] | None = None,
 ) -> Safe:
     """Every option on its own line (shown positions): its count if given, the ``right`` ones
-    marked ✅, the ``chosen`` ones that are not right marked ❌."""
+    marked ✅, the ``chosen`` ones that are not right marked ❌; for a several-answers question
+    with the student's ``chosen`` given, each line starts ☑ (ticked) or ☐, as their keyboard
+    showed it."""
     rights = (right,) if isinstance(right, int) else tuple(right or ())
     picks = (chosen,) if isinstance(chosen, int) else tuple(chosen or ())
+    ticks = question.kind == "multiple" and chosen is not None
     lines = []
     for shown, option in enumerate(permutation):
         text = html("{}) {}", label(shown), option_text(question, option, lang))
@@ -72,6 +75,8 @@ def options_block(
             text = html("<b>{}</b> ✅", text)
         elif shown in picks:
             text = html("{} ❌", text)
+        if ticks:
+            text = html("{} {}", "☑" if shown in picks else "☐", text)
         lines.append(text)
     return join("\n", lines)
 
@@ -135,12 +140,12 @@ def reveal_message(
     *,
     total: int,
     group: bool = True,
-    picked: int | None = None,
+    picked: int | Sequence[int] | None = None,
     with_note: bool = True,
 ) -> Safe:
-    """A closed question: the right option marked, explanation and note; in a ``group`` also
-    the count of each option and how many answered and were right; with ``picked`` (a bank
-    index: one student's own answer) that option marked and its feedback."""
+    """A closed question: every right option marked, explanation and note; in a ``group`` also
+    the count of each option and how many answered and were right; with ``picked`` (bank
+    indices: one student's own answer) each of those options marked, with its feedback."""
     q = reveal.question
     if q.typed:
         answer = [t(lang, "reveal_typed", answers=typed_answers(q, lang))]
@@ -173,12 +178,12 @@ def reveal_message(
                     lang,
                     counts=reveal.counts if group else None,
                     right=reveal.rights_shown or reveal.correct_shown,
-                    chosen=None if picked is None else reveal.permutation.index(picked),
+                    chosen=shown_picks(reveal.permutation, picked),
                 )
             ]
         ),
         join("\n", answer),
-        *explained(q, lang, picked),
+        *explained(q, lang, picked, reveal.permutation),
     ]
     if q.note is not None and with_note and group:  # too long: moved aside by reveal_parts
         parts.append(html("📖 {}", q.note(lang)))
@@ -305,7 +310,7 @@ def tap_alert(
         return t_plain(lang, key)
     prefix = verdict_prefix(lang, verdict, question, permutation, practice=practice)
     assert verdict.answer is not None
-    note = alert_note(question, verdict.answer.option, lang)
+    note = alert_note(question, note_option(question, verdict.answer, permutation), lang)
     if note is None:
         return fit(prefix, ALERT_LIMIT)
     return fit(f"{prefix}\n\n{note}", ALERT_LIMIT)
@@ -318,6 +323,34 @@ def alert_note(question: Question, option: int, lang: Lang) -> str | None:
     own = own_feedback(question, option)
     text = own if own is not None else question.explanation
     return None if text is None else readable(text(lang))
+
+
+def note_option(question: Question, answer: Answer, permutation: Sequence[int]) -> int:
+    """The option (a bank index) whose feedback an answer's alert quotes: for several options
+    ticked, the first wrong one shown, so a wrong submission never quotes a right option's
+    feedback as its verdict; else the first ticked with feedback of its own (the closed
+    question lists every ticked option's feedback, this one among them)."""
+    picks = answer.options
+    if len(picks) < 2:
+        return answer.option
+    ticked = [o for o in permutation if o in picks]
+    wrong = [o for o in ticked if o not in question.right_options]
+    if wrong:
+        return wrong[0]
+    if not answer.correct:
+        return -1  # right ones only, not all of them: the question's word on a wrong answer
+    own = [o for o in ticked if question.options[o].feedback is not None]
+    return (own or ticked)[0]
+
+
+def shown_picks(
+    permutation: Sequence[int], picked: int | Sequence[int] | None
+) -> tuple[int, ...] | None:
+    """A student's picks (bank indices) as the shown positions they had (None: no pick)."""
+    if picked is None:
+        return None
+    picks = (picked,) if isinstance(picked, int) else tuple(picked)
+    return tuple(sorted(permutation.index(o) for o in picks if o in permutation))
 
 
 def own_feedback(question: Question, option: int) -> Text | None:
@@ -477,10 +510,15 @@ def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], found: Fou
 
 
 def practice_answered(
-    reveal: Reveal, lang: Lang, *, total: int, verdict: str, picked: int | None = None
+    reveal: Reveal,
+    lang: Lang,
+    *,
+    total: int,
+    verdict: str,
+    picked: int | Sequence[int] | None = None,
 ) -> Safe:
-    """A practice question after the tap: its reveal (the student's ``picked`` option, a bank
-    index, with its feedback) and the verdict."""
+    """A practice question after the tap: its reveal (the student's ``picked`` options, bank
+    indices, each with its feedback) and the verdict."""
     shown = reveal_message(reveal, lang, total=total, group=False, picked=picked)
     return join("\n\n", [shown, html("<b>{}</b>", verdict)])
 
@@ -497,18 +535,36 @@ def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:
     )
 
 
-def explained(question: Question, lang: Lang, picked: int | None = None) -> list[Safe]:
-    """What a closed question explains: the feedback of the student's own pick (``picked``,
-    a bank index) if it has one, then the question's explanation; without a pick (a group's
-    reveal) the explanation, else the right option's feedback."""
+def explained(
+    question: Question,
+    lang: Lang,
+    picked: int | Sequence[int] | None = None,
+    permutation: Sequence[int] | None = None,
+) -> list[Safe]:
+    """What a closed question explains: the feedback of the student's own picks (``picked``,
+    bank indices; for a several-answers question each ticked option's, labelled as shown by
+    ``permutation``), then the question's explanation; without a pick (a group's reveal) the
+    explanation, else the right option's feedback."""
+    picks = () if picked is None else (picked,) if isinstance(picked, int) else tuple(picked)
+    picks = tuple(o for o in picks if 0 <= o < len(question.options))
     lines: list[Safe] = []
-    if picked is not None and 0 <= picked < len(question.options):
-        feedback = own_feedback(question, picked)
+    if question.kind == "multiple" and picks:
+        order = permutation if permutation is not None else range(len(question.options))
+        for shown, option in enumerate(order):
+            feedback = own_feedback(question, option) if option in picks else None
+            if feedback is not None:
+                lines.append(html("💬 {}) {}", label(shown), feedback(lang)))
+    elif picks:
+        feedback = own_feedback(question, picks[0])
         if feedback is not None:
             lines.append(html("💬 {}", feedback(lang)))
     if question.explanation is not None:
         lines.append(html("💡 {}", question.explanation(lang)))
-    elif picked != question.correct and question.correct < len(question.options):
+    elif (
+        question.correct not in picks
+        and question.correct < len(question.options)
+        and (question.kind != "multiple" or not picks)
+    ):
         right = question.options[question.correct].feedback
         if right is not None:
             lines.append(html("💡 {}", right(lang)))

@@ -9,18 +9,19 @@ from bot.core.bank import Question, Quiz
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
-from bot.render.quiz import explained, labels, options_block, own_feedback, typed_answers
+from bot.render.quiz import explained, labels, options_block, typed_answers
 from bot.render.text import MESSAGE_LIMIT, fit, label
 
 
 @dataclass(frozen=True, slots=True)
 class Missed:
-    """A question a student got wrong (``chosen`` shown position) or skipped (None)."""
+    """A question a student got wrong (``chosen``: the shown positions picked) or skipped
+    (None)."""
 
     number: int  # 1-based, in the run
     question: Question
     permutation: tuple[int, ...]
-    chosen: int | None
+    chosen: int | Sequence[int] | None
 
 
 def recap_messages(
@@ -59,36 +60,43 @@ def recap_messages(
     if missed:
         blocks.append(t(lang, "recap_missed_head", count=len(missed)))
         for item in missed:
-            q = item.question
-            right = item.permutation.index(q.correct)
-            first = (
-                t(lang, "recap_wrong", n=item.number, label=label(item.chosen))
-                if item.chosen is not None
-                else t(lang, "recap_skipped", n=item.number)
-            )
-            blocks.append(
-                join(
-                    "\n",
-                    [
-                        first,
-                        fit(q.text(lang), 1500),
-                        t(
-                            lang,
-                            "recap_right",
-                            label=label(right),
-                            answer=fit(q.options[q.correct](lang), 500),
-                        ),
-                        *explained(
-                            q, lang, None if item.chosen is None else item.permutation[item.chosen]
-                        ),
-                        *([html("📖 {}", fit(q.note(lang), 1000))] if q.note is not None else []),
-                    ],
-                )
-            )
+            blocks.append(missed_block(item, lang))
         blocks.append(join("\n", [t(lang, "recap_review"), t(lang, "recap_footer")]))
     else:
         blocks.append(join("\n", [t(lang, "recap_perfect"), t(lang, "recap_footer")]))
     return pack(blocks)
+
+
+def missed_block(item: Missed, lang: Lang) -> Safe:
+    """One missed question of a recap: what the student picked, the question, every right
+    answer (a several-answers question: its options, the right ones and the picks marked), the
+    feedback of each pick, the explanation and the note."""
+    q, perm = item.question, item.permutation
+    chosen = item.chosen
+    shown = None if chosen is None else (chosen,) if isinstance(chosen, int) else tuple(chosen)
+    first = (
+        t(lang, "recap_wrong", n=item.number, label=labels(shown))
+        if shown
+        else t(lang, "recap_skipped", n=item.number)
+    )
+    if q.kind == "multiple":
+        rights = [perm.index(o) for o in q.right_options if o in perm]
+        answer = options_block(q, perm, lang, right=rights, chosen=shown)
+    else:
+        right = perm.index(q.correct)
+        answer = t(
+            lang, "recap_right", label=label(right), answer=fit(q.options[q.correct](lang), 500)
+        )
+    return join(
+        "\n",
+        [
+            first,
+            fit(q.text(lang), 1500),
+            answer,
+            *explained(q, lang, None if shown is None else [perm[s] for s in shown], perm),
+            *([html("📖 {}", fit(q.note(lang), 1000))] if q.note is not None else []),
+        ],
+    )
 
 
 def pack(blocks: Sequence[Safe], limit: int = MESSAGE_LIMIT) -> list[Safe]:
@@ -172,7 +180,7 @@ def review_answered(
         mine = [
             t(lang, "review_chosen", labels=labels(sorted(chosen))),
             html("<b>{}</b>", verdict),
-            *picks_explained(question, permutation, lang, sorted(chosen)),
+            *explained(question, lang, [permutation[s] for s in chosen], permutation),
         ]
     return join(
         "\n\n",
@@ -184,18 +192,3 @@ def review_answered(
             schedule,
         ],
     )
-
-
-def picks_explained(
-    question: Question, permutation: Sequence[int], lang: Lang, chosen: Sequence[int]
-) -> list[Safe]:
-    """The feedback of each option ticked (shown positions), labelled, then the question's
-    explanation."""
-    lines = [
-        html("💬 {}) {}", label(shown), feedback(lang))
-        for shown in chosen
-        if (feedback := own_feedback(question, permutation[shown])) is not None
-    ]
-    if question.explanation is not None:
-        lines.append(html("💡 {}", question.explanation(lang)))
-    return lines

@@ -101,6 +101,9 @@ def me_private(overview: Overview, lang: Lang, catalog: Catalog) -> Safe:
                 if quiz
                 else None
             )
+            named = quiz or catalog.get(weak.quiz_id)
+            if named is None:
+                continue  # a quiz deleted since: nothing to name it by (never its internal id)
             text = (
                 fit(readable(question.text(lang)), WEAK_QUESTION) if question else weak.question_id
             )
@@ -108,7 +111,7 @@ def me_private(overview: Overview, lang: Lang, catalog: Catalog) -> Safe:
                 t(
                     lang,
                     "me_weak_line",
-                    quiz=weak.quiz_id,
+                    quiz=named.title(lang),
                     question=text,
                     wrong=weak.wrong,
                     tries=weak.tries,

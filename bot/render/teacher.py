@@ -152,6 +152,24 @@ def homework_duration_keyboard(lang: Lang, quiz_id: str, user_id: int) -> Inline
     return InlineKeyboardMarkup([buttons[:2], buttons[2:]])
 
 
+def homework_seconds_keyboard(
+    lang: Lang, data: callbacks.HomeworkDurationData, own: int
+) -> InlineKeyboardMarkup:
+    """Each question's time in a homework set from a saved quiz's link (the duration picked in
+    ``data``): a button per time offered, the quiz's ``own`` among them, marked."""
+    offered = sorted({own, *callbacks.HOMEWORK_SECONDS})
+    buttons = [
+        InlineKeyboardButton(
+            t_plain(lang, "hw_seconds_own" if seconds == own else "hw_seconds", seconds=seconds),
+            callback_data=callbacks.encode(
+                callbacks.HomeworkDurationData(data.quiz_id, data.index, data.user_id, seconds)
+            ),
+        )
+        for seconds in offered
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])
+
+
 def homework_stop_keyboard(
     lang: Lang, items: Sequence[tuple[Homework, Quiz | None, int]]
 ) -> InlineKeyboardMarkup:
@@ -258,22 +276,30 @@ def attempt_closed(
     *,
     total: int,
     verdict: str,
-    chosen: int | None,
+    chosen: int | Sequence[int] | None,
     given: str | None = None,
 ) -> Safe:
-    """A homework question after the student's tap (``chosen``, a shown position) or typed
-    answer (``given``), or after its time ran out (None): the right option (or the answers
-    worth full marks) marked, the verdict, the explanation. Only about this student, so
-    without the group reveal's counts."""
+    """A homework question after the student's tap or Submit (``chosen``, the shown positions
+    picked) or typed answer (``given``), or after its time ran out (None): every right option
+    (or the answers worth full marks) and every pick marked, the verdict, the feedback of each
+    pick and the explanation. Only about this student, so without the group reveal's counts."""
     q = reveal.question
     if q.typed:
         return typed_closed(reveal, lang, total=total, given=given, verdict=verdict)
+    shown = None if chosen is None else (chosen,) if isinstance(chosen, int) else tuple(chosen)
+    picked = None if shown is None else [reveal.permutation[s] for s in shown]
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
         q.text(lang),
-        options_block(q, reveal.permutation, lang, right=reveal.correct_shown, chosen=chosen),
+        options_block(
+            q,
+            reveal.permutation,
+            lang,
+            right=reveal.rights_shown or reveal.correct_shown,
+            chosen=shown,
+        ),
         html("<b>{}</b>", verdict),
-        *explained(q, lang, None if chosen is None else reveal.permutation[chosen]),
+        *explained(q, lang, picked, reveal.permutation),
     ]
     if q.note is not None:
         parts.append(html("📖 {}", q.note(lang)))
@@ -484,7 +510,8 @@ REPORT_BUTTONS = 40  # under one recap: the first 40 items (keyboards are kept s
 
 
 def report_keyboard(lang: Lang, run_id: int, numbers: Sequence[int]) -> InlineKeyboardMarkup | None:
-    """Under a recap: one "report a problem" button per item (question numbers, 1-based)."""
+    """Under a recap: one "report a problem" button per item (question numbers, 1-based),
+    one per row, so a phone never cuts the number off."""
     if not numbers:
         return None
     numbers = numbers[:REPORT_BUTTONS]
@@ -495,7 +522,7 @@ def report_keyboard(lang: Lang, run_id: int, numbers: Sequence[int]) -> InlineKe
         )
         for n in numbers
     ]
-    return InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
+    return InlineKeyboardMarkup([[button] for button in buttons])
 
 
 def card_report_keyboard(lang: Lang, card_id: int) -> InlineKeyboardMarkup:

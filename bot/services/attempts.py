@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ from telegram.ext import Application
 
 from bot import render
 from bot.core.bank import Question, Quiz
-from bot.core.engine import PlanMismatch, QuizEngine, Verdict, make_plan
+from bot.core.engine import TYPED_MIN_SECONDS, PlanMismatch, QuizEngine, Verdict, make_plan
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
@@ -135,7 +135,7 @@ class Attempts(AppBound):
             user_id,
             lang,
             quiz,
-            QuizEngine(quiz, stored.plan, stored.seconds),
+            QuizEngine(quiz, stored.plan, stored.seconds, typed_floor=TYPED_MIN_SECONDS),
             hw.deadline,
         )
         self._by_id[attempt.run_id] = attempt
@@ -189,7 +189,7 @@ class Attempts(AppBound):
             a.lang,
             number=engine.current + 1,
             total=engine.count,
-            seconds=engine.seconds,
+            seconds=engine.seconds_for(engine.current),
         )
 
     # --- answering --------------------------------------------------------------------------
@@ -227,7 +227,8 @@ class Attempts(AppBound):
             prefix = render.verdict_prefix(
                 a.lang, verdict, engine.question, engine.permutation, practice=False
             )
-            await self._close(a, prefix, verdict.shown)
+            picks = render.shown_picks(engine.permutation, verdict.answer.options)
+            await self._close(a, prefix, picks)
             return alert, True
 
     async def _tick(self, a: Attempt, tap: Tap[callbacks.HomeworkAnswerData]) -> Notice:
@@ -309,7 +310,7 @@ class Attempts(AppBound):
                 a.lang, verdict, engine.question, engine.permutation, practice=False
             )
             head = render.typed_verdict(a.lang, engine.question, answer, prefix)
-            await self._close(a, head, None, answer.typed)
+            await self._close(a, head, None, answer.typed, report=answer.fraction < 1)
         return True
 
     async def _say(self, a: Attempt, text: Safe, reply_to: int) -> None:
@@ -319,9 +320,17 @@ class Attempts(AppBound):
         await self._close(a, t(a.lang, "hw_time_up"), None)
 
     async def _close(
-        self, a: Attempt, verdict: str, chosen: int | None, given: str | None = None
+        self,
+        a: Attempt,
+        verdict: str,
+        chosen: Sequence[int] | None,
+        given: str | None = None,
+        *,
+        report: bool = False,
     ) -> None:
-        """Close the current question with ``verdict`` shown, then go on (under the lock)."""
+        """Close the current question with ``verdict`` shown, then go on (under the lock);
+        ``report``: a typed answer refused (or given part of the marks), which its Report
+        button lets the student ask the teacher to accept."""
         engine = a.engine
         reveal = await self._driver.close(a, a.timer)
         a.ticked = frozenset()
@@ -334,6 +343,11 @@ class Attempts(AppBound):
                     reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen, given=given
                 ),
                 rich=question_has_math(reveal.question),
+                markup=(
+                    render_teacher.report_keyboard(a.lang, a.run_id, [reveal.q_index + 1])
+                    if report
+                    else None
+                ),
             )
         await self._next(a)
 

@@ -214,7 +214,7 @@ class RunDriver:
         run.message_id = sent.message_id
         await save_progress(self._store, run.run_id, engine, run.message_id)
         if arm is not None:
-            arm(engine.seconds)
+            arm(engine.seconds_for(engine.current))
         return True
 
     async def _send(

@@ -394,10 +394,12 @@ class GroupQuizzes(AppBound):
             total=run.engine.count,
             stopped=status == "stopped",
         )
-        markup = (
-            render.recap_keyboard(run.lang, self._bot.username, run.run_id)
-            if scores and self.on_finish is not None
-            else None
+        typed = any(q.typed for q in run.quiz.questions)
+        markup = render.recap_keyboard(
+            run.lang,
+            self._bot.username if scores and self.on_finish is not None else None,
+            run.run_id,
+            homework=run.quiz.id if typed else None,
         )
         sent = await outbox.send(
             self._bot, run.chat_id, text, thread_id=run.thread_id, markup=markup

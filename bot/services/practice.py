@@ -29,6 +29,7 @@ from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html
 from bot.render import callbacks
+from bot.render import teacher as render_teacher
 from bot.services import pictures
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap, edit
@@ -218,11 +219,17 @@ class PracticeSessions(AppBound):
                 session.lang, verdict, engine.question, engine.permutation, practice=True
             )
             text = render.practice_answered(
-                reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.option
+                reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.options
             )
         if message_id is not None:
             rich = question_has_math(reveal.question)
-            await edit(self._bot, session.chat_id, message_id, text, rich=rich)
+            refused = engine.question.typed and not answer.correct  # the student may contest it
+            markup = (
+                render_teacher.report_keyboard(session.lang, session.run_id, [reveal.q_index + 1])
+                if refused
+                else None
+            )
+            await edit(self._bot, session.chat_id, message_id, text, rich=rich, markup=markup)
         session.ticked = frozenset()
         if engine.advance():
             await self._ask(session)

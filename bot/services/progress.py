@@ -8,10 +8,10 @@ shape to the other.
 from __future__ import annotations
 
 from bot.core.bank import Quiz
-from bot.core.engine import Answer, QuizEngine
+from bot.core.engine import TYPED_MIN_SECONDS, Answer, QuizEngine
 from bot.core.scoring import from_letters, letters
+from bot.storage import HOMEWORK, Store, StoredRun
 from bot.storage import Answer as StoredAnswer
-from bot.storage import Store, StoredRun
 
 
 async def save_progress(
@@ -41,6 +41,7 @@ async def restore_engine(store: Store, stored: StoredRun, quiz: Quiz) -> QuizEng
         phase=stored.phase,
         posted_at=stored.posted_at,
         deadline=stored.deadline,
+        typed_floor=TYPED_MIN_SECONDS if stored.mode == HOMEWORK else 0,
     )
     engine.restore(map(to_engine, await store.answers(stored.run_id)))
     return engine

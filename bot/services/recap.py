@@ -130,11 +130,11 @@ class Recaps(AppBound):
         if not self._sending:  # else the task already sending takes these too
             await self._send_all()
 
-    async def _answers(self, run_id: int) -> dict[int, dict[int, tuple[int, bool]]]:
-        """user → question index → (bank option, right)."""
-        out: dict[int, dict[int, tuple[int, bool]]] = {}
+    async def _answers(self, run_id: int) -> dict[int, dict[int, tuple[tuple[int, ...], bool]]]:
+        """user → question index → (bank options picked, right)."""
+        out: dict[int, dict[int, tuple[tuple[int, ...], bool]]] = {}
         for a in await self._store.answers(run_id):
-            out.setdefault(a.user_id, {})[a.q_index] = (a.option, a.correct)
+            out.setdefault(a.user_id, {})[a.q_index] = (a.options, a.correct)
         return out
 
     def _texts(
@@ -142,7 +142,7 @@ class Recaps(AppBound):
         run: StoredRun,
         quiz: Quiz,
         user_id: int,
-        answers: Mapping[int, Mapping[int, tuple[int, bool]]],
+        answers: Mapping[int, Mapping[int, tuple[tuple[int, ...], bool]]],
         results: Any,
         lang: Lang,
     ) -> list[Safe]:
@@ -158,11 +158,8 @@ class Recaps(AppBound):
             if question is None or sorted(perm) != list(range(len(question.options))):
                 continue  # the bank changed since
             chosen = mine.get(q_index)
-            items.append(
-                render.Missed(
-                    q_index + 1, question, perm, perm.index(chosen[0]) if chosen else None
-                )
-            )
+            picks = render.shown_picks(perm, chosen[0]) if chosen else None
+            items.append(render.Missed(q_index + 1, question, perm, picks))
         asked = _asked(run, mine)
         best = max(streaks([mine[q][1] if q in mine else None for q in range(asked)]), default=0)
         return render.recap_messages(
@@ -181,7 +178,7 @@ class Recaps(AppBound):
     @staticmethod
     def _report_markup(
         run: StoredRun,
-        answers: Mapping[int, Mapping[int, tuple[int, bool]]],
+        answers: Mapping[int, Mapping[int, tuple[tuple[int, ...], bool]]],
         user_id: int,
         lang: Lang,
     ) -> InlineKeyboardMarkup | None:
@@ -260,6 +257,6 @@ def _asked(run: StoredRun, mine: Mapping[int, Any]) -> int:
     return min(run.question_count, max(posted, max(mine, default=-1) + 1))
 
 
-def _missed(run: StoredRun, mine: Mapping[int, tuple[int, bool]]) -> list[int]:
+def _missed(run: StoredRun, mine: Mapping[int, tuple[tuple[int, ...], bool]]) -> list[int]:
     """Question indexes a participant answered wrong or let pass."""
     return [q for q in range(_asked(run, mine)) if q not in mine or not mine[q][1]]

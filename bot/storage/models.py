@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from bot.core.engine import Phase, Plan
+from bot.core.scoring import from_letters
 from bot.i18n.lang import Lang
 
 Mode = Literal["group", "practice", "homework"]
@@ -120,6 +121,13 @@ class Answer:
     answered_at: float
     given: str | None = None  # several options: their letters in bank order ("AC"); or typed
     credit: float | None = None  # 0..1; None: 1 if correct, else 0
+
+    @property
+    def options(self) -> tuple[int, ...]:
+        """Every option picked (bank indices); none for a typed answer."""
+        if self.option < 0:
+            return ()
+        return from_letters(self.given or "") or (self.option,)
 
 
 @dataclass(frozen=True, slots=True)
