@@ -53,6 +53,7 @@ from bot.render.quiz import (
     typed_answers,
     typed_closed,
     typed_feedback,
+    typed_superseded,
     typed_verdict,
     verdict_prefix,
 )
@@ -131,6 +132,7 @@ __all__ = [
     "typed_answers",
     "typed_closed",
     "typed_feedback",
+    "typed_superseded",
     "typed_verdict",
     "verdict_prefix",
     "when",

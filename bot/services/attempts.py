@@ -36,7 +36,7 @@ from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.services import pictures
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap, edit
+from bot.services.driver import Notice, RunDriver, Tap, edit, sent_after
 from bot.services.progress import restore_engine, save_ticks, ticked_of
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
 from bot.tg import outbox
@@ -274,7 +274,8 @@ class Attempts(AppBound):
 
     async def typed(self, user_id: int, text: str, message_id: int) -> bool:
         """A text the student sent: the answer to their attempt's open typed question (True),
-        or not for homework (False)."""
+        or not for homework (False). A text sent before that question was asked answered an
+        earlier one: it is told which question waits now."""
         a = next(
             (
                 x
@@ -289,6 +290,9 @@ class Attempts(AppBound):
             engine, now = a.engine, self._clock()
             if a.run_id not in self._by_id or engine.phase != "open" or not engine.question.typed:
                 return False
+            if not sent_after(a.message_id, message_id):  # it answered an earlier question
+                await self._say(a, render.typed_superseded(a.lang, engine.question), message_id)
+                return True
             if not typed_readable(engine.question, text):
                 await self._say(a, t(a.lang, "typed_not_number"), message_id)
                 return True

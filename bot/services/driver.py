@@ -120,6 +120,14 @@ class Timers:
         await callback(data)
 
 
+def sent_after(asked: int | None, message_id: int) -> bool:
+    """Whether a private text (``message_id``) was sent after the question whose message is
+    ``asked``, and so answers it: one chat numbers its messages in order, both sides' alike, so
+    a text numbered before the question was written before the student could see it (it
+    answered an earlier question). An unknown question message (its send failed) takes any."""
+    return asked is None or message_id > asked
+
+
 async def send(
     bot: ExtBot[Any],
     chat_id: int,

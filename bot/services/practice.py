@@ -31,7 +31,7 @@ from bot.i18n.markup import Safe, html
 from bot.render import callbacks
 from bot.services import pictures
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap, edit
+from bot.services.driver import Notice, RunDriver, Tap, edit, sent_after
 from bot.services.progress import save_ticks, ticked_of, to_engine
 from bot.storage import NewRun, Store
 from bot.tg import outbox
@@ -61,8 +61,12 @@ class PracticeSessions(AppBound):
         store: Store,
         catalog: Catalog,
         clock: Callable[[], float],
+        typed_minutes: float = 30.0,
     ) -> None:
         self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
+        #: how long a typed question waits for its answer before other private text is not
+        #: taken for it any more (a draft's title, a /review answer)
+        self._typed_seconds = typed_minutes * 60
         self._by_id: dict[int, Session] = {}
         self._driver = RunDriver(app, store, clock)
 
@@ -110,6 +114,7 @@ class PracticeSessions(AppBound):
             engine = QuizEngine(quiz, stored.plan, 0, current=stored.current, phase="open")
         except PlanMismatch:
             return None
+        engine.posted_at = stored.posted_at
         engine.restore(map(to_engine, await self._store.answers(run_id)))
         session = Session(run_id, chat_id, stored.language, engine.quiz, engine, stored.message_id)
         session.ticked = (await ticked_of(self._store, run_id, engine)).get(chat_id, frozenset())
@@ -160,21 +165,50 @@ class PracticeSessions(AppBound):
         """The typed question the private chat's practice session waits on an answer to."""
         stored = await self._store.running_run(chat_id, 0, "practice")
         session = await self._load(stored.run_id, chat_id) if stored is not None else None
-        if session is None or session.engine.phase != "open":
+        if session is None or not await self._claims(session):
             return None
-        return session.engine.question if session.engine.question.typed else None
+        return session.engine.question
+
+    async def _claims(self, session: Session) -> bool:
+        """Whether the session's open question takes private text: it is typed, and no other
+        text waits elsewhere (a draft, a ``/review`` question) that was begun, written to or
+        asked after it, or at all once it waited longer than the setting's minutes."""
+        engine = session.engine
+        if engine.phase != "open" or not engine.question.typed:
+            return False
+        asked = engine.posted_at
+        if asked is None:
+            return True
+        draft = await self._store.draft(session.chat_id)
+        review = await self._store.open_review(session.chat_id)
+        if draft is None and review is None:
+            return True
+        if self._clock() - asked > self._typed_seconds:
+            return False  # stale: what else waits takes the text
+        if draft is not None and draft.updated_at > asked:
+            return False
+        return not (
+            review is not None
+            and review.message_id is not None
+            and (session.message_id is None or review.message_id > session.message_id)
+        )
 
     async def typed(self, chat_id: int, user_id: int, text: str, message_id: int) -> bool:
         """A text the student sent: the answer to the practice question waiting for one (True),
-        or not for practice (False: another feature may take it)."""
+        or not for practice (False: another feature may take it). A text sent before the open
+        question was asked answered an earlier one: it is told which question waits now."""
         stored = await self._store.running_run(chat_id, 0, "practice")
         session = await self._load(stored.run_id, chat_id) if stored is not None else None
         if session is None:
             return False
         async with session.lock:
             engine = session.engine
-            if engine.phase != "open" or not engine.question.typed:
+            if not await self._claims(session):
                 return False
+            if not sent_after(session.message_id, message_id):
+                notice = render.typed_superseded(session.lang, engine.question)
+                await outbox.send(self._bot, chat_id, notice, reply_to=message_id)
+                return True
             if not typed_readable(engine.question, text):
                 notice = t(session.lang, "typed_not_number")
                 await outbox.send(self._bot, chat_id, notice, reply_to=message_id)
