@@ -33,6 +33,7 @@ from bot.render.authoring import (
 )
 from bot.services import draft_text as text_import
 from bot.services import drafts, photos
+from bot.services.authoring import stored_size
 from bot.services.container import Context, Services
 from bot.services.drafts import DraftQuestion, PollFacts
 from bot.services.photos import Photo
@@ -113,6 +114,10 @@ async def done(update: Update, context: Context) -> None:
     quiz = built.quiz
     if quiz is None or built.yaml_text is None or built.problems:
         await reply(update, context, refused(lang, "author_invalid", problem_lines(built, lang)))
+        return
+    size = stored_size(built.yaml_text, built.pictures.values())
+    if await guard.over_storage(svc, user.id, size):
+        await reply(update, context, guard.storage_full(svc, lang))  # the draft stays
         return
     saved = await svc.authoring.save(
         user.id, quiz, built.yaml_text, "polls", current.title, built.pictures.values()

@@ -8,6 +8,7 @@ Telegram accepts for sending it again (so it is never uploaded).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,7 +45,8 @@ async def download(svc: Services, sizes: Sequence[PhotoSize]) -> Photo:
     data = await svc.transports[0].fetch(encoded(file.file_path or ""), MAX_IMAGE_BYTES)
     if data is None:  # more than the limit came: the download was stopped there
         raise Refused("bank_image_big", size=MAX_IMAGE_BYTES + 1, limit=MAX_IMAGE_BYTES)
-    return Photo(check(data), size.file_id)
+    # decoded whole (a few milliseconds to a second for the largest): off the event loop
+    return Photo(await asyncio.to_thread(check, data), size.file_id)
 
 
 async def keep(svc: Services, photos: Sequence[Photo]) -> None:
