@@ -83,3 +83,22 @@ def test_rich_html_packs_paragraphs_past_the_blocks_allowed() -> None:
     assert html.count("<p>") <= 400 and "<tg-math-block>" not in html
     assert all(f"p{n}<" in html or f"p{n}<br>" in html for n in range(PARAGRAPHS))
     assert "<tg-math>x</tg-math>" in html
+
+
+async def test_a_refused_rich_question_is_shown_as_text_and_answered(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A limit of rich messages the bot did not foresee: Telegram refuses the question's rich
+    message; it goes as a text message, and its answer edits it as text."""
+    student = tg.add_user(803, "Mitu", language_code="en")
+    tg.fail(
+        "sendRichMessage", times=99, error_code=400, description="Bad Request: RICH_UNFORESEEN"
+    )
+    async with BotHarness(tg, tmp_path / "db.sqlite3", env=bank_env(tmp_path, "across", ACROSS)):
+        shown = await practice(tg, student, "across", "❓ Question 1/1")
+        assert shown.rich is None and "Which is \\(x^2\\)?" in shown.text
+        right = next(d for row in shown.buttons for label, d in row if label == "B")
+        tg.tap(student.id, student, shown.message_id, right or "")
+        await tg.wait_for(lambda: tg.find_message(student.id, "Score: 1/1"))
+        answered = tg.stored_message(student.id, shown.message_id)
+        assert answered is not None and "✅" in answered.text and not answered.buttons
