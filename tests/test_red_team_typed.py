@@ -13,6 +13,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from botproc import BotProcess
 from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
@@ -158,3 +159,37 @@ async def test_practice_question_past_its_minutes_gives_way_to_an_older_draft(
         draft = await bot.services.store.draft(student.id)
         assert draft is not None and draft.title == "Chemistry"
         assert given(db, student) == {"n1": "2"}
+
+
+async def test_after_kill_9_before_the_verdict_the_notice_names_the_question_waiting(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Killed after an answer was stored and before its message was edited: after the restart
+    the student is told which question waits, and the answer they send again is judged for
+    that question only (never as the question after it)."""
+    student = tg.add_user(704, "Tuli", language_code="en")
+    db = tmp_path / "db.sqlite3"
+    env = bank_env(tmp_path, "numbers", NUMBERS)
+    bot = await BotProcess(tg, db, **env).start()
+    try:
+        chat = tg.private_chat(student)
+        tg.user_says(chat, student, "/quiz numbers")
+        q1 = await tg.wait_for(lambda: asked(tg, student, 1), timeout=20)
+        stuck = tg.fail(
+            "editMessageText", delay=60, match=lambda p: p.get("message_id") == q1.message_id
+        )
+        tg.user_says(chat, student, "2")
+        await tg.wait_for(lambda: stuck.hits > 0 and given(db, student) == {"n1": "2"}, timeout=20)
+        await bot.kill()
+        bot = await BotProcess(tg, db, **env).start()
+        told = await tg.wait_for(lambda: tg.find_message(chat.id, "I restarted"), timeout=20)
+        # the stored answer was shown on its question, and the question after it asked
+        shown = tg.stored_message(chat.id, q1.message_id)
+        assert shown is not None and "Your answer: 2" in shown.text
+        q2 = await tg.wait_for(lambda: asked(tg, student, 2), timeout=20)
+        assert "What is 2 + 2?" in told.text and told.message_id > q2.message_id
+        tg.user_says(chat, student, "4")  # the answer to the question named
+        await tg.wait_for(lambda: asked(tg, student, 3), timeout=20)
+        assert given(db, student) == {"n1": "2", "n2": "4"}
+    finally:
+        await bot.close()

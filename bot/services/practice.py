@@ -21,7 +21,7 @@ from telegram.ext import Application
 from bot import render
 from bot.banks.catalog import Catalog
 from bot.core.bank import Question, Quiz
-from bot.core.engine import PlanMismatch, QuizEngine, Verdict, make_plan
+from bot.core.engine import Answer, PlanMismatch, QuizEngine, Verdict, make_plan
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
@@ -119,7 +119,11 @@ class PracticeSessions(AppBound):
         session = Session(run_id, chat_id, stored.language, engine.quiz, engine, stored.message_id)
         session.ticked = (await ticked_of(self._store, run_id, engine)).get(chat_id, frozenset())
         self._by_id[run_id] = session
-        return session
+        stored_answer = engine.answers_of(chat_id).get(engine.current)
+        if stored_answer is not None:  # stopped after storing it, before its verdict was shown
+            async with session.lock:
+                await self._answered(session, stored_answer, session.message_id)
+        return session if session.run_id in self._by_id else None
 
     async def tap(self, tap: Tap[callbacks.AnswerData]) -> Notice:
         """Answer a practice tap: the notification for the callback query."""
@@ -236,6 +240,12 @@ class PracticeSessions(AppBound):
         answer = verdict.answer
         if not await self._driver.record(session, answer, points=0):
             return t(session.lang, "alert_error"), True
+        return await self._answered(session, answer, message_id), False
+
+    async def _answered(self, session: Session, answer: Answer, message_id: int | None) -> str:
+        """After an answer was stored (under the lock): kept for ``/review`` if missed, the
+        question closed on its message, and the next one asked; the verdict."""
+        engine = session.engine
         if not answer.correct:  # it comes back in /review
             await self._store.add_missed(
                 [(answer.user_id, session.quiz.id, engine.question.id)], *first_review(answer.at)
@@ -249,7 +259,11 @@ class PracticeSessions(AppBound):
             )
         else:
             prefix = render.verdict_prefix(
-                session.lang, verdict, engine.question, engine.permutation, practice=True
+                session.lang,
+                Verdict("accepted", answer),
+                engine.question,
+                engine.permutation,
+                practice=True,
             )
             text = render.practice_answered(
                 reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.option
@@ -262,7 +276,7 @@ class PracticeSessions(AppBound):
             await self._ask(session)
         else:
             await self._done(session, answer.user_id)
-        return prefix, False
+        return prefix
 
     def _question(self, session: Session) -> tuple[Safe, InlineKeyboardMarkup | None]:
         engine = session.engine
