@@ -193,3 +193,34 @@ async def test_after_kill_9_before_the_verdict_the_notice_names_the_question_wai
         assert given(db, student) == {"n1": "2", "n2": "4"}
     finally:
         await bot.close()
+
+
+async def test_homework_killed_before_the_verdict_shows_it_and_asks_the_next(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    cls = populate(tg, students=1)
+    student = cls.students[0]
+    db = tmp_path / "db.sqlite3"
+    env = bank_env(tmp_path, "numbers", NUMBERS)
+    bot = await BotProcess(tg, db, **env).start()
+    try:
+        tg.user_says(cls.chat_id, cls.creator, "/homework numbers 1d")
+        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Numbers"), timeout=20)
+        chat = tg.private_chat(student)
+        tg.user_says(chat, student, "/start hw-1")
+        q1 = await tg.wait_for(lambda: asked(tg, student, 1), timeout=20)
+        stuck = tg.fail(
+            "editMessageText", delay=60, match=lambda p: p.get("message_id") == q1.message_id
+        )
+        tg.user_says(chat, student, "2")
+        await tg.wait_for(lambda: stuck.hits > 0 and given(db, student) == {"n1": "2"}, timeout=20)
+        await bot.kill()
+        bot = await BotProcess(tg, db, **env).start()
+        q2 = await tg.wait_for(lambda: asked(tg, student, 2), timeout=20)
+        await tg.wait_for(lambda: "Your answer: 2" in tg.stored_message(chat.id, q1.message_id).text)
+        tg.user_says(chat, student, "4")
+        await tg.wait_for(lambda: asked(tg, student, 3), timeout=20)
+        assert given(db, student) == {"n1": "2", "n2": "4"}
+        assert tg.stored_message(chat.id, q2.message_id) is not None
+    finally:
+        await bot.close()

@@ -25,7 +25,7 @@ from telegram.ext import Application
 
 from bot import render
 from bot.core.bank import Question, Quiz
-from bot.core.engine import PlanMismatch, QuizEngine, Verdict, make_plan
+from bot.core.engine import Answer, PlanMismatch, QuizEngine, Reveal, Verdict, make_plan
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
@@ -267,7 +267,10 @@ class Attempts(AppBound):
             (
                 x.engine.question
                 for x in self._by_id.values()
-                if x.user_id == user_id and x.engine.phase == "open" and x.engine.question.typed
+                if x.user_id == user_id
+                and x.engine.phase == "open"
+                and x.engine.question.typed
+                and x.engine.current not in x.engine.answers_of(user_id)  # else: closing
             ),
             None,
         )
@@ -316,6 +319,20 @@ class Attempts(AppBound):
             await self._close(a, head, None, answer.typed)
         return True
 
+    def _stored_verdict(self, a: Attempt, answer: Answer) -> tuple[str, int | None, str | None]:
+        """How an answer stored before the bot stopped is shown on its question's message, as
+        it would have been: the verdict, the option chosen (shown position), the text typed."""
+        engine = a.engine
+        verdict = Verdict("accepted", answer)
+        prefix = render.verdict_prefix(
+            a.lang, verdict, engine.question, engine.permutation, practice=False
+        )
+        if engine.question.typed:
+            return render.typed_verdict(a.lang, engine.question, answer, prefix), None, answer.typed
+        perm = engine.permutation
+        chosen = perm.index(answer.option) if answer.option in perm and not answer.picked else None
+        return prefix, chosen, None
+
     async def _say(self, a: Attempt, text: Safe, reply_to: int) -> None:
         await outbox.send(self._bot, a.user_id, text, reply_to=reply_to)
 
@@ -326,20 +343,30 @@ class Attempts(AppBound):
         self, a: Attempt, verdict: str, chosen: int | None, given: str | None = None
     ) -> None:
         """Close the current question with ``verdict`` shown, then go on (under the lock)."""
-        engine = a.engine
         reveal = await self._driver.close(a, a.timer)
         a.ticked = frozenset()
+        await self._show_closed(a, reveal, verdict, chosen, given)
+        await self._next(a)
+
+    async def _show_closed(
+        self, a: Attempt, reveal: Reveal, verdict: str, chosen: int | None, given: str | None
+    ) -> None:
+        """The closed question's message edited into its reveal with ``verdict``."""
         if a.message_id is not None:
             await edit(
                 self._bot,
                 a.user_id,
                 a.message_id,
                 render_teacher.attempt_closed(
-                    reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen, given=given
+                    reveal,
+                    a.lang,
+                    total=a.engine.count,
+                    verdict=verdict,
+                    chosen=chosen,
+                    given=given,
                 ),
                 rich=question_has_math(reveal.question),
             )
-        await self._next(a)
 
     async def _next(self, a: Attempt) -> None:
         if a.engine.advance():
@@ -471,7 +498,10 @@ class Attempts(AppBound):
     async def _continue(self, a: Attempt) -> None:
         async with a.lock:
             engine = a.engine
-            if engine.phase == "open":
+            stored = engine.answers_of(a.user_id).get(engine.current)
+            if engine.phase == "open" and stored is not None:  # stored before a stop
+                await self._close(a, *self._stored_verdict(a, stored))
+            elif engine.phase == "open":
                 remaining = (engine.deadline or 0) - self._clock()
                 if remaining > 0:
                     self._arm(a, remaining)
@@ -479,5 +509,11 @@ class Attempts(AppBound):
                     await self._time_up(a)
             elif engine.phase == "posting":
                 await self._post(a)
-            else:
+            else:  # closed: its reveal shown again (the stop may have come before it), then on
+                verdict, chosen, given = (
+                    self._stored_verdict(a, stored)
+                    if stored is not None
+                    else (t(a.lang, "hw_time_up"), None, None)
+                )
+                await self._show_closed(a, engine.reveal(engine.current), verdict, chosen, given)
                 await self._next(a)
