@@ -19,6 +19,8 @@ from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import bank_env, populate
 
+from bot.core.engine import DAY
+
 NUMBERS = """\
 title: {bn: সংখ্যা, en: Numbers}
 language: en
@@ -224,3 +226,50 @@ async def test_homework_killed_before_the_verdict_shows_it_and_asks_the_next(
         assert tg.stored_message(chat.id, q2.message_id) is not None
     finally:
         await bot.close()
+
+
+TWO = """\
+title: {bn: দুই, en: Two}
+language: en
+settings: {shuffle: false, seconds: 300}
+questions:
+  - id: a
+    type: numeric
+    question: {bn: "১ + ১?", en: "What is 1 + 1?"}
+    answers: [{answer: 2}]
+  - id: b
+    type: numeric
+    question: {bn: "২ + ২?", en: "What is 2 + 2?"}
+    answers: [{answer: 4}]
+"""
+
+
+async def test_review_answer_sent_twice_answers_one_card(tg: FakeTelegram, tmp_path: Path) -> None:
+    student = tg.add_user(705, "Joya", language_code="en")
+    clock = ManualClock(time.time())
+    db = tmp_path / "db.sqlite3"
+    async with BotHarness(tg, db, env=bank_env(tmp_path, "two", TWO), clock=clock):
+        chat = tg.private_chat(student)
+        tg.user_says(chat, student, "/quiz two")
+        for n, wrong in ((1, "5"), (2, "5")):
+            await tg.wait_for(
+                lambda n=n: next(  # type: ignore[misc]
+                    (m for m in tg.messages(chat.id) if m.text.startswith(f"❓ Question {n}/2")),
+                    None,
+                )
+            )
+            tg.user_says(chat, student, wrong)
+        await tg.wait_for(lambda: tg.find_message(chat.id, "Score: 0/2"))
+        clock.advance(DAY + 60)
+        tg.user_says(chat, student, "/review")
+        first = await tg.wait_for(lambda: tg.find_message(chat.id, "🔁 Review"))
+        tg.user_says(chat, student, "2")
+        tg.user_says(chat, student, "2")
+        await tg.wait_for(lambda: notices(tg, student))
+        assert "What is 1 + 1?" in first.text
+        done = tg.stored_message(chat.id, first.message_id)
+        assert done is not None and "Your answer: 2" in done.text
+        second = tg.find_message(chat.id, "🔁 Review")
+        assert second is not None and second.message_id != first.message_id
+        assert "What is 2 + 2?" in second.text and "Your answer" not in second.text  # waiting
+        assert "What is 2 + 2?" in notices(tg, student)[0].text
