@@ -198,3 +198,25 @@ async def test_below_the_disk_reserve_uploads_are_refused_and_answers_go_on(
             tg.tap(teacher.id, teacher, question.message_id, question.buttons[0][0][1] or "")
         )
         assert answer.text is not None and "Sorry" not in answer.text
+
+
+async def test_a_quiz_poll_s_photo_counts_as_a_photo_sent(tg: FakeTelegram, db_path: Path) -> None:
+    teacher = tg.add_user(5108, "Teacher", language_code="en")
+    env = {"QUIZBOT_DRAFT_PHOTOS": "1", "QUIZBOT_UPLOADS_PER_DAY": "2"}
+    async with BotHarness(tg, db_path, env=env):
+        await say(tg, teacher, "/newquiz Figures", "Now send the questions")
+        await poll(tg, teacher, "Question 1 added", "Figure 1?", ["a", "b"], media=png(5, 3))
+        said = await poll(
+            tg, teacher, "Question 2 added", "Figure 2?", ["a", "b"], media=png(6, 3)
+        )
+        assert "as many as a quiz being written may" in said.text
+        assert kept_pictures(db_path) == 1
+        # a new draft: the photo limit is free again; the day's uploads are not
+        await say(tg, teacher, "/cancel", "")
+        await say(tg, teacher, "/newquiz Others", "Now send the questions")
+        await poll(tg, teacher, "Question 1 added", "Figure 1?", ["a", "b"], media=png(7, 3))
+        await say(tg, teacher, "/cancel", "")
+        await say(tg, teacher, "/newquiz Third", "Now send the questions")
+        said = await poll(tg, teacher, "Question 1 added", "F?", ["a", "b"], media=png(8, 3))
+        assert "no room for it now" in said.text
+        assert len(tg.calls_to("getFile")) == 2  # the refused photos were never downloaded

@@ -78,11 +78,20 @@ MEDIA_KINDS = (
 )
 
 
-async def poll_media(svc: Services, poll: Poll) -> tuple[Photo | None, PollExtras]:
-    """A quiz poll's photo, downloaded and checked, and what else the poll carries."""
+def poll_photo(poll: Poll) -> PhotoSize | None:
+    """The largest size of a quiz poll's photo, if it has one."""
+    if poll.media is None or not poll.media.photo:
+        return None
+    return max(poll.media.photo, key=lambda p: p.width * p.height)
+
+
+async def poll_media(
+    svc: Services, poll: Poll, refused: tuple[str, dict[str, object]] | None = None
+) -> tuple[Photo | None, PollExtras]:
+    """A quiz poll's photo, downloaded and checked (unless ``refused`` already: why it is not
+    taken, an i18n key and its values), and what else the poll carries."""
     photo: Photo | None = None
-    refused: tuple[str, dict[str, object]] | None = None
-    if poll.media is not None and poll.media.photo:
+    if refused is None and poll.media is not None and poll.media.photo:
         try:
             photo = await download(svc, poll.media.photo)
         except TelegramError as exc:
