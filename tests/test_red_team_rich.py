@@ -91,9 +91,7 @@ async def test_a_refused_rich_question_is_shown_as_text_and_answered(
     """A limit of rich messages the bot did not foresee: Telegram refuses the question's rich
     message; it goes as a text message, and its answer edits it as text."""
     student = tg.add_user(803, "Mitu", language_code="en")
-    tg.fail(
-        "sendRichMessage", times=99, error_code=400, description="Bad Request: RICH_UNFORESEEN"
-    )
+    tg.fail("sendRichMessage", times=99, error_code=400, description="Bad Request: RICH_UNFORESEEN")
     async with BotHarness(tg, tmp_path / "db.sqlite3", env=bank_env(tmp_path, "across", ACROSS)):
         shown = await practice(tg, student, "across", "❓ Question 1/1")
         assert shown.rich is None and "Which is \\(x^2\\)?" in shown.text

@@ -55,6 +55,11 @@ def opened(db: Path, n: int) -> bool:
     return row is not None and row == (n - 1, "open")
 
 
+def shown_text(tg: FakeTelegram, chat_id: int, message_id: int) -> str:
+    message = tg.stored_message(chat_id, message_id)
+    return message.text if message is not None else ""
+
+
 def given(db: Path, user: User) -> dict[str, str]:
     with sqlite3.connect(db) as conn:
         rows = conn.execute(
@@ -219,7 +224,7 @@ async def test_homework_killed_before_the_verdict_shows_it_and_asks_the_next(
         await bot.kill()
         bot = await BotProcess(tg, db, **env).start()
         q2 = await tg.wait_for(lambda: asked(tg, student, 2), timeout=20)
-        await tg.wait_for(lambda: "Your answer: 2" in tg.stored_message(chat.id, q1.message_id).text)
+        await tg.wait_for(lambda: "Your answer: 2" in shown_text(tg, chat.id, q1.message_id))
         tg.user_says(chat, student, "4")
         await tg.wait_for(lambda: asked(tg, student, 3), timeout=20)
         assert given(db, student) == {"n1": "2", "n2": "4"}

@@ -206,9 +206,7 @@ async def test_a_quiz_poll_s_photo_counts_as_a_photo_sent(tg: FakeTelegram, db_p
     async with BotHarness(tg, db_path, env=env):
         await say(tg, teacher, "/newquiz Figures", "Now send the questions")
         await poll(tg, teacher, "Question 1 added", "Figure 1?", ["a", "b"], media=png(5, 3))
-        said = await poll(
-            tg, teacher, "Question 2 added", "Figure 2?", ["a", "b"], media=png(6, 3)
-        )
+        said = await poll(tg, teacher, "Question 2 added", "Figure 2?", ["a", "b"], media=png(6, 3))
         assert "as many as a quiz being written may" in said.text
         assert kept_pictures(db_path) == 1
         # a new draft: the photo limit is free again; the day's uploads are not
