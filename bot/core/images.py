@@ -5,22 +5,34 @@ beside the bank file, ``pics/q3.png``; in a stored quiz the content's name, ``<s
 and the SHA-256 of its content, by which the bot keeps it (stored quizzes: the bytes in SQLite)
 and Telegram's ``file_id`` once it was uploaded (bot/storage/images.py).
 
-``sniff`` reads only the file's header: its type (JPEG, PNG, GIF or WebP, what ``sendPhoto``
+``sniff`` reads the file's header: its type (JPEG, PNG, GIF or WebP, what ``sendPhoto``
 takes) and its size in pixels, checked against Telegram's photo limits (width + height at most
-10,000, ratio at most 20) and ours (``MAX_IMAGE_BYTES`` a picture, ``MAX_IMAGES`` a quiz).
+10,000, ratio at most 20) and ours (``MAX_IMAGE_BYTES`` a picture, ``MAX_IMAGES`` a quiz). Then
+``check`` decodes it whole with Pillow (``decodes``): the header must tell the truth and the
+image data be complete, and a file much larger than its picture needs (zeros or any filler
+packed after or inside it, which a .zip would carry almost for free) is refused, so a picture
+kept costs what it shows.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import re
+import zlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+
+from PIL import Image as PILImage
 
 MAX_IMAGE_BYTES = 5 * 1024 * 1024  # Telegram takes 10 MB; a class's phones like far less
 MAX_IMAGES = 50  # a quiz
 MAX_SIDES = 10_000  # width + height (Telegram)
 MAX_RATIO = 20  # Telegram
+#: a picture's file may be this much larger than it compresses to (real image data is already
+#: compressed: filler is what squeezes)
+PADDING_SLACK = 64 * 1024
+_PIL_FORMATS = {"image/jpeg": "JPEG", "image/png": "PNG", "image/gif": "GIF", "image/webp": "WEBP"}
 #: a stored quiz names each picture by its content
 STORED_NAME = re.compile(r"^([0-9a-f]{64})\.(jpg|png|gif|webp)$")
 _EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp"}
@@ -95,7 +107,31 @@ def check(data: bytes) -> Picture:
         raise Refused("bank_image_sides", width=width, height=height, limit=MAX_SIDES)
     if max(width, height) > MAX_RATIO * min(width, height):
         raise Refused("bank_image_sides", width=width, height=height, limit=MAX_SIDES)
+    if not decodes(data, mime, width, height):
+        raise Refused("bank_image_broken")
+    if padded(data):
+        raise Refused("bank_image_padded")
     return Picture(data, mime, width, height)
+
+
+def decodes(data: bytes, mime: str, width: int, height: int) -> bool:
+    """Whether Pillow decodes ``data`` whole as a ``mime`` picture of the size its header gave
+    (at most 25 million pixels: width + height at most 10,000 was checked first)."""
+    try:
+        with PILImage.open(io.BytesIO(data), formats=[_PIL_FORMATS[mime]]) as im:
+            if im.size != (width, height):
+                return False
+            im.load()
+    except Exception:  # Pillow raises many kinds for a damaged or lying file
+        return False
+    return True
+
+
+def padded(data: bytes) -> bool:
+    """Whether the file carries filler: it squeezes by more than ``PADDING_SLACK`` and to less
+    than half its size, which compressed image data (PNG, JPEG, GIF, WebP) never does."""
+    squeezed = len(zlib.compress(data, 1))
+    return len(data) - squeezed > PADDING_SLACK and squeezed * 2 < len(data)
 
 
 def sniff(data: bytes) -> tuple[str, int, int] | None:

@@ -57,6 +57,14 @@ class Settings:
     # what one user may upload in 24 hours (issue 23): files of questions, and their bytes
     uploads_per_day: int = 20
     upload_bytes_per_day: int = 5 * 1024 * 1024
+    # what one user may keep stored: their quizzes' text and pictures
+    user_storage_bytes: int = 50 * 1024 * 1024
+    # photos one quiz being written may hold (a replaced picture no longer counts)
+    draft_photos: int = 50
+    # uploads are refused while the database's disk has less free space than this
+    disk_reserve_bytes: int = 500 * 1024 * 1024
+    # a typed practice question older than this gives way to a draft or /review waiting for text
+    practice_typed_minutes: int = 30
     # sends beyond Telegram's free 30 a second go with allow_paid_broadcast (0.1 Stars each)
     paid_broadcast: bool = False
 
@@ -147,6 +155,10 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
         question_seconds=_int(env, "QUIZBOT_QUESTION_SECONDS", 30, MIN_SECONDS, MAX_SECONDS),
         uploads_per_day=_int(env, "QUIZBOT_UPLOADS_PER_DAY", 20, 0, 10_000),
         upload_bytes_per_day=_int(env, "QUIZBOT_UPLOAD_MB_PER_DAY", 5, 0, 1_000) * 1024 * 1024,
+        user_storage_bytes=_int(env, "QUIZBOT_USER_STORAGE_MB", 50, 0, 100_000) * 1024 * 1024,
+        draft_photos=_int(env, "QUIZBOT_DRAFT_PHOTOS", 50, 0, 1_000),
+        disk_reserve_bytes=_int(env, "QUIZBOT_DISK_RESERVE_MB", 500, 0, 1_000_000) * 1024 * 1024,
+        practice_typed_minutes=_int(env, "QUIZBOT_PRACTICE_TYPED_MINUTES", 30, 1, 10_080),
         log_level=level,
         webhook_url=webhook,
         webhook_secret=webhook_secret,

@@ -14,7 +14,7 @@ from functools import partial
 
 from telegram import Message, Poll, Update
 
-from bot.core.images import STORED_NAME
+from bot.core.images import MAX_IMAGE_BYTES, STORED_NAME
 from bot.handlers import guard
 from bot.handlers.replies import language, pressed, private_here, reply
 from bot.handlers.routes import Button, Command, Notice
@@ -33,6 +33,7 @@ from bot.render.authoring import (
 )
 from bot.services import draft_text as text_import
 from bot.services import drafts, photos
+from bot.services.authoring import stored_size
 from bot.services.container import Context, Services
 from bot.services.drafts import DraftQuestion, PollFacts
 from bot.services.photos import Photo
@@ -114,6 +115,10 @@ async def done(update: Update, context: Context) -> None:
     if quiz is None or built.yaml_text is None or built.problems:
         await reply(update, context, refused(lang, "author_invalid", problem_lines(built, lang)))
         return
+    size = stored_size(built.yaml_text, built.pictures.values())
+    if await guard.over_storage(svc, user.id, size):
+        await reply(update, context, guard.storage_full(svc, lang))  # the draft stays
+        return
     saved = await svc.authoring.save(
         user.id, quiz, built.yaml_text, "polls", current.title, built.pictures.values()
     )
@@ -144,12 +149,37 @@ async def poll_sent(update: Update, context: Context) -> None:
     if isinstance(found, str):
         await reply(update, context, t(lang, found))
         return
-    photo, extras = await photos.poll_media(svc, message.poll)
+    user_id = update.effective_user.id
+    refusal, reserved = await _poll_photo_room(svc, user_id, current, message.poll, lang)
+    photo, extras = await photos.poll_media(svc, message.poll, refusal)
+    if reserved is not None and photo is None:
+        await guard.release_upload(svc, reserved)
+    elif reserved is not None and photo is not None:
+        over = await guard.settle_upload(svc, user_id, reserved, len(photo.picture.data), lang)
+        if over is not None:  # larger than the day's room left: the question without it
+            photo, extras = None, replace(extras, photo=False, refused=("upload_photo_room", {}))
     if photo is not None:
         found = replace(found, image=photo.name)
     kept = [photo] if photo is not None else []
     notes = poll_notes(lang, extras)
     await _add(update, context, svc, current, [found], lang, kept=kept, notes=notes)
+
+
+async def _poll_photo_room(
+    svc: Services, user_id: int, current: Draft, poll: Poll, lang: Lang
+) -> tuple[tuple[str, dict[str, object]] | None, guard.Reserved | None]:
+    """Whether a quiz poll's photo may be taken: why not (an i18n key and its values), or its
+    reservation against the daily limits (None: the poll has no photo)."""
+    size = photos.poll_photo(poll)
+    if size is None:
+        return None, None
+    pictures = sum(1 for q in drafts.from_json(current.questions) if q.image is not None)
+    if pictures >= svc.settings.draft_photos:
+        return ("author_photo_limit_reason", {"limit": svc.settings.draft_photos}), None
+    reserved = await guard.reserve_upload(svc, user_id, size.file_size or MAX_IMAGE_BYTES, lang)
+    if not isinstance(reserved, guard.Reserved):
+        return ("upload_photo_room", {}), None
+    return None, reserved
 
 
 async def text_sent(update: Update, context: Context) -> None:

@@ -25,6 +25,8 @@ updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`
 from __future__ import annotations
 
 import logging
+import shutil
+from dataclasses import dataclass
 from typing import NoReturn
 
 from telegram import Chat, Update
@@ -249,13 +251,82 @@ async def waiting_question(svc: Services, user_id: int) -> Question | None:
 # --- bounded uploads -----------------------------------------------------------------------------
 
 
-async def upload_refusal(svc: Services, user_id: int, size: int, lang: Lang) -> Safe | None:
-    """Why this user may not upload a file of ``size`` bytes now (their daily number of
-    uploads or bytes is used up), or None. The bot's administrators are not limited."""
+@dataclass(frozen=True, slots=True)
+class Reserved:
+    """An upload counted against its sender's daily limits before its download (``slot``: the
+    reservation, None for the bot's administrators, who are not limited)."""
+
+    slot: int | None
+
+
+async def reserve_upload(svc: Services, user_id: int, size: int, lang: Lang) -> Reserved | Safe:
+    """Count an upload of ``size`` bytes (at most) before it is downloaded: the reservation,
+    or why not (the disk is nearly full; the user's daily number of uploads or bytes, or their
+    storage, is used up). Reserved in one transaction, so uploads sent at once are counted one
+    after the other; release it (:func:`release_upload`) if the upload is refused after all."""
+    if low_on_disk(svc, size):
+        return t(lang, "upload_disk_low")
     if user_id in svc.settings.admin_ids:
-        return None
-    count, used = await svc.store.uploaded_today(user_id, svc.clock())
+        return Reserved(None)
+    if await over_storage(svc, user_id, size):
+        return storage_full(svc, lang)
     most, budget = svc.settings.uploads_per_day, svc.settings.upload_bytes_per_day
-    if count >= most or used + size > budget:
+    slot = await svc.store.reserve_upload(user_id, size, svc.clock(), most=most, budget=budget)
+    if slot is None:
         return t(lang, "upload_daily_limit", count=most, mb=budget // (1024 * 1024))
-    return None
+    return Reserved(slot)
+
+
+async def settle_upload(
+    svc: Services, user_id: int, reserved: Reserved, stored: int, lang: Lang
+) -> Safe | None:
+    """Count a reserved upload as the bytes it stores (pictures decoded), or why it may not be
+    kept (its stored size passes the daily bytes or the user's storage, or the disk's reserve):
+    then the reservation is released."""
+    refusal: Safe | None = None
+    if low_on_disk(svc, stored):
+        refusal = t(lang, "upload_disk_low")
+    elif reserved.slot is None:
+        return None
+    elif await over_storage(svc, user_id, stored):
+        refusal = storage_full(svc, lang)
+    else:
+        budget = svc.settings.upload_bytes_per_day
+        if not await svc.store.settle_upload(reserved.slot, stored, budget=budget):
+            most = svc.settings.uploads_per_day
+            refusal = t(lang, "upload_daily_limit", count=most, mb=budget // (1024 * 1024))
+    if refusal is not None:
+        await release_upload(svc, reserved)
+    return refusal
+
+
+async def release_upload(svc: Services, reserved: Reserved) -> None:
+    """An upload refused after its reservation: it no longer counts."""
+    if reserved.slot is not None:
+        await svc.store.release_upload(reserved.slot)
+
+
+async def over_storage(svc: Services, user_id: int, size: int) -> bool:
+    """Whether ``size`` more bytes would pass what the user may keep stored (their live
+    quizzes' texts and pictures); the bot's administrators are not limited."""
+    if user_id in svc.settings.admin_ids:
+        return False
+    return await svc.store.stored_by(user_id) + size > svc.settings.user_storage_bytes
+
+
+def storage_full(svc: Services, lang: Lang) -> Safe:
+    return t(lang, "upload_storage_full", mb=svc.settings.user_storage_bytes // (1024 * 1024))
+
+
+def low_on_disk(svc: Services, size: int) -> bool:
+    """Whether storing ``size`` more bytes would leave the database's disk with less free space
+    than the reserve kept for answers (QUIZBOT_DISK_RESERVE_MB)."""
+    reserve = svc.settings.disk_reserve_bytes
+    if reserve == 0:
+        return False
+    folder = svc.settings.db_path.resolve().parent
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return True  # in doubt, uploads wait: answers must never lack room
+    return free - size < reserve

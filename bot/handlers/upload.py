@@ -17,13 +17,14 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from bot.banks.importers.sandbox import Failed
-from bot.core.images import Refused
+from bot.core.images import MAX_IMAGE_BYTES, Refused
 from bot.handlers import guard
 from bot.handlers.replies import private_here, reply
 from bot.i18n import t, t_plain
 from bot.render.authoring import import_text, quiz_card
 from bot.services import draft_text as text_import
 from bot.services import drafts, photos
+from bot.services.authoring import stored_size
 from bot.services.container import Context
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR
 from bot.storage import Draft
@@ -53,24 +54,32 @@ async def document_sent(update: Update, context: Context) -> None:
     if len(svc.authored.of_author(user.id)) >= MAX_QUIZZES_PER_AUTHOR:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
-    refused = await guard.upload_refusal(svc, user.id, document.file_size or 0, lang)
-    if refused is not None:
-        await reply(update, context, refused)
+    # counted before the download, so files sent at once cannot all pass the daily limits
+    reserved = await guard.reserve_upload(svc, user.id, document.file_size or most, lang)
+    if not isinstance(reserved, guard.Reserved):
+        await reply(update, context, reserved)
         return
     try:
         file = await document.get_file()
         if file.file_size is not None and file.file_size > most:
+            await guard.release_upload(svc, reserved)
             await reply(update, context, limit_text)
             return
         data = await svc.transports[0].fetch(photos.encoded(file.file_path or ""), most)
     except TelegramError as exc:
         log.warning("could not download a document from user %s: %s", user.id, exc)
+        await guard.release_upload(svc, reserved)
         await reply(update, context, t(lang, "upload_failed"))
         return
     if data is None:  # more than the limit came: the download was stopped there
+        await guard.release_upload(svc, reserved)
         await reply(update, context, limit_text)
         return
-    await svc.store.record_upload(user.id, len(data), svc.clock())  # the daily limits
+    # what was downloaded counts until the import says what it stores
+    refused = await guard.settle_upload(svc, user.id, reserved, len(data), lang)
+    if refused is not None:
+        await reply(update, context, refused)
+        return
     filename = PurePath(document.file_name or "upload").name
     # parsing and validating: in a worker process, under CPU and memory limits
     # (a .zip's question file: at most MAX_UPLOAD_BYTES too, its pictures at most 5 MB each)
@@ -79,6 +88,7 @@ async def document_sent(update: Update, context: Context) -> None:
     )
     if isinstance(report, Failed):
         if report.reason == "stopping":  # the bot stops: asked for again after the restart
+            await guard.release_upload(svc, reserved)
             guard.left_unfinished()
         await reply(update, context, t(lang, f"parse_{report.reason}_file"))
         return
@@ -86,11 +96,18 @@ async def document_sent(update: Update, context: Context) -> None:
     if quiz is None or report.yaml_text is None:
         await reply(update, context, import_text(lang, None, report))
         return
+    # counted as what it stores: its bank text and its pictures, decoded from the .zip
+    stored = stored_size(report.yaml_text, report.pictures.values())
+    refused = await guard.settle_upload(svc, user.id, reserved, max(stored, len(data)), lang)
+    if refused is not None:
+        await reply(update, context, refused)
+        return
     hint = quiz.title(quiz.language) or PurePath(filename).stem
     saved = await svc.authoring.save(
         user.id, quiz, report.yaml_text, report.format, hint, report.pictures.values()
     )
     if saved.row is None:
+        await guard.release_upload(svc, reserved)
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
     card = quiz_card(lang, context.bot.username, saved.row) if saved.row is not None else None
@@ -113,15 +130,30 @@ async def photo_sent(update: Update, context: Context) -> None:
     if current.title is None or not questions:
         await reply(update, context, t(lang, "author_photo_first"))
         return
+    kept = sum(1 for q in questions[:-1] if q.image is not None)  # the last one's is replaced
+    if kept >= svc.settings.draft_photos:
+        await reply(update, context, t(lang, "author_photo_limit", limit=svc.settings.draft_photos))
+        return
+    largest = max(message.photo, key=lambda p: p.width * p.height)
+    reserved = await guard.reserve_upload(svc, user.id, largest.file_size or MAX_IMAGE_BYTES, lang)
+    if not isinstance(reserved, guard.Reserved):
+        await reply(update, context, reserved)
+        return
     try:
         photo = await photos.download(svc, message.photo)
     except TelegramError as exc:
         log.warning("could not download a photo from user %s: %s", user.id, exc)
+        await guard.release_upload(svc, reserved)
         await reply(update, context, t(lang, "upload_failed"))
         return
     except Refused as refused:
+        await guard.release_upload(svc, reserved)
         reason = t_plain(lang, refused.key, **refused.values)
         await reply(update, context, t(lang, "author_photo_refused", reason=reason))
+        return
+    over = await guard.settle_upload(svc, user.id, reserved, len(photo.picture.data), lang)
+    if over is not None:
+        await reply(update, context, over)
         return
     await photos.keep(svc, [photo])
     questions = drafts.with_picture(questions, photo.picture)

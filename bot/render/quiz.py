@@ -410,6 +410,12 @@ def typed_verdict(lang: Lang, question: Question, answer: Answer, head: str | No
     return head if feedback is None else f"{head} {feedback}"
 
 
+def typed_superseded(lang: Lang, question: Question) -> Safe:
+    """A text sent before the open typed question was asked: it answered a question that has
+    closed since; the one waiting now, named (formulas in Unicode, cut to 200 characters)."""
+    return t(lang, "typed_superseded", question=fit(readable(question.text(lang)), 200))
+
+
 def typed_closed(
     reveal: Reveal, lang: Lang, *, total: int, given: str | None, verdict: str
 ) -> Safe:

@@ -7,7 +7,15 @@ Paragraphs (a blank line) become ``<p>``, a line break ``<br>`` (a rich message 
 line break into a space), an inline formula ``<tg-math>`` and a formula that is a paragraph of
 its own ``<tg-math-block>``. The text was escaped when the message was rendered, so the LaTeX
 inside the new tags is escaped LaTeX, as Telegram reads it; a formula is looked for only
-inside one run of text, never across a tag.
+inside one line of one run of text, never across a tag or a line break: an option is a line of
+its own, so a formula opened in one option and closed in the next is two texts, never one
+formula hiding the next option's label.
+
+Telegram refuses a rich message of more than ``MAX_BLOCKS`` blocks (``<p>``, a formula block),
+32,768 characters (formula sources included) or 16 levels of nesting (Bot API, "Rich message
+limits"). Our messages keep to the text message's 4,096 characters and nest at most two tags;
+a message of more paragraphs than the blocks allowed (a question of a thousand short
+paragraphs) keeps them as blank lines inside fewer paragraphs, so it is still shown whole.
 """
 
 from __future__ import annotations
@@ -16,6 +24,9 @@ from dataclasses import dataclass
 
 from bot.core.mathtext import spans
 from bot.i18n.markup import Safe
+
+MAX_BLOCKS = 500  # Telegram: blocks in one rich message
+_BLOCKS_USED = 400  # ours: well within, for what Telegram may count beside our paragraphs
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +48,26 @@ def rich_html(text: Safe) -> Safe:
             paragraphs[-1] += [_Piece("line"), _Piece("line")]
         else:
             paragraphs[-1].append(piece)
-    return Safe("".join(_paragraph(p) for p in paragraphs))
+    return Safe("".join(_paragraph(p) for p in _within_blocks(paragraphs)))
+
+
+def _within_blocks(paragraphs: list[list[_Piece]]) -> list[list[_Piece]]:
+    """The paragraphs, as they are if they are few enough blocks, else packed into at most
+    ``_BLOCKS_USED`` paragraphs, each holding several as lines with a blank line between (a
+    formula block among them becomes an inline formula)."""
+    shown = [p for p in paragraphs if _paragraph(p)]
+    if len(shown) <= _BLOCKS_USED:
+        return paragraphs
+    size = -(-len(shown) // _BLOCKS_USED)  # paragraphs per packed one, rounded up
+    packed: list[list[_Piece]] = []
+    for start in range(0, len(shown), size):
+        merged: list[_Piece] = []
+        for n, paragraph in enumerate(shown[start : start + size]):
+            if n:
+                merged += [_Piece("line"), _Piece("line")]
+            merged += [_Piece("math", p.value) if p.kind == "block-math" else p for p in paragraph]
+        packed.append(merged)
+    return packed
 
 
 def _paragraph(pieces: list[_Piece]) -> str:
@@ -78,19 +108,8 @@ def _pieces(html: str) -> list[_Piece]:
 
 
 def _run(text: str) -> list[_Piece]:
-    """One run of text between tags: its formulas, and its breaks outside them."""
-    pieces: list[_Piece] = []
-    i = 0
-    for span in spans(text):
-        pieces += _lines(text[i : span.start])
-        if span.latex.strip():
-            kind = "block-math" if span.display else "math"
-            pieces.append(_Piece(kind, span.latex.strip()))
-        i = span.end
-    return pieces + _lines(text[i:])
-
-
-def _lines(text: str) -> list[_Piece]:
+    """One run of text between tags: its paragraphs, lines and, inside each line, its
+    formulas."""
     pieces: list[_Piece] = []
     for n, paragraph in enumerate(text.split("\n\n")):
         if n:
@@ -98,6 +117,21 @@ def _lines(text: str) -> list[_Piece]:
         for m, line in enumerate(paragraph.split("\n")):
             if m:
                 pieces.append(_Piece("line"))
-            if line:
-                pieces.append(_Piece("text", line))
+            pieces += _formulas(line)
+    return pieces
+
+
+def _formulas(line: str) -> list[_Piece]:
+    """One line: its text and its formulas."""
+    pieces: list[_Piece] = []
+    i = 0
+    for span in spans(line):
+        if span.start > i:
+            pieces.append(_Piece("text", line[i : span.start]))
+        if span.latex.strip():
+            kind = "block-math" if span.display else "math"
+            pieces.append(_Piece(kind, span.latex.strip()))
+        i = span.end
+    if i < len(line):
+        pieces.append(_Piece("text", line[i:]))
     return pieces

@@ -25,7 +25,15 @@ from telegram.ext import Application
 
 from bot import render
 from bot.core.bank import Question, Quiz
-from bot.core.engine import TYPED_MIN_SECONDS, PlanMismatch, QuizEngine, Verdict, make_plan
+from bot.core.engine import (
+    TYPED_MIN_SECONDS,
+    Answer,
+    PlanMismatch,
+    QuizEngine,
+    Reveal,
+    Verdict,
+    make_plan,
+)
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
@@ -36,7 +44,7 @@ from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.services import pictures
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap, edit
+from bot.services.driver import Notice, RunDriver, Tap, edit, sent_after
 from bot.services.progress import restore_engine, save_ticks, ticked_of
 from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, Store, StoredRun
 from bot.tg import outbox
@@ -268,14 +276,18 @@ class Attempts(AppBound):
             (
                 x.engine.question
                 for x in self._by_id.values()
-                if x.user_id == user_id and x.engine.phase == "open" and x.engine.question.typed
+                if x.user_id == user_id
+                and x.engine.phase == "open"
+                and x.engine.question.typed
+                and x.engine.current not in x.engine.answers_of(user_id)  # else: closing
             ),
             None,
         )
 
     async def typed(self, user_id: int, text: str, message_id: int) -> bool:
         """A text the student sent: the answer to their attempt's open typed question (True),
-        or not for homework (False)."""
+        or not for homework (False). A text sent before that question was asked answered an
+        earlier one: it is told which question waits now."""
         a = next(
             (
                 x
@@ -290,6 +302,9 @@ class Attempts(AppBound):
             engine, now = a.engine, self._clock()
             if a.run_id not in self._by_id or engine.phase != "open" or not engine.question.typed:
                 return False
+            if not sent_after(a.message_id, message_id):  # it answered an earlier question
+                await self._say(a, render.typed_superseded(a.lang, engine.question), message_id)
+                return True
             if not typed_readable(engine.question, text):
                 await self._say(a, t(a.lang, "typed_not_number"), message_id)
                 return True
@@ -313,6 +328,20 @@ class Attempts(AppBound):
             await self._close(a, head, None, answer.typed, report=answer.fraction < 1)
         return True
 
+    def _stored_verdict(
+        self, a: Attempt, answer: Answer
+    ) -> tuple[str, Sequence[int] | None, str | None]:
+        """How an answer stored before the bot stopped is shown on its question's message, as
+        it would have been: the verdict, the options picked (shown positions), the text typed."""
+        engine = a.engine
+        verdict = Verdict("accepted", answer)
+        prefix = render.verdict_prefix(
+            a.lang, verdict, engine.question, engine.permutation, practice=False
+        )
+        if engine.question.typed:
+            return render.typed_verdict(a.lang, engine.question, answer, prefix), None, answer.typed
+        return prefix, render.shown_picks(engine.permutation, answer.options), None
+
     async def _say(self, a: Attempt, text: Safe, reply_to: int) -> None:
         await outbox.send(self._bot, a.user_id, text, reply_to=reply_to)
 
@@ -331,16 +360,34 @@ class Attempts(AppBound):
         """Close the current question with ``verdict`` shown, then go on (under the lock);
         ``report``: a typed answer refused (or given part of the marks), which its Report
         button lets the student ask the teacher to accept."""
-        engine = a.engine
         reveal = await self._driver.close(a, a.timer)
         a.ticked = frozenset()
+        await self._show_closed(a, reveal, verdict, chosen, given, report=report)
+        await self._next(a)
+
+    async def _show_closed(
+        self,
+        a: Attempt,
+        reveal: Reveal,
+        verdict: str,
+        chosen: Sequence[int] | None,
+        given: str | None,
+        *,
+        report: bool = False,
+    ) -> None:
+        """The closed question's message edited into its reveal with ``verdict``."""
         if a.message_id is not None:
             await edit(
                 self._bot,
                 a.user_id,
                 a.message_id,
                 render_teacher.attempt_closed(
-                    reveal, a.lang, total=engine.count, verdict=verdict, chosen=chosen, given=given
+                    reveal,
+                    a.lang,
+                    total=a.engine.count,
+                    verdict=verdict,
+                    chosen=chosen,
+                    given=given,
                 ),
                 rich=question_has_math(reveal.question),
                 markup=(
@@ -349,7 +396,6 @@ class Attempts(AppBound):
                     else None
                 ),
             )
-        await self._next(a)
 
     async def _next(self, a: Attempt) -> None:
         if a.engine.advance():
@@ -481,7 +527,10 @@ class Attempts(AppBound):
     async def _continue(self, a: Attempt) -> None:
         async with a.lock:
             engine = a.engine
-            if engine.phase == "open":
+            stored = engine.answers_of(a.user_id).get(engine.current)
+            if engine.phase == "open" and stored is not None:  # stored before a stop
+                await self._close(a, *self._stored_verdict(a, stored))
+            elif engine.phase == "open":
                 remaining = (engine.deadline or 0) - self._clock()
                 if remaining > 0:
                     self._arm(a, remaining)
@@ -489,5 +538,11 @@ class Attempts(AppBound):
                     await self._time_up(a)
             elif engine.phase == "posting":
                 await self._post(a)
-            else:
+            else:  # closed: its reveal shown again (the stop may have come before it), then on
+                verdict, chosen, given = (
+                    self._stored_verdict(a, stored)
+                    if stored is not None
+                    else (t(a.lang, "hw_time_up"), None, None)
+                )
+                await self._show_closed(a, engine.reveal(engine.current), verdict, chosen, given)
                 await self._next(a)

@@ -49,6 +49,7 @@ class Authoring:
         pictures it names (kept by their content, before the quiz that names them)."""
         if len(self._catalog.of_author(author_id)) >= MAX_QUIZZES_PER_AUTHOR:
             return Saved(None, full=True)
+        pictures = list(pictures)
         await self._store.store_images((p.sha256, p.mime, p.data) for p in pictures)
         folder = self._folder()
         taken = self._catalog.names()
@@ -67,6 +68,8 @@ class Authoring:
                         origin=origin,
                         created_at=self._clock(),
                         bank_json=quiz.to_json(),
+                        pictures=tuple(p.sha256 for p in pictures),
+                        stored_bytes=stored_size(bank_yaml, pictures),
                     ),
                     limit=MAX_QUIZZES_PER_AUTHOR,
                 )
@@ -84,3 +87,8 @@ class Authoring:
         if row is not None:  # only its metadata changed: cached questions stay
             self._catalog.put(row)
         return row
+
+
+def stored_size(bank_yaml: str, pictures: Iterable[Picture]) -> int:
+    """What a stored quiz keeps, in bytes: its bank text and its pictures, decoded."""
+    return len(bank_yaml.encode()) + sum(len(p.data) for p in pictures)

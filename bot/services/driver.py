@@ -120,6 +120,14 @@ class Timers:
         await callback(data)
 
 
+def sent_after(asked: int | None, message_id: int) -> bool:
+    """Whether a private text (``message_id``) was sent after the question whose message is
+    ``asked``, and so answers it: one chat numbers its messages in order, both sides' alike, so
+    a text numbered before the question was written before the student could see it (it
+    answered an earlier question). An unknown question message (its send failed) takes any."""
+    return asked is None or message_id > asked
+
+
 async def send(
     bot: ExtBot[Any],
     chat_id: int,
@@ -134,9 +142,13 @@ async def send(
     Telegram renders the formulas; ``urgent`` as for ``outbox.send``."""
     if rich:
         html = render_rich.rich_html(text)
-        return await outbox.send_rich(
+        sent = await outbox.send_rich(
             bot, chat_id, html, thread_id=thread_id, markup=markup, urgent=urgent
         )
+        if sent.status != "failed":
+            return sent
+        # refused (a limit of rich messages we did not foresee): shown all the same, as text
+        log.warning("chat %s: a rich message was refused; sent as a text message", chat_id)
     return await outbox.send(bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent)
 
 
@@ -154,9 +166,12 @@ async def edit(
     """Edit a message ``send`` sent, in the same form (a rich message stays rich)."""
     if rich:
         html = render_rich.rich_html(text)
-        return await outbox.edit_rich(
+        edited = await outbox.edit_rich(
             bot, chat_id, message_id, html, markup=markup, optional=optional, urgent=urgent
         )
+        if edited.status != "failed":
+            return edited
+        # refused, or the message went as text (``send``'s fallback): edited as text
     return await outbox.edit(
         bot, chat_id, message_id, text, markup=markup, optional=optional, urgent=urgent
     )

@@ -8,6 +8,7 @@ Telegram accepts for sending it again (so it is never uploaded).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,7 +45,8 @@ async def download(svc: Services, sizes: Sequence[PhotoSize]) -> Photo:
     data = await svc.transports[0].fetch(encoded(file.file_path or ""), MAX_IMAGE_BYTES)
     if data is None:  # more than the limit came: the download was stopped there
         raise Refused("bank_image_big", size=MAX_IMAGE_BYTES + 1, limit=MAX_IMAGE_BYTES)
-    return Photo(check(data), size.file_id)
+    # decoded whole (a few milliseconds to a second for the largest): off the event loop
+    return Photo(await asyncio.to_thread(check, data), size.file_id)
 
 
 async def keep(svc: Services, photos: Sequence[Photo]) -> None:
@@ -76,11 +78,20 @@ MEDIA_KINDS = (
 )
 
 
-async def poll_media(svc: Services, poll: Poll) -> tuple[Photo | None, PollExtras]:
-    """A quiz poll's photo, downloaded and checked, and what else the poll carries."""
+def poll_photo(poll: Poll) -> PhotoSize | None:
+    """The largest size of a quiz poll's photo, if it has one."""
+    if poll.media is None or not poll.media.photo:
+        return None
+    return max(poll.media.photo, key=lambda p: p.width * p.height)
+
+
+async def poll_media(
+    svc: Services, poll: Poll, refused: tuple[str, dict[str, object]] | None = None
+) -> tuple[Photo | None, PollExtras]:
+    """A quiz poll's photo, downloaded and checked (unless ``refused`` already: why it is not
+    taken, an i18n key and its values), and what else the poll carries."""
     photo: Photo | None = None
-    refused: tuple[str, dict[str, object]] | None = None
-    if poll.media is not None and poll.media.photo:
+    if refused is None and poll.media is not None and poll.media.photo:
         try:
             photo = await download(svc, poll.media.photo)
         except TelegramError as exc:

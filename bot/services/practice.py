@@ -21,7 +21,7 @@ from telegram.ext import Application
 from bot import render
 from bot.banks.catalog import Catalog
 from bot.core.bank import Question, Quiz
-from bot.core.engine import PlanMismatch, QuizEngine, Verdict, make_plan
+from bot.core.engine import Answer, PlanMismatch, QuizEngine, Verdict, make_plan
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
@@ -32,7 +32,7 @@ from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.services import pictures
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap, edit
+from bot.services.driver import Notice, RunDriver, Tap, edit, sent_after
 from bot.services.progress import save_ticks, ticked_of, to_engine
 from bot.storage import NewRun, Store
 from bot.tg import outbox
@@ -62,8 +62,12 @@ class PracticeSessions(AppBound):
         store: Store,
         catalog: Catalog,
         clock: Callable[[], float],
+        typed_minutes: float = 30.0,
     ) -> None:
         self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
+        #: how long a typed question waits for its answer before other private text is not
+        #: taken for it any more (a draft's title, a /review answer)
+        self._typed_seconds = typed_minutes * 60
         self._by_id: dict[int, Session] = {}
         self._driver = RunDriver(app, store, clock)
 
@@ -111,11 +115,16 @@ class PracticeSessions(AppBound):
             engine = QuizEngine(quiz, stored.plan, 0, current=stored.current, phase="open")
         except PlanMismatch:
             return None
+        engine.posted_at = stored.posted_at
         engine.restore(map(to_engine, await self._store.answers(run_id)))
         session = Session(run_id, chat_id, stored.language, engine.quiz, engine, stored.message_id)
         session.ticked = (await ticked_of(self._store, run_id, engine)).get(chat_id, frozenset())
         self._by_id[run_id] = session
-        return session
+        stored_answer = engine.answers_of(chat_id).get(engine.current)
+        if stored_answer is not None:  # stopped after storing it, before its verdict was shown
+            async with session.lock:
+                await self._answered(session, stored_answer, session.message_id)
+        return session if session.run_id in self._by_id else None
 
     async def tap(self, tap: Tap[callbacks.AnswerData]) -> Notice:
         """Answer a practice tap: the notification for the callback query."""
@@ -161,21 +170,50 @@ class PracticeSessions(AppBound):
         """The typed question the private chat's practice session waits on an answer to."""
         stored = await self._store.running_run(chat_id, 0, "practice")
         session = await self._load(stored.run_id, chat_id) if stored is not None else None
-        if session is None or session.engine.phase != "open":
+        if session is None or not await self._claims(session):
             return None
-        return session.engine.question if session.engine.question.typed else None
+        return session.engine.question
+
+    async def _claims(self, session: Session) -> bool:
+        """Whether the session's open question takes private text: it is typed, and no other
+        text waits elsewhere (a draft, a ``/review`` question) that was begun, written to or
+        asked after it, or at all once it waited longer than the setting's minutes."""
+        engine = session.engine
+        if engine.phase != "open" or not engine.question.typed:
+            return False
+        asked = engine.posted_at
+        if asked is None:
+            return True
+        draft = await self._store.draft(session.chat_id)
+        review = await self._store.open_review(session.chat_id)
+        if draft is None and review is None:
+            return True
+        if self._clock() - asked > self._typed_seconds:
+            return False  # stale: what else waits takes the text
+        if draft is not None and draft.updated_at > asked:
+            return False
+        return not (
+            review is not None
+            and review.message_id is not None
+            and (session.message_id is None or review.message_id > session.message_id)
+        )
 
     async def typed(self, chat_id: int, user_id: int, text: str, message_id: int) -> bool:
         """A text the student sent: the answer to the practice question waiting for one (True),
-        or not for practice (False: another feature may take it)."""
+        or not for practice (False: another feature may take it). A text sent before the open
+        question was asked answered an earlier one: it is told which question waits now."""
         stored = await self._store.running_run(chat_id, 0, "practice")
         session = await self._load(stored.run_id, chat_id) if stored is not None else None
         if session is None:
             return False
         async with session.lock:
             engine = session.engine
-            if engine.phase != "open" or not engine.question.typed:
+            if not await self._claims(session):
                 return False
+            if not sent_after(session.message_id, message_id):
+                notice = render.typed_superseded(session.lang, engine.question)
+                await outbox.send(self._bot, chat_id, notice, reply_to=message_id)
+                return True
             if not typed_readable(engine.question, text):
                 notice = t(session.lang, "typed_not_number")
                 await outbox.send(self._bot, chat_id, notice, reply_to=message_id)
@@ -203,6 +241,12 @@ class PracticeSessions(AppBound):
         answer = verdict.answer
         if not await self._driver.record(session, answer, points=0):
             return t(session.lang, "alert_error"), True
+        return await self._answered(session, answer, message_id), False
+
+    async def _answered(self, session: Session, answer: Answer, message_id: int | None) -> str:
+        """After an answer was stored (under the lock): kept for ``/review`` if missed, the
+        question closed on its message, and the next one asked; the verdict."""
+        engine = session.engine
         if not answer.correct:  # it comes back in /review
             await self._store.add_missed(
                 [(answer.user_id, session.quiz.id, engine.question.id)], *first_review(answer.at)
@@ -216,7 +260,11 @@ class PracticeSessions(AppBound):
             )
         else:
             prefix = render.verdict_prefix(
-                session.lang, verdict, engine.question, engine.permutation, practice=True
+                session.lang,
+                Verdict("accepted", answer),
+                engine.question,
+                engine.permutation,
+                practice=True,
             )
             text = render.practice_answered(
                 reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.options
@@ -235,7 +283,7 @@ class PracticeSessions(AppBound):
             await self._ask(session)
         else:
             await self._done(session, answer.user_id)
-        return prefix, False
+        return prefix
 
     def _question(self, session: Session) -> tuple[Safe, InlineKeyboardMarkup | None]:
         engine = session.engine

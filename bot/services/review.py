@@ -43,8 +43,9 @@ from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.render.callbacks import TZ_RANGE
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, Tap, edit, send
+from bot.services.driver import Notice, Tap, edit, send, sent_after
 from bot.services.recap import Recaps
+from bot.services.serial import KeyedLocks
 from bot.storage import Card, OpenReview, Store
 from bot.tg import outbox
 from bot.tg.jobs import job_data
@@ -101,6 +102,7 @@ class Reviews(AppBound):
     ) -> None:
         self._app, self._store, self._catalog = app, store, catalog
         self._clock, self._rng, self._recaps, self._default = clock, rng, recaps, default
+        self._typing = KeyedLocks()  # a student's texts, one at a time
 
     # --- the session ---------------------------------------------------------------------------
 
@@ -183,7 +185,13 @@ class Reviews(AppBound):
 
     async def typed(self, chat_id: int, user_id: int, text: str, message_id: int) -> bool:
         """A text the student sent: the answer to the typed ``/review`` question waiting for
-        one (True), or not for review (False)."""
+        one (True), or not for review (False). One text of a student at a time, so a text
+        sent before the next question was asked finds that question's message stored and is
+        told which question waits now."""
+        async with self._typing.hold(user_id):
+            return await self._typed(chat_id, user_id, text, message_id)
+
+    async def _typed(self, chat_id: int, user_id: int, text: str, message_id: int) -> bool:
         waiting = await self._store.open_review(user_id)
         if waiting is None:
             return False
@@ -196,6 +204,10 @@ class Reviews(AppBound):
             return False
         lang = await self._recaps.language_of(chat_id, self._default)
         quiz, question = found
+        if not sent_after(waiting.message_id, message_id):  # it answered an earlier question
+            notice = render.typed_superseded(lang, question)
+            await outbox.send(self._bot, chat_id, notice, reply_to=message_id)
+            return True
         if not typed_readable(question, text):
             await outbox.send(self._bot, chat_id, t(lang, "typed_not_number"), reply_to=message_id)
             return True

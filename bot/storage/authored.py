@@ -18,6 +18,7 @@ from typing import Any
 import aiosqlite
 
 from .core import StoreCore
+from .images import drop_unused, named_pictures
 
 AUTHORED_PREFIX = "u."
 
@@ -59,6 +60,8 @@ class NewAuthored:
     origin: str
     created_at: float
     bank_json: str | None = None  # the validated model (``Quiz.to_json``)
+    pictures: tuple[str, ...] = ()  # the SHA-256 of each picture it names (kept in ``images``)
+    stored_bytes: int = 0  # what it keeps: its bank text and its pictures' bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,8 +240,8 @@ class AuthoredMixin(StoreCore):
             try:
                 async with conn.execute(
                     "INSERT INTO authored_quizzes (author_id, name, title, language,"
-                    " bank_yaml, question_count, origin, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING quiz_no",
+                    " bank_yaml, question_count, origin, created_at, stored_bytes)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING quiz_no",
                     (
                         new.author_id,
                         new.name,
@@ -248,12 +251,17 @@ class AuthoredMixin(StoreCore):
                         new.question_count,
                         new.origin,
                         new.created_at,
+                        new.stored_bytes,
                     ),
                 ) as cur:
                     inserted = await cur.fetchone()
             except sqlite3.IntegrityError:
                 raise NameTaken(new.name) from None
             assert inserted is not None
+            await conn.executemany(
+                "INSERT OR IGNORE INTO quiz_pictures (quiz_no, sha256) VALUES (?, ?)",
+                [(inserted[0], sha) for sha in new.pictures],
+            )
             if new.bank_json is not None:
                 await conn.execute(
                     "INSERT INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)",
@@ -265,6 +273,15 @@ class AuthoredMixin(StoreCore):
         quiz_no = await self._write(tx)
         return None if quiz_no is None else await self.authored(quiz_no)
 
+    async def stored_by(self, author_id: int) -> int:
+        """The bytes a user's live stored quizzes keep (bank texts and pictures)."""
+        row = await self._fetchone(
+            "SELECT COALESCE(SUM(stored_bytes), 0) FROM authored_quizzes"
+            " WHERE author_id = ? AND deleted_at IS NULL",
+            (author_id,),
+        )
+        return 0 if row is None else int(row[0])
+
     async def delete_authored(self, quiz_no: int, at: float) -> bool:
         """Take a quiz out of use (its history stays); False if it was gone already."""
 
@@ -274,7 +291,13 @@ class AuthoredMixin(StoreCore):
                 " WHERE quiz_no = ? AND deleted_at IS NULL",
                 (at, quiz_no),
             )
-            return cur.rowcount > 0
+            if cur.rowcount == 0:
+                return False
+            async with conn.execute(
+                "SELECT sha256 FROM quiz_pictures WHERE quiz_no = ?", (quiz_no,)
+            ) as rows:
+                await drop_unused(conn, [str(r[0]) async for r in rows])
+            return True
 
         return await self._write(tx)
 
@@ -329,9 +352,12 @@ class AuthoredMixin(StoreCore):
         return None if row is None else Draft(row[0], row[1], row[2], row[3], row[4], row[5])
 
     async def save_draft(self, draft: Draft) -> None:
-        """Create or replace a user's draft."""
-        await self._write(
-            lambda conn: conn.execute(
+        """Create or replace a user's draft; a picture it named and names no more is dropped
+        unless something else names it."""
+
+        async def tx(conn: aiosqlite.Connection) -> None:
+            before = await _draft_pictures(conn, draft.user_id)
+            await conn.execute(
                 "INSERT INTO quiz_drafts (user_id, stage, title, language, questions, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
                 " stage = excluded.stage, title = excluded.title, language = excluded.language,"
@@ -345,11 +371,23 @@ class AuthoredMixin(StoreCore):
                     draft.updated_at,
                 ),
             )
-        )
+            await drop_unused(conn, before - named_pictures(draft.questions))
+
+        await self._write(tx)
 
     async def drop_draft(self, user_id: int) -> bool:
         async def tx(conn: aiosqlite.Connection) -> bool:
+            before = await _draft_pictures(conn, user_id)
             cur = await conn.execute("DELETE FROM quiz_drafts WHERE user_id = ?", (user_id,))
+            await drop_unused(conn, before)
             return cur.rowcount > 0
 
         return await self._write(tx)
+
+
+async def _draft_pictures(conn: aiosqlite.Connection, user_id: int) -> set[str]:
+    async with conn.execute(
+        "SELECT questions FROM quiz_drafts WHERE user_id = ?", (user_id,)
+    ) as cur:
+        row = await cur.fetchone()
+    return set() if row is None else named_pictures(str(row[0]))

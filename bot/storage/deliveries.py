@@ -68,21 +68,51 @@ class DeliveriesMixin(StoreCore):
 
         return await self._write(tx)
 
-    async def uploaded_today(self, user_id: int, now: float) -> tuple[int, int]:
-        """(uploads, bytes) the user stored in the last 24 hours."""
-        row = await self._fetchone(
-            "SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM uploads WHERE user_id = ? AND at > ?",
-            (user_id, now - DAY),
-        )
-        return (0, 0) if row is None else (int(row[0]), int(row[1]))
+    async def reserve_upload(
+        self, user_id: int, size: int, now: float, *, most: int, budget: int
+    ) -> int | None:
+        """Count an upload of ``size`` bytes against the user's daily limits before it is
+        downloaded, in one transaction (uploads sent at once cannot all pass the check): its
+        reservation's id, or None when ``most`` uploads or ``budget`` bytes would be passed."""
 
-    async def record_upload(self, user_id: int, size: int, now: float) -> None:
-        """Count an accepted upload against the user's daily limits."""
-
-        async def tx(conn: aiosqlite.Connection) -> None:
+        async def tx(conn: aiosqlite.Connection) -> int | None:
             await conn.execute("DELETE FROM uploads WHERE at < ?", (now - DAY,))
-            await conn.execute(
+            async with conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM uploads WHERE user_id = ?"
+                " AND at > ?",
+                (user_id, now - DAY),
+            ) as cur:
+                row = await cur.fetchone()
+            count, used = (0, 0) if row is None else (int(row[0]), int(row[1]))
+            if count >= most or used + size > budget:
+                return None
+            cur = await conn.execute(
                 "INSERT INTO uploads (user_id, at, bytes) VALUES (?, ?, ?)", (user_id, now, size)
             )
+            return cur.lastrowid
 
-        await self._write(tx)
+        return await self._write(tx)
+
+    async def settle_upload(self, reserved: int, size: int, *, budget: int) -> bool:
+        """Count a reserved upload as ``size`` bytes (what it stores); False, the reservation
+        left as it was, when that would pass the user's daily ``budget``."""
+
+        async def tx(conn: aiosqlite.Connection) -> bool:
+            async with conn.execute(
+                "SELECT COALESCE(SUM(o.bytes), 0) FROM uploads u JOIN uploads o"
+                " ON o.user_id = u.user_id AND o.rowid != u.rowid WHERE u.rowid = ?",
+                (reserved,),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is not None and int(row[0]) + size > budget:
+                return False
+            await conn.execute("UPDATE uploads SET bytes = ? WHERE rowid = ?", (size, reserved))
+            return True
+
+        return await self._write(tx)
+
+    async def release_upload(self, reserved: int) -> None:
+        """An upload refused after all: it no longer counts."""
+        await self._write(
+            lambda conn: conn.execute("DELETE FROM uploads WHERE rowid = ?", (reserved,))
+        )

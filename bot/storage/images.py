@@ -7,11 +7,36 @@ the first ``sendPhoto`` that uploaded the picture, and sent instead of the bytes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import aiosqlite
 
 from .core import StoreCore
+
+_NAMED = re.compile(r"pictures/([0-9a-f]{64})\.")
+
+
+def named_pictures(text: str) -> set[str]:
+    """The pictures (SHA-256) a draft's JSON or a bank text names (``pictures/<sha256>.<ext>``)."""
+    return set(_NAMED.findall(text))
+
+
+async def drop_unused(conn: aiosqlite.Connection, candidates: Iterable[str]) -> int:
+    """In a write transaction: drop the bytes of those pictures (SHA-256) that no live stored
+    quiz and no draft names any more (a quiz deleted, a draft's picture replaced or the draft
+    given up); their ``file_id`` stays, for a run still going. How many were dropped."""
+    dropped = 0
+    for sha in sorted(set(candidates)):
+        cur = await conn.execute(
+            "UPDATE images SET data = NULL WHERE sha256 = ? AND data IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM quiz_pictures p JOIN authored_quizzes a"
+            " ON a.quiz_no = p.quiz_no WHERE p.sha256 = ? AND a.deleted_at IS NULL)"
+            " AND NOT EXISTS (SELECT 1 FROM quiz_drafts d WHERE instr(d.questions, ?) > 0)",
+            (sha, sha, sha),
+        )
+        dropped += cur.rowcount
+    return dropped
 
 
 class ImagesMixin(StoreCore):
@@ -51,3 +76,10 @@ class ImagesMixin(StoreCore):
             )
 
         await self._write(tx)
+
+    async def quiz_pictures(self, quiz_no: int) -> list[str]:
+        """The pictures (SHA-256) a stored quiz names."""
+        rows = await self._fetchall(
+            "SELECT sha256 FROM quiz_pictures WHERE quiz_no = ? ORDER BY sha256", (quiz_no,)
+        )
+        return [str(r[0]) for r in rows]

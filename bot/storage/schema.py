@@ -496,6 +496,32 @@ REVIEW_OPEN_STATEMENTS: tuple[str, ...] = (
     "CREATE INDEX review_open_card ON review_open (card_id)",
 )
 
+# What each user keeps stored, counted as stored: a stored quiz's bytes (its bank text and its
+# pictures' bytes), and which pictures each stored quiz names, so a picture no live quiz or draft
+# names any more is dropped (bot/storage/images.py). Existing quizzes are counted from the text
+# and the kept pictures it names.
+STORAGE_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE authored_quizzes ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0",
+    """
+    CREATE TABLE quiz_pictures (
+        quiz_no INTEGER NOT NULL REFERENCES authored_quizzes (quiz_no),
+        sha256 TEXT NOT NULL,
+        PRIMARY KEY (quiz_no, sha256)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX quiz_pictures_sha ON quiz_pictures (sha256)",
+    """
+    INSERT INTO quiz_pictures (quiz_no, sha256)
+    SELECT a.quiz_no, i.sha256 FROM authored_quizzes a JOIN images i
+    ON i.data IS NOT NULL AND instr(a.bank_yaml, i.sha256) > 0
+    """,
+    """
+    UPDATE authored_quizzes SET stored_bytes = length(CAST(bank_yaml AS BLOB)) + COALESCE((
+        SELECT SUM(length(i.data)) FROM quiz_pictures p JOIN images i ON i.sha256 = p.sha256
+        WHERE p.quiz_no = authored_quizzes.quiz_no), 0)
+    """,
+)
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -510,6 +536,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(IMAGES_STATEMENTS),  # 10 -> 11: pictures of questions
     _statements(REVIEW_OPEN_STATEMENTS),  # 11 -> 12: the open /review question of each student
     _statements(LISTING_STATEMENTS),  # 12 -> 13: /quiz lists stored quizzes without decoding
+    _statements(STORAGE_STATEMENTS),  # 13 -> 14: bytes stored per quiz, pictures per quiz
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
