@@ -119,7 +119,10 @@ class Question:
     note: Text | None = None
     tag: str | None = None  # the author's label (e.g. an imported category); never shown
     kind: Kind = "single"
-    rights: tuple[int, ...] = ()  # ``multiple``: every right option, 0-based (``correct`` first)
+    #: every right option, 0-based (``correct`` first): a ``multiple`` question's, or a
+    #: ``single`` one's whose several options are each worth full marks alone (Moodle's
+    #: one-answer question with several ``=``; written ``type: single``, ``correct: [2, 4]``)
+    rights: tuple[int, ...] = ()
     fractions: tuple[float, ...] = ()  # per option, its credit (-1..1); empty: the default
     accepted: tuple[Accepted, ...] = ()  # ``numeric``/``short``: the answers given credit
     units: tuple[str, ...] = ()  # ``numeric``: units a typed number may carry
@@ -206,12 +209,12 @@ class Quiz:
 
     def _question(self, q: Question) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": q.id}
-        if q.kind != "single":
+        if q.kind != "single" or len(q.right_options) > 1:  # several right, any one will do
             entry["type"] = q.kind
         entry["question"] = self._text(q.text)
         if q.kind in ("single", "multiple"):
             entry["options"] = [self._option(o) for o in q.options]
-        if q.kind == "multiple":
+        if q.kind == "multiple" or len(q.right_options) > 1:
             entry["correct"] = [i + 1 for i in q.right_options]
         elif q.kind == "truefalse":
             entry["correct"] = q.correct == 0
@@ -353,7 +356,7 @@ def _question_from(entry: Mapping[str, Any], number: int, bilingual: bool) -> Qu
         raw = entry["correct"]
         listed = [int(c) - 1 for c in (raw if isinstance(raw, list) else [raw])]
         correct = listed[0]
-        rights = tuple(listed) if kind == "multiple" else ()
+        rights = tuple(listed) if kind == "multiple" or len(listed) > 1 else ()
     return Question(
         id=str(entry["id"]),
         number=number,

@@ -195,8 +195,8 @@ class _Checker:
         return usable
 
     def fractions(self, q: Question, where: Where) -> bool:
-        """Per-option credit: one per option, each -1..1, the positive ones worth full marks
-        together (several right answers) or one of them full marks (one right answer)."""
+        """Per-option credit: one per option, each -1..1, the positive ones worth at least full
+        marks together (several right answers) or the best of them full marks (one answer)."""
         at = where.at("fractions")
         if self.unread(q.number, at.path):
             return False
@@ -209,8 +209,13 @@ class _Checker:
         if bad:
             self.fail(at, at.path, "bank_fraction_range", value=bad[0], low=-1)
             return False
-        best = sum(f for f in q.fractions if f > 0) if q.kind == "multiple" else max(q.fractions)
-        if abs(best - 1) > 0.01:
+        # several answers: the ticked options' sum, capped at full marks (Moodle's rule: the
+        # positive ones may add up to more, 100/0/100/0), so full marks must be reachable
+        if q.kind == "multiple":
+            short = sum(f for f in q.fractions if f > 0) < 0.99
+        else:
+            short = abs(max(q.fractions) - 1) > 0.01
+        if short:
             self.fail(at, at.path, "bank_full_credit")
             return False
         return True

@@ -144,7 +144,7 @@ def reveal_message(
     q = reveal.question
     if q.typed:
         answer = [t(lang, "reveal_typed", answers=typed_answers(q, lang))]
-    elif q.kind == "multiple":
+    elif q.kind == "multiple" or len(reveal.rights_shown) > 1:  # several right: any one
         answer = [t(lang, "reveal_answers", labels=labels(reveal.rights_shown))]
     else:
         answer = [t(lang, "reveal_answer", label=label(reveal.correct_shown))]

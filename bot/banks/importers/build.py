@@ -337,7 +337,7 @@ def _question(draft: Draft, qid: str, number: int, dollars: bool) -> Question:
         note=_text(draft.note, dollars) if draft.note else None,
         tag=draft.tag.strip() if draft.tag else None,
         kind=kind,
-        rights=draft.rights if kind == "multiple" else (),
+        rights=draft.rights if kind in ("single", "multiple") else (),
         fractions=draft.fractions if kind in ("single", "multiple") else (),
         accepted=(
             tuple(_accepted(a, dollars) for a in draft.answers) if kind in TYPED_KINDS else ()
