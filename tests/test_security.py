@@ -299,9 +299,12 @@ def test_the_validator_counts_utf16_and_the_whole_reveal() -> None:
     from bot.core.problems import BankError
     from bot.render import bank_limits
 
+    # 1,911 code points, 3,811 UTF-16 units: the note is not counted (a reveal it does not
+    # fit sends it alone), the question and its frame are
+    longer = "Which one? " + "🧠" * 1900
     bank = (
         "title: {bn: Emoji, en: Emoji}\nlanguage: en\nquestions:\n"
-        f"  - id: q1\n    question: {{bn: '{EMOJI_QUESTION}', en: '{EMOJI_QUESTION}'}}\n"
+        f"  - id: q1\n    question: {{bn: '{longer}', en: '{longer}'}}\n"
         "    options:\n      - {bn: ক, en: A}\n      - {bn: খ, en: B}\n    correct: 1\n"
         f"    note: {{bn: '{LONG_NOTE[:400]}', en: '{LONG_NOTE[:400]}'}}\n"
     )

@@ -30,7 +30,9 @@ MAX_QUESTIONS = 200
 MIN_OPTIONS, MAX_OPTIONS = 2, 10
 MAX_OPTION_CHARS = 300
 MAX_TITLE_CHARS = 200
-MAX_NOTE_CHARS = 1000
+#: a note (an imported question's general feedback) at most: what a message holds, less room for
+#: its mark; a reveal it does not fit sends it as a message of its own
+MAX_NOTE_CHARS = 4000
 MAX_TAG_CHARS = 100
 MIN_SECONDS, MAX_SECONDS = 5, 600
 #: a question's keys in the bank format, in the format's order (the reader allows these, the

@@ -312,11 +312,12 @@ class _Checker:
         for lang in LANGS:
             suffix = f".{lang}" if bilingual else ""
             texts = utf16_len(q.text(lang)) + sum(utf16_len(o(lang)) for o in q.options)
-            extras = sum(utf16_len(x(lang)) for x in (q.explanation, q.note) if x is not None)
+            # the note is not counted: a reveal it does not fit sends it as a message of its own
+            extras = utf16_len(q.explanation(lang)) if q.explanation is not None else 0
             # and one option's own feedback (the student's pick, or the right one's)
             extras += max((utf16_len(o.feedback(lang)) for o in q.options if o.feedback), default=0)
             posted = limits.question_overhead[lang] + texts if limits.question_overhead else 0
-            # the reveal: the options with their counts, the explanation and the note as well
+            # the reveal: the options with their counts, the explanation and a feedback
             shown = limits.reveal_overhead[lang] + texts + extras if limits.reveal_overhead else 0
             if posted > limits.question_message and not message_done:
                 self.fail(
@@ -339,9 +340,9 @@ class _Checker:
             if alert_done:
                 continue
             prefix = limits.alert_prefix[lang] if limits.alert_prefix is not None else 0
-            alerts = [("explanation", q.explanation)] + [
-                (f"options[{n}].feedback", o.feedback) for n, o in enumerate(q.options, start=1)
-            ]
+            # an option's own feedback is cut where it is shown in an alert, and shown whole in
+            # the reveal and recaps: only the explanation must fit the alert
+            alerts = [("explanation", q.explanation)]
             for path, text in alerts:
                 if text is None:
                     continue

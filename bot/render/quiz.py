@@ -477,12 +477,37 @@ def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], found: Fou
 
 
 def practice_answered(
-    reveal: Reveal, lang: Lang, *, total: int, verdict: str, picked: int | None = None
+    reveal: Reveal,
+    lang: Lang,
+    *,
+    total: int,
+    verdict: str,
+    picked: int | None = None,
+    with_note: bool = True,
 ) -> Safe:
     """A practice question after the tap: its reveal (the student's ``picked`` option, a bank
     index, with its feedback) and the verdict."""
-    shown = reveal_message(reveal, lang, total=total, group=False, picked=picked)
+    shown = reveal_message(
+        reveal, lang, total=total, group=False, picked=picked, with_note=with_note
+    )
     return join("\n\n", [shown, html("<b>{}</b>", verdict)])
+
+
+def practice_parts(
+    reveal: Reveal, lang: Lang, *, total: int, verdict: str, picked: int | None = None
+) -> tuple[Safe, Safe | None]:
+    """A practice question after the tap, and its note as a message of its own when the two
+    would not fit one message: moved whole, not cut (only a note longer than a whole message
+    is cut)."""
+    without = practice_answered(
+        reveal, lang, total=total, verdict=verdict, picked=picked, with_note=False
+    )
+    note = reveal.question.note
+    if note is None:
+        return without, None
+    if utf16_len(plain_text(without)) + utf16_len(note(lang)) + VERDICT_ROOM <= MESSAGE_LIMIT:
+        return practice_answered(reveal, lang, total=total, verdict=verdict, picked=picked), None
+    return without, html("📖 {}", fit(note(lang), MESSAGE_LIMIT - 3))
 
 
 def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:

@@ -31,7 +31,7 @@ from bot.i18n.markup import Safe, html
 from bot.render import callbacks
 from bot.services import pictures
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap, edit
+from bot.services.driver import Notice, RunDriver, Tap, edit, send
 from bot.services.progress import save_ticks, ticked_of, to_engine
 from bot.storage import NewRun, Store
 from bot.tg import outbox
@@ -208,6 +208,7 @@ class PracticeSessions(AppBound):
             )
         session.message_id = message_id  # the message answered
         reveal = await self._driver.close(session)
+        aside: Safe | None = None  # a note too long to share the reveal's message
         if engine.question.typed:
             prefix = render.typed_verdict(session.lang, engine.question, answer)
             text = render.typed_closed(
@@ -217,12 +218,14 @@ class PracticeSessions(AppBound):
             prefix = render.verdict_prefix(
                 session.lang, verdict, engine.question, engine.permutation, practice=True
             )
-            text = render.practice_answered(
+            text, aside = render.practice_parts(
                 reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.option
             )
         if message_id is not None:
             rich = question_has_math(reveal.question)
             await edit(self._bot, session.chat_id, message_id, text, rich=rich)
+            if aside is not None:
+                await send(self._bot, session.chat_id, aside, rich=rich)
         session.ticked = frozenset()
         if engine.advance():
             await self._ask(session)

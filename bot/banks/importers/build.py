@@ -24,6 +24,7 @@ from bot.banks.importers.model import (
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import (
     MAX_FILE_BYTES,
+    MAX_NOTE_CHARS,
     MAX_OPTION_CHARS,
     MAX_OPTIONS,
     MAX_QUESTIONS,
@@ -39,9 +40,10 @@ from bot.core.bank import (
     Question,
     Quiz,
     Text,
+    utf16_len,
 )
 from bot.core.images import MAX_IMAGES, Picture, Refused, check
-from bot.core.limits import bank_limits
+from bot.core.limits import bank_limits, cut_words
 from bot.core.mathtext import tidy
 from bot.core.problems import Problem as BankProblem
 from bot.core.problems import SourceMap, Where, whole
@@ -158,6 +160,7 @@ def build(
             continue
         if fit_explanations:
             draft = _fit_explanation(draft, room, notes)
+        draft = _fit_texts(draft, room, notes)
         question = _question(draft, f"q{number}", len(candidates) + 1, fmt in _DOLLARS)
         candidates.append(question)
         slots.append((draft, question))
@@ -218,6 +221,42 @@ def _fit_explanation(draft: Draft, room: int, notes: list[Problem]) -> Draft:
         feedback[draft.correct] = None
         draft = _to_note(replace(draft, feedback=tuple(feedback)), right, room, notes)
     return draft
+
+
+def _fit_texts(draft: Draft, room: int, notes: list[Problem]) -> Draft:
+    """Long texts kept, never the question lost for them: the note up to what a message holds
+    (a reveal it does not fit sends it alone), each option's feedback up to what the reveal
+    leaves room for, each cut at a word past that and said in ``notes``; an option's feedback
+    longer than the tap alert is said too (the alert shows its beginning)."""
+    note = draft.note
+    if note is not None and utf16_len(note.strip()) > MAX_NOTE_CHARS:
+        values = {"length": len(note.strip()), "limit": MAX_NOTE_CHARS}
+        notes.append(Problem(draft.where, "imp_note_cut", values))
+        note = cut_words(note.strip(), MAX_NOTE_CHARS)
+    feedback = list(draft.feedback)
+    space = _feedback_room(draft)
+    for index, given in enumerate(feedback):
+        text = (given or "").strip()
+        length = utf16_len(text)
+        if length > space:
+            values = {"n": index + 1, "length": len(text), "limit": space}
+            notes.append(Problem(draft.where, "imp_feedback_cut", values))
+            feedback[index] = cut_words(text, space)
+        elif length > room and index not in (draft.rights or (draft.correct,)):
+            values = {"n": index + 1, "length": len(text), "limit": room}
+            notes.append(Problem(draft.where, "imp_feedback_alert", values))
+    return replace(draft, note=note, feedback=tuple(feedback))
+
+
+def _feedback_room(draft: Draft) -> int:
+    """How long an option's own feedback may be: what the reveal's message leaves once its
+    frame, the question, its options and the explanation are in (at least a tap alert's)."""
+    limits = bank_limits()
+    frame = max(limits.reveal_overhead.values()) if limits.reveal_overhead else 0
+    used = frame + sum(
+        utf16_len(text) for text in (draft.text, *draft.options, draft.explanation or "")
+    )
+    return max(limits.question_message - used, limits.alert)
 
 
 def _to_note(draft: Draft, text: str, room: int, notes: list[Problem]) -> Draft:

@@ -67,7 +67,8 @@ def parse(name: str, text: str) -> Parsed:
             image = pictures.take(out, where, question)  # a picture, beside the file
             pictures.take(out, where, brace + rest, keep=False)
             try:
-                draft = _question(where, raw, category, notes := [])
+                notes: Notes = []
+                draft = _question(where, raw, category, notes)
                 out.drafts.append(replace(draft, image=image))
                 out.notes += [Problem(where, key, values) for key, values in notes]
             except _Skip as skip:
