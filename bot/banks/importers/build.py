@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from bot.banks.importers.language import detect
 from bot.banks.importers.model import (
@@ -50,6 +50,7 @@ from bot.core.problems import SourceMap, Where, whole
 from bot.core.validator import validate
 from bot.i18n.lang import Lang, as_lang
 
+_T = TypeVar("_T")
 _DOLLARS = ("gift", "moodle-xml")  # Moodle's formats: ``$x$`` is a formula there
 
 
@@ -158,6 +159,7 @@ def build(
         if problem is not None:
             slots.append(problem)
             continue
+        draft = _drop_repeats(draft, notes)
         if fit_explanations:
             draft = _fit_explanation(draft, room, notes)
         draft = _fit_texts(draft, room, notes)
@@ -221,6 +223,56 @@ def _fit_explanation(draft: Draft, room: int, notes: list[Problem]) -> Draft:
         feedback[draft.correct] = None
         draft = _to_note(replace(draft, feedback=tuple(feedback)), right, room, notes)
     return draft
+
+
+def _drop_repeats(draft: Draft, notes: list[Problem]) -> Draft:
+    """A wrong option repeating an earlier one word for word (``124, 122, 123, 122`` in a
+    generated bank) left out, said in ``notes``, the question kept; a repeat that is right,
+    earns other credit or says other feedback is left for the validator to refuse."""
+    if draft.kind in TYPED_KINDS or draft.true_false:
+        return draft
+    rights = set(draft.rights or (draft.correct,))
+    first: dict[str, int] = {}
+    dropped: list[int] = []
+    for index, option in enumerate(draft.options):
+        said = " ".join(option.split())
+        if said not in first:
+            first[said] = index
+            continue
+        earlier = first[said]
+        if index in rights or not _same(draft, earlier, index):
+            return draft
+        dropped.append(index)
+    if not dropped or len(draft.options) - len(dropped) < MIN_OPTIONS:
+        return draft
+    for index in dropped:
+        values = {"n": index + 1, "text": draft.options[index][:40]}
+        values["first"] = first[" ".join(draft.options[index].split())] + 1
+        notes.append(Problem(draft.where, "imp_option_repeat", values))
+    kept = [i for i in range(len(draft.options)) if i not in dropped]
+    new = {old: n for n, old in enumerate(kept)}
+
+    def pick(values: tuple[_T, ...]) -> tuple[_T, ...]:
+        return tuple(values[i] for i in kept if i < len(values))
+
+    return replace(
+        draft,
+        options=pick(draft.options),
+        correct=new[draft.correct],
+        rights=tuple(new[i] for i in draft.rights),
+        fractions=pick(draft.fractions),
+        feedback=pick(draft.feedback),
+    )
+
+
+def _same(draft: Draft, a: int, b: int) -> bool:
+    """Whether options ``a`` and ``b`` earn the same credit and say the same feedback."""
+    for values in (draft.fractions, draft.feedback):
+        one = values[a] if a < len(values) else None
+        two = values[b] if b < len(values) else None
+        if one != two and two is not None:
+            return False
+    return True
 
 
 def _fit_texts(draft: Draft, room: int, notes: list[Problem]) -> Draft:
