@@ -67,7 +67,7 @@ TYPED_KINDS: tuple[Kind, ...] = ("numeric", "short")
 #: the languages besides Bengali and English a one-language bank may be written in
 #: (``language: fr``): its texts are shown as written, the bot's own words in each chat's language
 OTHER_LANGUAGES = frozenset(
-    {"fr", "es", "de", "pt", "it", "nl", "ar", "ru", "hi", "el", "he", "ja", "zh", "ko", "th"}
+    {"fr", "es", "ca", "de", "pt", "it", "nl", "ar", "ru", "hi", "el", "he", "ja", "zh", "ko", "th"}
 )
 
 

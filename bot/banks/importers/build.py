@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Protocol, TypeVar
 
-from bot.banks.importers.language import detect
+from bot.banks.importers.language import Guess, guess
 from bot.banks.importers.model import (
     TRUE,
     Answer,
@@ -86,9 +86,10 @@ class ImportReport:
         return in_order([*self.problems, *self.notes])
 
 
-def guess_language(drafts: list[Draft]) -> str:
-    """The language the drafts are written in: "bn", "en", or another one's code."""
-    return detect(
+def guess_language(drafts: list[Draft]) -> Guess:
+    """The language the drafts are written in: "bn", "en", or another one's code (and a
+    close second, when the texts do not tell)."""
+    return guess(
         [d.text + "\n" + ("" if d.true_false else "\n".join(d.options)) for d in drafts[:50]]
     )
 
@@ -139,10 +140,14 @@ def build(
         where = drafts[MAX_QUESTIONS].where
         problems.append(Problem(where, "imp_too_many", {"count": extra, "limit": MAX_QUESTIONS}))
         drafts = drafts[:MAX_QUESTIONS]
-    written = lang or guess_language(drafts)
+    guessed = Guess(lang) if lang else guess_language(drafts)
+    written = guessed.code
     language: Lang = as_lang(written) or "en"
     other = written if written in OTHER_LANGUAGES else None
-    if other is not None:
+    if other is not None and guessed.second is not None:
+        values = {"language": LanguageName(other), "second": LanguageName(guessed.second)}
+        notes.append(Problem(name, "imp_language_unsure", values))
+    elif other is not None:
         notes.append(Problem(name, "imp_language_other", {"language": LanguageName(other)}))
     head_title = _title(title, name)
     if len(head_title) > MAX_TITLE_CHARS:
