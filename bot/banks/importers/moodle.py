@@ -211,7 +211,7 @@ def _question_text(out: Parsed, where: Place, element: ET.Element | None) -> tup
     raw = element.findtext("text") or ""
     html = element.get("format", "html") == "html"
     image = pictures.take(out, where, raw) if html else None
-    return (html_to_text(raw)[0] if html else clean(raw)), image
+    return _formatted(element)[0], image
 
 
 #: what Moodle writes into every question's combined feedback unless the teacher changes it
