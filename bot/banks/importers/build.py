@@ -245,7 +245,7 @@ def _drop_repeats(draft: Draft, notes: list[Problem]) -> Draft:
             first[said] = index
             continue
         earlier = first[said]
-        if index in rights or not _same(draft, earlier, index):
+        if index in rights or earlier in rights or not _same(draft, earlier, index):
             return draft
         dropped.append(index)
     if not dropped or len(draft.options) - len(dropped) < MIN_OPTIONS:
