@@ -11,8 +11,14 @@ from __future__ import annotations
 import pytest
 
 from bot.banks.importers import import_bytes
+from bot.banks.yaml_reader import parse_quiz
+from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Question, Quiz, Text
+from bot.core.engine import Reveal
+from bot.core.limits import bank_limits
 from bot.core.scoring import grade_choice, grade_typed
+from bot.render.quiz import reveal_message
+from bot.render.text import plain_text
 
 
 def imported(name: str, data: str) -> tuple[Quiz, list[str]]:
@@ -455,3 +461,20 @@ def test_moodles_csv_layout_is_read() -> None:
     assert second.fractions == (0.5, 0.5, 0, 0)
     assert second.options[3].en == "None ,of the mentioned"
     assert grade_choice(second, {0, 1, 2, 3}) == 1  # as Moodle: wrong ones cost nothing
+
+
+def test_a_one_answer_question_with_two_right_options_is_stored_and_revealed() -> None:
+    """Written ``type: single`` with ``correct: [2, 4]``, read back the same; the reveal names
+    both right options; a list without ``type: single`` still means tick every right one."""
+    quiz, _ = imported("eq.gift", "Which are even? {~1 =2 ~3 =4 ~5}\n")
+    text = write_yaml(quiz)
+    assert "type: single" in text and "correct:\n  - 2\n  - 4" in text
+    again = parse_quiz(text, "eq.yaml", "eq", bank_limits())
+    assert again.questions[0].kind == "single" and again.questions[0].right_options == (1, 3)
+    listed = text.replace("  type: single\n", "")
+    assert parse_quiz(listed, "eq.yaml", "eq", bank_limits()).questions[0].kind == "multiple"
+    q = again.questions[0]
+    counts = (0,) * len(q.options)
+    reveal = Reveal(0, q, (0, 1, 2, 3, 4), counts, 1, 0, 0, (1, 3))
+    shown = reveal_message(reveal, "en", total=1)
+    assert "Right answers: B, D" in plain_text(shown)
