@@ -15,9 +15,8 @@ ALERT_LIMIT = 200
 MESSAGE_LIMIT = 4096
 
 
-def cut_words(text: str, units: int) -> str:
-    """``text`` cut to at most ``units`` UTF-16 code units at a word boundary, ending in "…"
-    when cut (at a character when no word ends in its second half)."""
+def trim_utf16(text: str, units: int) -> str:
+    """``text`` cut to at most ``units`` UTF-16 code units, ending in "…" when cut."""
     if utf16_len(text) <= units:
         return text
     out, used = [], 1
@@ -26,7 +25,15 @@ def cut_words(text: str, units: int) -> str:
         if used > units:
             break
         out.append(ch)
-    cut = "".join(out)
+    return "".join(out) + "…"
+
+
+def cut_words(text: str, units: int) -> str:
+    """``text`` cut to at most ``units`` UTF-16 code units at a word boundary, ending in "…"
+    when cut (at a character when no word ends in its second half)."""
+    if utf16_len(text) <= units:
+        return text
+    cut = trim_utf16(text, units)[:-1]
     space = max(cut.rfind(" "), cut.rfind("\n"))
     if space > len(cut) // 2:
         cut = cut[:space]

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from bot.banks.resolver import Choice, Found, Listed
 from bot.core.bank import Question, Quiz, Text, utf16_len
 from bot.core.engine import Answer, Reveal, Score, Verdict
-from bot.core.limits import MESSAGE_LIMIT
+from bot.core.limits import MESSAGE_LIMIT, trim_utf16
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
 from bot.core.mathtext import readable
 from bot.i18n import num, t, t_plain
@@ -192,19 +192,6 @@ def reveal_message(
 
 
 VERDICT_ROOM = 300  # UTF-16 units kept for the blank lines, marks and a practice verdict
-
-
-def trim_utf16(text: str, units: int) -> str:
-    """``text`` cut to at most ``units`` UTF-16 code units, ending in "…" when cut."""
-    if utf16_len(text) <= units:
-        return text
-    out, used = [], 1
-    for ch in text:
-        used += 2 if ord(ch) > 0xFFFF else 1
-        if used > units:
-            break
-        out.append(ch)
-    return "".join(out) + "…"
 
 
 def results_message(
