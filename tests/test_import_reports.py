@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import render
 from bot.banks.importers import import_bytes
 from bot.banks.importers.digest import LINE_CHARS, MAX_LINES, digest
 from bot.banks.importers.language import guess
@@ -18,9 +19,12 @@ from bot.banks.importers.model import Problem
 from bot.banks.yaml_reader import parse_quiz
 from bot.cli import main
 from bot.core.bank import MAX_NOTE_CHARS, utf16_len
+from bot.core.engine import Reveal
 from bot.core.limits import MESSAGE_LIMIT, bank_limits
 from bot.i18n.lang import Lang
 from bot.render.authoring import import_text
+from bot.render.teacher import attempt_closed
+from bot.render.text import plain_text
 
 
 def words(count: int, word: str = "because") -> str:
@@ -214,3 +218,32 @@ def test_aikens_several_answers_dialect_is_read() -> None:
         "primes.txt:1: ANSWER: A, B names several right options; imported as a question where "
         "students tick every right one (Moodle's own Aiken reader takes one letter only)."
     ]
+
+
+def test_the_recap_and_homework_show_long_texts_within_messages() -> None:
+    """An imported question's long general feedback and a wrong option's long feedback: the
+    recap carries both whole across messages that each fit; homework's reveal fits one."""
+    why, said = words(300), words(400, "since")  # about 3,200 and 3,500 characters
+    gift = f"Which layer routes packets? {{=Network ~Link#{said} ~Transport ####{why}}}\n"
+    report = import_bytes("long.gift", gift.encode(), quiz_id="t")
+    assert report.quiz is not None and report.problems == ()
+    quiz = report.quiz
+    q = quiz.questions[0]
+    messages = render.recap_messages(
+        quiz,
+        "en",
+        points=0,
+        correct=0,
+        asked=1,
+        total=1,
+        rank=1,
+        players=1,
+        best_streak=0,
+        missed=[render.Missed(1, q, (0, 1, 2), chosen=1)],
+    )
+    shown = [plain_text(m) for m in messages]
+    assert all(utf16_len(m) <= MESSAGE_LIMIT for m in shown)
+    assert any(why in m for m in shown) and any(said in m for m in shown)
+    reveal = Reveal(0, q, (0, 1, 2), (0, 1, 0), 0, 1, 0)
+    homework = attempt_closed(reveal, "en", total=1, verdict="v", chosen=1)
+    assert utf16_len(plain_text(homework)) <= MESSAGE_LIMIT

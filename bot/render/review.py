@@ -66,25 +66,25 @@ def recap_messages(
                 if item.chosen is not None
                 else t(lang, "recap_skipped", n=item.number)
             )
-            blocks.append(
-                join(
-                    "\n",
-                    [
-                        first,
-                        fit(q.text(lang), 1500),
-                        t(
-                            lang,
-                            "recap_right",
-                            label=label(right),
-                            answer=fit(q.options[q.correct](lang), 500),
-                        ),
-                        *explained(
-                            q, lang, None if item.chosen is None else item.permutation[item.chosen]
-                        ),
-                        *([html("📖 {}", fit(q.note(lang), 1000))] if q.note is not None else []),
-                    ],
-                )
+            lines: list[object] = [
+                first,
+                fit(q.text(lang), 1500),
+                t(
+                    lang,
+                    "recap_right",
+                    label=label(right),
+                    answer=fit(q.options[q.correct](lang), 500),
+                ),
+            ]
+            said = explained(
+                q, lang, None if item.chosen is None else item.permutation[item.chosen]
             )
+            note = [html("📖 {}", fit(q.note(lang), MESSAGE_LIMIT - 3))] if q.note else []
+            whole = join("\n", [*lines, *said, *note])
+            if len(whole) <= MESSAGE_LIMIT:
+                blocks.append(whole)
+            else:  # a long feedback or note: each a block of its own, whole, packed after
+                blocks += [join("\n", lines), *said, *note]
         blocks.append(join("\n", [t(lang, "recap_review"), t(lang, "recap_footer")]))
     else:
         blocks.append(join("\n", [t(lang, "recap_perfect"), t(lang, "recap_footer")]))
