@@ -7,6 +7,7 @@ Spanish, Aiken's several-answers dialect read."""
 from __future__ import annotations
 
 import base64
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from bot.banks.importers.language import guess
 from bot.banks.importers.model import Problem
 from bot.banks.yaml_reader import parse_quiz
 from bot.cli import main
-from bot.core.bank import MAX_NOTE_CHARS, utf16_len
+from bot.core.bank import MAX_NOTE_CHARS, Text, utf16_len
 from bot.core.engine import Reveal
 from bot.core.limits import MESSAGE_LIMIT, bank_limits
 from bot.i18n.lang import Lang
@@ -247,3 +248,21 @@ def test_the_recap_and_homework_show_long_texts_within_messages() -> None:
     reveal = Reveal(0, q, (0, 1, 2), (0, 1, 0), 0, 1, 0)
     homework = attempt_closed(reveal, "en", total=1, verdict="v", chosen=1)
     assert utf16_len(plain_text(homework)) <= MESSAGE_LIMIT
+
+
+def test_a_typed_questions_long_note_comes_whole_on_its_own_in_practice() -> None:
+    why = words(300)  # about 3,200 characters
+    context = words(100, "context")
+    gift = f"{context}: how many layers has the OSI model? {{#7 ####{why}}}\n"
+    report = import_bytes("typed.gift", gift.encode(), quiz_id="t")
+    assert report.quiz is not None
+    q = report.quiz.questions[0]
+    reveal = Reveal(0, q, (), (), 0, 1, 1)
+    text, aside = render.typed_parts(reveal, "en", total=1, given="7", verdict="Right")
+    assert aside is not None and plain_text(aside) == f"📖 {why}"
+    assert "📖" not in plain_text(text) and utf16_len(plain_text(text)) <= MESSAGE_LIMIT
+    short = replace(q, note=Text("Seven.", "Seven."))
+    text, aside = render.typed_parts(
+        replace(reveal, question=short), "en", total=1, given="7", verdict="Right"
+    )
+    assert aside is None and "📖 Seven." in plain_text(text)

@@ -54,6 +54,7 @@ from bot.render.quiz import (
     typed_answers,
     typed_closed,
     typed_feedback,
+    typed_parts,
     typed_verdict,
     verdict_prefix,
 )
@@ -133,6 +134,7 @@ __all__ = [
     "typed_answers",
     "typed_closed",
     "typed_feedback",
+    "typed_parts",
     "typed_verdict",
     "verdict_prefix",
     "when",

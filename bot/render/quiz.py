@@ -365,10 +365,17 @@ def typed_verdict(lang: Lang, question: Question, answer: Answer, head: str | No
 
 
 def typed_closed(
-    reveal: Reveal, lang: Lang, *, total: int, given: str | None, verdict: str
+    reveal: Reveal,
+    lang: Lang,
+    *,
+    total: int,
+    given: str | None,
+    verdict: str,
+    with_note: bool = True,
 ) -> Safe:
     """A typed question closed in a private chat: the answers worth full marks, what the
-    student typed (``given``; None: nothing, its time ran out) and the ``verdict``."""
+    student typed (``given``; None: nothing, its time ran out) and the ``verdict``; its note
+    as far as the message holds it."""
     q = reveal.question
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
@@ -379,9 +386,33 @@ def typed_closed(
     if given is not None:
         mine.insert(0, t(lang, "typed_yours", given=given))
     parts += [join("\n", mine), *explained(q, lang)]
-    if q.note is not None:
-        parts.append(html("📖 {}", trim_utf16(q.note(lang), MESSAGE_LIMIT // 2)))
+    if q.note is not None and with_note:
+        room = MESSAGE_LIMIT - utf16_len(plain_text(join("\n\n", parts))) - 8
+        parts.append(html("📖 {}", trim_utf16(q.note(lang), max(room, 1))))
     return join("\n\n", parts)
+
+
+def typed_parts(
+    reveal: Reveal, lang: Lang, *, total: int, given: str | None, verdict: str
+) -> tuple[Safe, Safe | None]:
+    """A typed question closed in practice, and its note as a message of its own when the two
+    would not fit one message (as ``practice_parts``)."""
+    without = typed_closed(reveal, lang, total=total, given=given, verdict=verdict, with_note=False)
+    aside = note_aside(reveal.question, lang, without)
+    if aside is not None or reveal.question.note is None:
+        return without, aside
+    return typed_closed(reveal, lang, total=total, given=given, verdict=verdict), None
+
+
+def note_aside(question: Question, lang: Lang, shown: Safe) -> Safe | None:
+    """The question's note as a message of its own when it does not fit beside ``shown`` (a
+    closed question without it): whole, cut only past a message; None when it fits."""
+    note = question.note
+    if note is None:
+        return None
+    if utf16_len(plain_text(shown)) + utf16_len(note(lang)) + VERDICT_ROOM <= MESSAGE_LIMIT:
+        return None
+    return html("📖 {}", fit(note(lang), MESSAGE_LIMIT - 3))
 
 
 def choice_alert(lang: Lang, shown: Sequence[int]) -> str:
@@ -489,12 +520,10 @@ def practice_parts(
     without = practice_answered(
         reveal, lang, total=total, verdict=verdict, picked=picked, with_note=False
     )
-    note = reveal.question.note
-    if note is None:
-        return without, None
-    if utf16_len(plain_text(without)) + utf16_len(note(lang)) + VERDICT_ROOM <= MESSAGE_LIMIT:
-        return practice_answered(reveal, lang, total=total, verdict=verdict, picked=picked), None
-    return without, html("📖 {}", fit(note(lang), MESSAGE_LIMIT - 3))
+    aside = note_aside(reveal.question, lang, without)
+    if aside is not None or reveal.question.note is None:
+        return without, aside
+    return practice_answered(reveal, lang, total=total, verdict=verdict, picked=picked), None
 
 
 def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:

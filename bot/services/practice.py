@@ -211,7 +211,7 @@ class PracticeSessions(AppBound):
         aside: Safe | None = None  # a note too long to share the reveal's message
         if engine.question.typed:
             prefix = render.typed_verdict(session.lang, engine.question, answer)
-            text = render.typed_closed(
+            text, aside = render.typed_parts(
                 reveal, session.lang, total=engine.count, given=answer.typed, verdict=prefix
             )
         else:
