@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import TOKEN, BotHarness
-from quizkit import ROOT, assert_quiet, open_question
+from quizkit import ROOT, assert_quiet, button_data, open_question, options_shown
 from test_authoring import draft_count, say
 
 from bot.core.settings import file_url
@@ -160,3 +160,34 @@ async def test_the_validators_problems_come_in_the_uploaders_language(
             "তাই উত্তর প্রকাশের সময় দেখানো নোটে সরানো হয়েছে।" in reply.text
         )
         assert len(await bot.services.store.authored_by(bn.id)) == 1
+
+
+async def test_a_long_general_feedback_is_kept_and_shown_whole_in_practice(
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A GIFT question whose general feedback is far over 1,000 characters is saved, not
+    skipped; practised, its reveal keeps the question's message and the whole feedback comes
+    as a message of its own."""
+    teacher = tg.add_user(61, "Farhana")
+    why = " ".join(f"reason{n}" for n in range(350))  # about 3,100 characters
+    context = " ".join(f"context{n}" for n in range(100))  # the question: 900 characters
+    gift = f"::long::{context}: which protocol resolves names?{{=DNS ~ARP ~NTP ####{why}}}\n"
+    async with BotHarness(tg, db_path) as bot:
+        reply = await upload(tg, teacher, "long.gift", gift.encode(), "saved as")
+        assert "1 question" in reply.text and "skipped" not in reply.text
+        [row] = await bot.services.store.authored_by(teacher.id)
+        tg.user_says(teacher.id, teacher, f"/quiz {row.name}")
+        asked = await tg.wait_for(lambda: open_question(tg, teacher.id, 1))
+        right = next(label for label, text in options_shown(asked).items() if text == "DNS")
+        before = len(tg.messages(teacher.id))
+        tg.tap(teacher.id, teacher, asked.message_id, button_data(asked, right))
+        aside = await tg.wait_for(
+            lambda: next(
+                (m for m in tg.messages(teacher.id)[before:] if m.text.startswith("📖")), None
+            ),
+            what="the note",
+        )
+        assert aside.text == f"📖 {why}"
+        revealed = next(m for m in tg.messages(teacher.id) if m.message_id == asked.message_id)
+        assert "DNS" in revealed.text and why[:40] not in revealed.text
+    assert_quiet(caplog)

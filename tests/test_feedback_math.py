@@ -192,11 +192,15 @@ def test_feedback_is_checked_against_the_alert_in_utf16_units() -> None:
         parse_quiz(bank, "t.yaml", "t", bank_limits())
     lines = [p.text("en") for p in caught.value.problems]
     assert lines == ["t.yaml:11: question 1 (id a): options[2].feedback: must not be empty"], lines
+    # an option's own feedback is cut where an alert shows it and shown whole elsewhere: the
+    # bank takes it; the explanation, which only an alert shows, must fit one
     bank = bank.replace("feedback: ''", "feedback: fine")
+    assert parse_quiz(bank, "t.yaml", "t", bank_limits()).questions[0].options[0].feedback
+    bank += f"    explanation: '{'😀' * 80}'\n"
     with pytest.raises(BankError) as caught:
         parse_quiz(bank, "t.yaml", "t", bank_limits())
     [problem] = caught.value.problems
-    assert problem.line == 9 and problem.where.path == "options[1].feedback"
+    assert problem.line == 13 and problem.where.path == "explanation"
     assert problem.values["length"] == 160  # UTF-16 units (len() says 80: it would pass)
 
 

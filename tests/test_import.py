@@ -92,8 +92,8 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert q["q5"].explanation.en == "Right: UDP is best effort."
     assert q["q5"].wrong_feedback is not None
     assert q["q5"].wrong_feedback.en == "It does not: no retransmission."
-    # ~%100% right, ~%-50% negative credit: one right answer, its options weighted
-    assert q["q6"].kind == "single" and q["q6"].options[q["q6"].correct].en == "Network layer"
+    # ~%100% right, ~%-50% negative credit and no "=": Moodle lets students tick several
+    assert q["q6"].kind == "multiple" and q["q6"].options[q["q6"].correct].en == "Network layer"
     assert q["q6"].fractions == (1.0, -0.5, 0.0)
     # {#32}: a number; {=DNS =Domain Name System}: a short answer with two accepted texts
     assert q["q8"].kind == "numeric"
@@ -103,8 +103,8 @@ def test_gift_every_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     # ~%50% ~%50% ~%-100%: several right answers with partial and negative credit
     assert q["q10"].kind == "multiple" and q["q10"].rights == (0, 1)
     assert q["q10"].fractions == (0.5, 0.5, -1.0)
-    # {=A =B ~C}: several right answers, the default credit (1/2 each, -1/2 a wrong one)
-    assert q["q11"].kind == "multiple" and q["q11"].rights == (0, 1)
+    # {=A =B ~C}: Moodle's one-answer question, either "=" option worth full marks alone
+    assert q["q11"].kind == "single" and q["q11"].rights == (0, 1)
     assert q["q11"].fractions == ()
     assert q["q7"].text.en == "The _____ forwards packets between different networks."
     assert q["q7"].options[q["q7"].correct].en == "router"

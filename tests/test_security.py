@@ -299,9 +299,12 @@ def test_the_validator_counts_utf16_and_the_whole_reveal() -> None:
     from bot.core.problems import BankError
     from bot.render import bank_limits
 
+    # 1,911 code points, 3,811 UTF-16 units: the note is not counted (a reveal it does not
+    # fit sends it alone), the question and its frame are
+    longer = "Which one? " + "🧠" * 1900
     bank = (
         "title: {bn: Emoji, en: Emoji}\nlanguage: en\nquestions:\n"
-        f"  - id: q1\n    question: {{bn: '{EMOJI_QUESTION}', en: '{EMOJI_QUESTION}'}}\n"
+        f"  - id: q1\n    question: {{bn: '{longer}', en: '{longer}'}}\n"
         "    options:\n      - {bn: ক, en: A}\n      - {bn: খ, en: B}\n    correct: 1\n"
         f"    note: {{bn: '{LONG_NOTE[:400]}', en: '{LONG_NOTE[:400]}'}}\n"
     )
@@ -317,8 +320,8 @@ def test_the_validator_counts_utf16_and_the_whole_reveal() -> None:
 async def test_an_emoji_heavy_question_with_a_long_note_is_revealed(
     tg: FakeTelegram, db_path: Path
 ) -> None:
-    """A stored question over Telegram's UTF-16 limit once revealed (it predates the check):
-    the reveal is still sent, its note cut to fit; no MESSAGE_TOO_LONG."""
+    """A stored question over Telegram's UTF-16 limit once revealed with its note: the reveal
+    is still sent, the note whole as a message of its own; no MESSAGE_TOO_LONG."""
     from dataclasses import replace
 
     from bot.core.bank import Text
@@ -338,13 +341,14 @@ async def test_an_emoji_heavy_question_with_a_long_note_is_revealed(
             tg.tap(chat, student, question.message_id, button_data(question, "A"))
         )
 
-        def shown() -> StoredMessage | None:
-            found = tg.stored_message(chat.id, question.message_id)
-            return found if found is not None and "📖" in found.text else None
+        def aside() -> StoredMessage | None:
+            return next((m for m in tg.messages(chat.id) if m.text.startswith("📖 ")), None)
 
-        revealed = await tg.wait_for(shown)
-        assert "🧠" * 1500 in revealed.text
-        assert "📖 📖" in revealed.text and "…" in revealed.text  # the note, cut to fit
+        note = await tg.wait_for(aside)
+        assert note.text == f"📖 {LONG_NOTE}"  # whole, in a message of its own
+        revealed = tg.stored_message(chat.id, question.message_id)
+        assert revealed is not None and "🧠" * 1500 in revealed.text
+        assert "📖" not in revealed.text
         assert all(c.status == 200 for c in tg.calls_to("editMessageText")), [
             c.description for c in tg.calls_to("editMessageText")
         ]

@@ -236,10 +236,10 @@ def _read_question(
         options = _read_options(reader, fields.get("options"), where)
         rights = _read_correct(reader, fields.get("correct"), where, len(options or ()))
         correct = rights[0] if rights else None
-        if kind == "single" and len(rights) > 1:
+        if kind == "single" and len(rights) > 1 and not _typed_as(fields, "single"):
             kind = "multiple"  # several listed: "select all that apply"
-        if kind == "single":
-            rights = ()
+        if kind == "single" and len(rights) < 2:
+            rights = ()  # several listed under ``type: single``: any one is worth full marks
     elif kind == "truefalse":
         options = TRUE_FALSE
         correct = _read_truth(reader, fields.get("correct"), where)
@@ -295,6 +295,12 @@ def _read_question(
         wrong_feedback=wrong,
         image=image,
     )
+
+
+def _typed_as(fields: dict[str, yaml.Node], kind: str) -> bool:
+    """Whether the question says its ``type`` is ``kind`` in so many words."""
+    node = fields.get("type")
+    return isinstance(node, yaml.ScalarNode) and node.value == kind
 
 
 def _read_kind(reader: NodeReader, node: yaml.Node, where: Where) -> Kind:

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from bot.banks.images import FolderImages
 from bot.banks.importers import MAX_IMPORT_BYTES, ImportReport, import_bytes, quiz_id_for
+from bot.banks.importers.digest import digest
 from bot.banks.importers.ziparchive import MAX_ZIP_BYTES
 from bot.core.bank import QUIZ_ID
 from bot.i18n import t_plain
@@ -110,8 +111,8 @@ def import_files(
             beside=FolderImages(path.parent),
             max_zip_bytes=max(limit, MAX_ZIP_BYTES),
         )
-        for line in report.lines():  # problems and notes, in the file's order
-            print(line.text(say), file=stdout)
+        for line in digest(report.lines(), say):  # problems and notes, in the file's order
+            print(line, file=stdout)
         skipped += len(report.problems)
         refusal = _refusal(report, target, qid, written, force, say)
         if refusal is not None:

@@ -30,7 +30,9 @@ MAX_QUESTIONS = 200
 MIN_OPTIONS, MAX_OPTIONS = 2, 10
 MAX_OPTION_CHARS = 300
 MAX_TITLE_CHARS = 200
-MAX_NOTE_CHARS = 1000
+#: a note (an imported question's general feedback) at most: what a message holds, less room for
+#: its mark; a reveal it does not fit sends it as a message of its own
+MAX_NOTE_CHARS = 4000
 MAX_TAG_CHARS = 100
 MIN_SECONDS, MAX_SECONDS = 5, 600
 #: a question's keys in the bank format, in the format's order (the reader allows these, the
@@ -65,7 +67,7 @@ TYPED_KINDS: tuple[Kind, ...] = ("numeric", "short")
 #: the languages besides Bengali and English a one-language bank may be written in
 #: (``language: fr``): its texts are shown as written, the bot's own words in each chat's language
 OTHER_LANGUAGES = frozenset(
-    {"fr", "es", "de", "pt", "it", "nl", "ar", "ru", "hi", "el", "he", "ja", "zh", "ko", "th"}
+    {"fr", "es", "ca", "de", "pt", "it", "nl", "ar", "ru", "hi", "el", "he", "ja", "zh", "ko", "th"}
 )
 
 
@@ -119,7 +121,10 @@ class Question:
     note: Text | None = None
     tag: str | None = None  # the author's label (e.g. an imported category); never shown
     kind: Kind = "single"
-    rights: tuple[int, ...] = ()  # ``multiple``: every right option, 0-based (``correct`` first)
+    #: every right option, 0-based (``correct`` first): a ``multiple`` question's, or a
+    #: ``single`` one's whose several options are each worth full marks alone (Moodle's
+    #: one-answer question with several ``=``; written ``type: single``, ``correct: [2, 4]``)
+    rights: tuple[int, ...] = ()
     fractions: tuple[float, ...] = ()  # per option, its credit (-1..1); empty: the default
     accepted: tuple[Accepted, ...] = ()  # ``numeric``/``short``: the answers given credit
     units: tuple[str, ...] = ()  # ``numeric``: units a typed number may carry
@@ -212,12 +217,12 @@ class Quiz:
 
     def _question(self, q: Question) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": q.id}
-        if q.kind != "single":
+        if q.kind != "single" or len(q.right_options) > 1:  # several right, any one will do
             entry["type"] = q.kind
         entry["question"] = self._text(q.text)
         if q.kind in ("single", "multiple"):
             entry["options"] = [self._option(o) for o in q.options]
-        if q.kind == "multiple":
+        if q.kind == "multiple" or len(q.right_options) > 1:
             entry["correct"] = [i + 1 for i in q.right_options]
         elif q.kind == "truefalse":
             entry["correct"] = q.correct == 0
@@ -359,7 +364,7 @@ def _question_from(entry: Mapping[str, Any], number: int, bilingual: bool) -> Qu
         raw = entry["correct"]
         listed = [int(c) - 1 for c in (raw if isinstance(raw, list) else [raw])]
         correct = listed[0]
-        rights = tuple(listed) if kind == "multiple" else ()
+        rights = tuple(listed) if kind == "multiple" or len(listed) > 1 else ()
     return Question(
         id=str(entry["id"]),
         number=number,

@@ -15,6 +15,31 @@ ALERT_LIMIT = 200
 MESSAGE_LIMIT = 4096
 
 
+def trim_utf16(text: str, units: int) -> str:
+    """``text`` cut to at most ``units`` UTF-16 code units, ending in "…" when cut."""
+    if utf16_len(text) <= units:
+        return text
+    out, used = [], 1
+    for ch in text:
+        used += 2 if ord(ch) > 0xFFFF else 1
+        if used > units:
+            break
+        out.append(ch)
+    return "".join(out) + "…"
+
+
+def cut_words(text: str, units: int) -> str:
+    """``text`` cut to at most ``units`` UTF-16 code units at a word boundary, ending in "…"
+    when cut (at a character when no word ends in its second half)."""
+    if utf16_len(text) <= units:
+        return text
+    cut = trim_utf16(text, units)[:-1]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if space > len(cut) // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:—-\n") + "…"
+
+
 def bank_limits() -> Limits:
     """The longest verdict prefix and message frame, so the validator checks real sizes."""
     most = MAX_POINTS + STREAK_CAP

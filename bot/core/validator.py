@@ -195,8 +195,8 @@ class _Checker:
         return usable
 
     def fractions(self, q: Question, where: Where) -> bool:
-        """Per-option credit: one per option, each -1..1, the positive ones worth full marks
-        together (several right answers) or one of them full marks (one right answer)."""
+        """Per-option credit: one per option, each -1..1, the positive ones worth at least full
+        marks together (several right answers) or the best of them full marks (one answer)."""
         at = where.at("fractions")
         if self.unread(q.number, at.path):
             return False
@@ -209,8 +209,13 @@ class _Checker:
         if bad:
             self.fail(at, at.path, "bank_fraction_range", value=bad[0], low=-1)
             return False
-        best = sum(f for f in q.fractions if f > 0) if q.kind == "multiple" else max(q.fractions)
-        if abs(best - 1) > 0.01:
+        # several answers: the ticked options' sum, capped at full marks (Moodle's rule: the
+        # positive ones may add up to more, 100/0/100/0), so full marks must be reachable
+        if q.kind == "multiple":
+            short = sum(f for f in q.fractions if f > 0) < 0.99
+        else:
+            short = abs(max(q.fractions) - 1) > 0.01
+        if short:
             self.fail(at, at.path, "bank_full_credit")
             return False
         return True
@@ -307,11 +312,12 @@ class _Checker:
         for lang in LANGS:
             suffix = f".{lang}" if bilingual else ""
             texts = utf16_len(q.text(lang)) + sum(utf16_len(o(lang)) for o in q.options)
-            extras = sum(utf16_len(x(lang)) for x in (q.explanation, q.note) if x is not None)
+            # the note is not counted: a reveal it does not fit sends it as a message of its own
+            extras = utf16_len(q.explanation(lang)) if q.explanation is not None else 0
             # and one option's own feedback (the student's pick, or the right one's)
             extras += max((utf16_len(o.feedback(lang)) for o in q.options if o.feedback), default=0)
             posted = limits.question_overhead[lang] + texts if limits.question_overhead else 0
-            # the reveal: the options with their counts, the explanation and the note as well
+            # the reveal: the options with their counts, the explanation and a feedback
             shown = limits.reveal_overhead[lang] + texts + extras if limits.reveal_overhead else 0
             if posted > limits.question_message and not message_done:
                 self.fail(
@@ -334,9 +340,9 @@ class _Checker:
             if alert_done:
                 continue
             prefix = limits.alert_prefix[lang] if limits.alert_prefix is not None else 0
-            alerts = [("explanation", q.explanation)] + [
-                (f"options[{n}].feedback", o.feedback) for n, o in enumerate(q.options, start=1)
-            ]
+            # an option's own feedback is cut where it is shown in an alert, and shown whole in
+            # the reveal and recaps: only the explanation must fit the alert
+            alerts = [("explanation", q.explanation)]
             for path, text in alerts:
                 if text is None:
                     continue

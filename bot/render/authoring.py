@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.banks.importers import ImportReport
+from bot.banks.importers.digest import MAX_LINES, digest
 from bot.core.images import PollExtras
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
@@ -15,9 +16,6 @@ from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
 from bot.render.text import MESSAGE_LIMIT, fit, label
 from bot.storage import AuthoredQuiz
-
-MAX_PROBLEM_LINES = 20
-
 
 #: file formats as the upload's reply names them (the same in both languages: technical names)
 FORMAT_NAMES = {
@@ -30,16 +28,11 @@ FORMAT_NAMES = {
 }
 
 
-def problem_lines(report: ImportReport, lang: Lang) -> list[Safe]:
-    """An import's problems (the fatal one first), one escaped line each."""
+def problem_lines(report: ImportReport, lang: Lang, *, limit: int = MAX_LINES) -> list[Safe]:
+    """An import's problems (the fatal one first), one escaped line each, as a teacher reads
+    them (bot/banks/importers/digest.py: alike ones counted, at most ``limit`` lines)."""
     problems = ([report.fatal] if report.fatal else []) + list(report.problems)
-    return _capped([html("• {}", fit(p.text(lang), 300)) for p in problems])
-
-
-def _capped(lines: list[Safe]) -> list[Safe]:
-    if len(lines) > MAX_PROBLEM_LINES:
-        return [*lines[:MAX_PROBLEM_LINES], html("… (+{})", len(lines) - MAX_PROBLEM_LINES)]
-    return lines
+    return [html("• {}", fit(line, 300)) for line in digest(problems, lang, limit=limit)]
 
 
 def _fitted(text: Safe) -> Safe:
@@ -101,8 +94,9 @@ def import_text(lang: Lang, row: AuthoredQuiz | None, report: ImportReport) -> S
     if problems:
         count = len(report.problems) + (1 if report.fatal else 0)
         lines += [Safe(""), t(lang, "upload_problems", count=count), *problems]
-    if report.notes:
-        notes = _capped([html("• {}", fit(n.text(lang), 300)) for n in report.notes])
+    if report.notes:  # within the file's lines, the problems' first
+        room = max(MAX_LINES - len(problems), 2)
+        notes = [html("• {}", fit(n, 300)) for n in digest(report.notes, lang, limit=room)]
         lines += [Safe(""), t(lang, "upload_notes", count=len(report.notes)), *notes]
     return _fitted(join("\n", lines))
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from bot.banks.resolver import Choice, Found, Listed
 from bot.core.bank import Question, Quiz, Text, utf16_len
 from bot.core.engine import Answer, Reveal, Score, Verdict
-from bot.core.limits import MESSAGE_LIMIT
+from bot.core.limits import MESSAGE_LIMIT, trim_utf16
 from bot.core.limits import bank_limits as bank_limits  # re-exported: callers import it from here
 from bot.core.mathtext import readable
 from bot.i18n import num, t, t_plain
@@ -149,7 +149,7 @@ def reveal_message(
     q = reveal.question
     if q.typed:
         answer = [t(lang, "reveal_typed", answers=typed_answers(q, lang))]
-    elif q.kind == "multiple":
+    elif q.kind == "multiple" or len(reveal.rights_shown) > 1:  # several right: any one
         answer = [t(lang, "reveal_answers", labels=labels(reveal.rights_shown))]
     else:
         answer = [t(lang, "reveal_answer", label=label(reveal.correct_shown))]
@@ -197,19 +197,6 @@ def reveal_message(
 
 
 VERDICT_ROOM = 300  # UTF-16 units kept for the blank lines, marks and a practice verdict
-
-
-def trim_utf16(text: str, units: int) -> str:
-    """``text`` cut to at most ``units`` UTF-16 code units, ending in "…" when cut."""
-    if utf16_len(text) <= units:
-        return text
-    out, used = [], 1
-    for ch in text:
-        used += 2 if ord(ch) > 0xFFFF else 1
-        if used > units:
-            break
-        out.append(ch)
-    return "".join(out) + "…"
 
 
 def results_message(
@@ -417,10 +404,17 @@ def typed_superseded(lang: Lang, question: Question) -> Safe:
 
 
 def typed_closed(
-    reveal: Reveal, lang: Lang, *, total: int, given: str | None, verdict: str
+    reveal: Reveal,
+    lang: Lang,
+    *,
+    total: int,
+    given: str | None,
+    verdict: str,
+    with_note: bool = True,
 ) -> Safe:
     """A typed question closed in a private chat: the answers worth full marks, what the
-    student typed (``given``; None: nothing, its time ran out) and the ``verdict``."""
+    student typed (``given``; None: nothing, its time ran out) and the ``verdict``; its note
+    as far as the message holds it."""
     q = reveal.question
     parts = [
         t(lang, "reveal_head", n=reveal.q_index + 1, total=total),
@@ -431,9 +425,33 @@ def typed_closed(
     if given is not None:
         mine.insert(0, t(lang, "typed_yours", given=given))
     parts += [join("\n", mine), *explained(q, lang)]
-    if q.note is not None:
-        parts.append(html("📖 {}", trim_utf16(q.note(lang), MESSAGE_LIMIT // 2)))
+    if q.note is not None and with_note:
+        room = MESSAGE_LIMIT - utf16_len(plain_text(join("\n\n", parts))) - 8
+        parts.append(html("📖 {}", trim_utf16(q.note(lang), max(room, 1))))
     return join("\n\n", parts)
+
+
+def typed_parts(
+    reveal: Reveal, lang: Lang, *, total: int, given: str | None, verdict: str
+) -> tuple[Safe, Safe | None]:
+    """A typed question closed in practice, and its note as a message of its own when the two
+    would not fit one message (as ``practice_parts``)."""
+    without = typed_closed(reveal, lang, total=total, given=given, verdict=verdict, with_note=False)
+    aside = note_aside(reveal.question, lang, without)
+    if aside is not None or reveal.question.note is None:
+        return without, aside
+    return typed_closed(reveal, lang, total=total, given=given, verdict=verdict), None
+
+
+def note_aside(question: Question, lang: Lang, shown: Safe) -> Safe | None:
+    """The question's note as a message of its own when it does not fit beside ``shown`` (a
+    closed question without it): whole, cut only past a message; None when it fits."""
+    note = question.note
+    if note is None:
+        return None
+    if utf16_len(plain_text(shown)) + utf16_len(note(lang)) + VERDICT_ROOM <= MESSAGE_LIMIT:
+        return None
+    return html("📖 {}", fit(note(lang), MESSAGE_LIMIT - 3))
 
 
 def choice_alert(lang: Lang, shown: Sequence[int]) -> str:
@@ -522,11 +540,34 @@ def practice_answered(
     total: int,
     verdict: str,
     picked: int | Sequence[int] | None = None,
+    with_note: bool = True,
 ) -> Safe:
     """A practice question after the tap: its reveal (the student's ``picked`` options, bank
     indices, each with its feedback) and the verdict."""
-    shown = reveal_message(reveal, lang, total=total, group=False, picked=picked)
+    shown = reveal_message(
+        reveal, lang, total=total, group=False, picked=picked, with_note=with_note
+    )
     return join("\n\n", [shown, html("<b>{}</b>", verdict)])
+
+
+def practice_parts(
+    reveal: Reveal,
+    lang: Lang,
+    *,
+    total: int,
+    verdict: str,
+    picked: int | Sequence[int] | None = None,
+) -> tuple[Safe, Safe | None]:
+    """A practice question after the tap, and its note as a message of its own when the two
+    would not fit one message: moved whole, not cut (only a note longer than a whole message
+    is cut)."""
+    without = practice_answered(
+        reveal, lang, total=total, verdict=verdict, picked=picked, with_note=False
+    )
+    aside = note_aside(reveal.question, lang, without)
+    if aside is not None or reveal.question.note is None:
+        return without, aside
+    return practice_answered(reveal, lang, total=total, verdict=verdict, picked=picked), None
 
 
 def practice_done(lang: Lang, *, right: int, total: int, quiz_id: str) -> Safe:

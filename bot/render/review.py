@@ -60,17 +60,18 @@ def recap_messages(
     if missed:
         blocks.append(t(lang, "recap_missed_head", count=len(missed)))
         for item in missed:
-            blocks.append(missed_block(item, lang))
+            blocks += missed_blocks(item, lang)
         blocks.append(join("\n", [t(lang, "recap_review"), t(lang, "recap_footer")]))
     else:
         blocks.append(join("\n", [t(lang, "recap_perfect"), t(lang, "recap_footer")]))
     return pack(blocks)
 
 
-def missed_block(item: Missed, lang: Lang) -> Safe:
+def missed_blocks(item: Missed, lang: Lang) -> list[Safe]:
     """One missed question of a recap: what the student picked, the question, every right
     answer (a several-answers question: its options, the right ones and the picks marked), the
-    feedback of each pick, the explanation and the note."""
+    feedback of each pick, the explanation and the note; one block, or, when a long feedback
+    or note would not fit one message, each of those a block of its own, whole."""
     q, perm = item.question, item.permutation
     chosen = item.chosen
     shown = None if chosen is None else (chosen,) if isinstance(chosen, int) else tuple(chosen)
@@ -87,16 +88,13 @@ def missed_block(item: Missed, lang: Lang) -> Safe:
         answer = t(
             lang, "recap_right", label=label(right), answer=fit(q.options[q.correct](lang), 500)
         )
-    return join(
-        "\n",
-        [
-            first,
-            fit(q.text(lang), 1500),
-            answer,
-            *explained(q, lang, None if shown is None else [perm[s] for s in shown], perm),
-            *([html("📖 {}", fit(q.note(lang), 1000))] if q.note is not None else []),
-        ],
-    )
+    lines = [first, fit(q.text(lang), 1500), answer]
+    said = explained(q, lang, None if shown is None else [perm[s] for s in shown], perm)
+    note = [html("📖 {}", fit(q.note(lang), MESSAGE_LIMIT - 3))] if q.note is not None else []
+    whole = join("\n", [*lines, *said, *note])
+    if len(whole) <= MESSAGE_LIMIT:
+        return [whole]
+    return [join("\n", lines), *said, *note]
 
 
 def pack(blocks: Sequence[Safe], limit: int = MESSAGE_LIMIT) -> list[Safe]:

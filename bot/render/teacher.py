@@ -14,9 +14,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
 from bot.core.analysis import Analysis, ItemStats
-from bot.core.bank import Question, Quiz
+from bot.core.bank import Question, Quiz, utf16_len
 from bot.core.deadlines import DAY, HOUR, local_time, show_offset
 from bot.core.engine import Reveal
+from bot.core.limits import MESSAGE_LIMIT
 from bot.core.mathtext import readable
 from bot.i18n import num, plural, t, t_plain
 from bot.i18n.lang import Lang
@@ -25,7 +26,7 @@ from bot.render import callbacks
 from bot.render.export import safe_cell
 from bot.render.quiz import explained, options_block, question_message, typed_closed
 from bot.render.review import pack
-from bot.render.text import fit, html_name, label, with_medal
+from bot.render.text import fit, html_name, label, plain_text, with_medal
 from bot.storage import Homework, QuestionTally, Standing
 
 _MONTHS = {
@@ -301,8 +302,9 @@ def attempt_closed(
         html("<b>{}</b>", verdict),
         *explained(q, lang, picked, reveal.permutation),
     ]
-    if q.note is not None:
-        parts.append(html("📖 {}", q.note(lang)))
+    if q.note is not None:  # as much of it as the message holds
+        room = MESSAGE_LIMIT - utf16_len(plain_text(join("\n\n", parts))) - 8
+        parts.append(html("📖 {}", fit(q.note(lang), max(room, 1))))
     return join("\n\n", parts)
 
 

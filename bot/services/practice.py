@@ -32,7 +32,7 @@ from bot.render import callbacks
 from bot.render import teacher as render_teacher
 from bot.services import pictures
 from bot.services.appbound import AppBound
-from bot.services.driver import Notice, RunDriver, Tap, edit, sent_after
+from bot.services.driver import Notice, RunDriver, Tap, edit, send, sent_after
 from bot.services.progress import save_ticks, ticked_of, to_engine
 from bot.storage import NewRun, Store
 from bot.tg import outbox
@@ -253,9 +253,10 @@ class PracticeSessions(AppBound):
             )
         session.message_id = message_id  # the message answered
         reveal = await self._driver.close(session)
+        aside: Safe | None = None  # a note too long to share the reveal's message
         if engine.question.typed:
             prefix = render.typed_verdict(session.lang, engine.question, answer)
-            text = render.typed_closed(
+            text, aside = render.typed_parts(
                 reveal, session.lang, total=engine.count, given=answer.typed, verdict=prefix
             )
         else:
@@ -266,7 +267,7 @@ class PracticeSessions(AppBound):
                 engine.permutation,
                 practice=True,
             )
-            text = render.practice_answered(
+            text, aside = render.practice_parts(
                 reveal, session.lang, total=engine.count, verdict=prefix, picked=answer.options
             )
         if message_id is not None:
@@ -278,6 +279,8 @@ class PracticeSessions(AppBound):
                 else None
             )
             await edit(self._bot, session.chat_id, message_id, text, rich=rich, markup=markup)
+            if aside is not None:
+                await send(self._bot, session.chat_id, aside, rich=rich)
         session.ticked = frozenset()
         if engine.advance():
             await self._ask(session)

@@ -11,7 +11,10 @@ teachers' ``ক)``, ``খ)``...), then ``ANSWER: X``.
 
 from __future__ import annotations
 
-from bot.banks.importers.model import Draft, Parsed, clean
+import re
+from dataclasses import replace
+
+from bot.banks.importers.model import Draft, Parsed, Problem, clean
 from bot.banks.importers.scan import aiken_option, answer_value, letter_index, letters_like
 
 
@@ -44,8 +47,14 @@ def parse(name: str, text: str) -> Parsed:
             where = f"{name}:{start}"
             letters = letters_like(script, len(options))
             index = letter_index(answer)
+            several = _several(answer, letters)
             if not options:
                 out.skip(where, "imp_aiken_no_options")
+            elif several:  # the several-answers dialect: "ANSWER: A, C"
+                shown = ", ".join(letters[i] for i in several)
+                out.notes.append(Problem(where, "imp_aiken_several", {"letters": shown}))
+                draft = Draft(where, clean("\n".join(question)), tuple(options), several[0])
+                out.drafts.append(replace(draft, kind="multiple", rights=several))
             elif index is None or index >= len(options) or answer.upper() not in letters:
                 out.skip(
                     where,
@@ -78,3 +87,12 @@ def parse(name: str, text: str) -> Parsed:
     if question:
         out.skip(f"{name}:{start}", "imp_aiken_no_answer")
     return out
+
+
+def _several(answer: str, letters: str) -> tuple[int, ...]:
+    """The options ``ANSWER: A, C`` names (several right ones), in order; empty unless it
+    names two or more of ``letters``, each once."""
+    picks = [p for p in re.split(r"[\s,;]+", answer.strip().upper()) if p]
+    if len(picks) < 2 or len(set(picks)) != len(picks) or any(p not in letters for p in picks):
+        return ()
+    return tuple(sorted(letters.index(p) for p in picks))

@@ -8,9 +8,9 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from bot.banks.importers.language import detect
+from bot.banks.importers.language import Guess, guess
 from bot.banks.importers.model import (
     TRUE,
     Answer,
@@ -24,6 +24,7 @@ from bot.banks.importers.model import (
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import (
     MAX_FILE_BYTES,
+    MAX_NOTE_CHARS,
     MAX_OPTION_CHARS,
     MAX_OPTIONS,
     MAX_QUESTIONS,
@@ -39,15 +40,17 @@ from bot.core.bank import (
     Question,
     Quiz,
     Text,
+    utf16_len,
 )
 from bot.core.images import MAX_IMAGES, Picture, Refused, check
-from bot.core.limits import bank_limits
+from bot.core.limits import bank_limits, cut_words
 from bot.core.mathtext import tidy
 from bot.core.problems import Problem as BankProblem
 from bot.core.problems import SourceMap, Where, whole
 from bot.core.validator import validate
 from bot.i18n.lang import Lang, as_lang
 
+_T = TypeVar("_T")
 _DOLLARS = ("gift", "moodle-xml")  # Moodle's formats: ``$x$`` is a formula there
 
 
@@ -83,9 +86,10 @@ class ImportReport:
         return in_order([*self.problems, *self.notes])
 
 
-def guess_language(drafts: list[Draft]) -> str:
-    """The language the drafts are written in: "bn", "en", or another one's code."""
-    return detect(
+def guess_language(drafts: list[Draft]) -> Guess:
+    """The language the drafts are written in: "bn", "en", or another one's code (and a
+    close second, when the texts do not tell)."""
+    return guess(
         [d.text + "\n" + ("" if d.true_false else "\n".join(d.options)) for d in drafts[:50]]
     )
 
@@ -136,10 +140,14 @@ def build(
         where = drafts[MAX_QUESTIONS].where
         problems.append(Problem(where, "imp_too_many", {"count": extra, "limit": MAX_QUESTIONS}))
         drafts = drafts[:MAX_QUESTIONS]
-    written = lang or guess_language(drafts)
+    guessed = Guess(lang) if lang else guess_language(drafts)
+    written = guessed.code
     language: Lang = as_lang(written) or "en"
     other = written if written in OTHER_LANGUAGES else None
-    if other is not None:
+    if other is not None and guessed.second is not None:
+        values = {"language": LanguageName(other), "second": LanguageName(guessed.second)}
+        notes.append(Problem(name, "imp_language_unsure", values))
+    elif other is not None:
         notes.append(Problem(name, "imp_language_other", {"language": LanguageName(other)}))
     head_title = _title(title, name)
     if len(head_title) > MAX_TITLE_CHARS:
@@ -156,8 +164,10 @@ def build(
         if problem is not None:
             slots.append(problem)
             continue
+        draft = _drop_repeats(draft, notes)
         if fit_explanations:
             draft = _fit_explanation(draft, room, notes)
+        draft = _fit_texts(draft, room, notes)
         question = _question(draft, f"q{number}", len(candidates) + 1, fmt in _DOLLARS)
         candidates.append(question)
         slots.append((draft, question))
@@ -218,6 +228,92 @@ def _fit_explanation(draft: Draft, room: int, notes: list[Problem]) -> Draft:
         feedback[draft.correct] = None
         draft = _to_note(replace(draft, feedback=tuple(feedback)), right, room, notes)
     return draft
+
+
+def _drop_repeats(draft: Draft, notes: list[Problem]) -> Draft:
+    """A wrong option repeating an earlier one word for word (``124, 122, 123, 122`` in a
+    generated bank) left out, said in ``notes``, the question kept; a repeat that is right,
+    earns other credit or says other feedback is left for the validator to refuse."""
+    if draft.kind in TYPED_KINDS or draft.true_false:
+        return draft
+    rights = set(draft.rights or (draft.correct,))
+    first: dict[str, int] = {}
+    dropped: list[int] = []
+    for index, option in enumerate(draft.options):
+        said = " ".join(option.split())
+        if said not in first:
+            first[said] = index
+            continue
+        earlier = first[said]
+        if index in rights or earlier in rights or not _same(draft, earlier, index):
+            return draft
+        dropped.append(index)
+    if not dropped or len(draft.options) - len(dropped) < MIN_OPTIONS:
+        return draft
+    for index in dropped:
+        values = {"n": index + 1, "text": draft.options[index][:40]}
+        values["first"] = first[" ".join(draft.options[index].split())] + 1
+        notes.append(Problem(draft.where, "imp_option_repeat", values))
+    kept = [i for i in range(len(draft.options)) if i not in dropped]
+    new = {old: n for n, old in enumerate(kept)}
+
+    def pick(values: tuple[_T, ...]) -> tuple[_T, ...]:
+        return tuple(values[i] for i in kept if i < len(values))
+
+    return replace(
+        draft,
+        options=pick(draft.options),
+        correct=new[draft.correct],
+        rights=tuple(new[i] for i in draft.rights),
+        fractions=pick(draft.fractions),
+        feedback=pick(draft.feedback),
+    )
+
+
+def _same(draft: Draft, a: int, b: int) -> bool:
+    """Whether options ``a`` and ``b`` earn the same credit and say the same feedback."""
+    for values in (draft.fractions, draft.feedback):
+        one = values[a] if a < len(values) else None
+        two = values[b] if b < len(values) else None
+        if one != two and two is not None:
+            return False
+    return True
+
+
+def _fit_texts(draft: Draft, room: int, notes: list[Problem]) -> Draft:
+    """Long texts kept, never the question lost for them: the note up to what a message holds
+    (a reveal it does not fit sends it alone), each option's feedback up to what the reveal
+    leaves room for, each cut at a word past that and said in ``notes``; an option's feedback
+    longer than the tap alert is said too (the alert shows its beginning)."""
+    note = draft.note
+    if note is not None and utf16_len(note.strip()) > MAX_NOTE_CHARS:
+        values = {"length": len(note.strip()), "limit": MAX_NOTE_CHARS}
+        notes.append(Problem(draft.where, "imp_note_cut", values))
+        note = cut_words(note.strip(), MAX_NOTE_CHARS)
+    feedback = list(draft.feedback)
+    space = _feedback_room(draft)
+    for index, given in enumerate(feedback):
+        text = (given or "").strip()
+        length = utf16_len(text)
+        if length > space:
+            values = {"n": index + 1, "length": len(text), "limit": space}
+            notes.append(Problem(draft.where, "imp_feedback_cut", values))
+            feedback[index] = cut_words(text, space)
+        elif length > room and index not in (draft.rights or (draft.correct,)):
+            values = {"n": index + 1, "length": len(text), "limit": room}
+            notes.append(Problem(draft.where, "imp_feedback_alert", values))
+    return replace(draft, note=note, feedback=tuple(feedback))
+
+
+def _feedback_room(draft: Draft) -> int:
+    """How long an option's own feedback may be: what the reveal's message leaves once its
+    frame, the question, its options and the explanation are in (at least a tap alert's)."""
+    limits = bank_limits()
+    frame = max(limits.reveal_overhead.values()) if limits.reveal_overhead else 0
+    used = frame + sum(
+        utf16_len(text) for text in (draft.text, *draft.options, draft.explanation or "")
+    )
+    return max(limits.question_message - used, limits.alert)
 
 
 def _to_note(draft: Draft, text: str, room: int, notes: list[Problem]) -> Draft:
@@ -337,7 +433,7 @@ def _question(draft: Draft, qid: str, number: int, dollars: bool) -> Question:
         note=_text(draft.note, dollars) if draft.note else None,
         tag=draft.tag.strip() if draft.tag else None,
         kind=kind,
-        rights=draft.rights if kind == "multiple" else (),
+        rights=draft.rights if kind in ("single", "multiple") else (),
         fractions=draft.fractions if kind in ("single", "multiple") else (),
         accepted=(
             tuple(_accepted(a, dollars) for a in draft.answers) if kind in TYPED_KINDS else ()

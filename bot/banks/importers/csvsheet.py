@@ -3,7 +3,9 @@
 - Kahoot: ``Question, Answer 1..4, Time limit, Correct answer(s)`` (numbers 1-4);
 - Quizizz: ``Question Text, Question Type, Option 1..5, Correct Answer, Time in seconds``;
 - plain: ``question, A, B, C, D, answer, explanation`` (answer as a letter, a number or the
-  option's text).
+  option's text);
+- Moodle's CSV layout (the qformat_csv plugin): ``questionname, questiontext, A, B, C, D,
+  Answer 1, Answer 2``: one right letter, or two (each right option worth half).
 
 Header cells are matched loosely (case, "- max 120 characters" tails), rows before the header
 (Kahoot's instructions) are passed over. UTF-8 with or without BOM; comma, semicolon or tab.
@@ -18,7 +20,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.banks.importers.model import FALSE, TRUE, Answer, Draft, Parsed, Place, Problem, clean
+from bot.banks.importers.model import (
+    FALSE,
+    TRUE,
+    Answer,
+    Draft,
+    Parsed,
+    Place,
+    Problem,
+    clean,
+    fraction_of,
+)
 from bot.banks.importers.scan import csv_records, header_key, letter_index, small_number
 from bot.i18n import ascii_digits
 
@@ -35,6 +47,9 @@ class _Columns:
     seconds: int | None = None
     kind: int | None = None
     tag: int | None = None
+    #: Moodle's CSV layout (qformat_csv): "Answer 1" and "Answer 2" hold right letters, not
+    #: options; a second one makes a tick-several question, each right option worth half
+    moodle: list[int] = field(default_factory=list)
 
 
 def _key(cell: str) -> str:
@@ -54,11 +69,18 @@ def _numbered(key: str) -> int | None:
 def _columns(row: list[str]) -> _Columns | None:
     keys = [_key(c) for c in row]
     question = next(
-        (i for i, k in enumerate(keys) if k in ("question", "question text", "questions")), None
+        (
+            i
+            for i, k in enumerate(keys)
+            if k in ("question", "question text", "questions", "questiontext")
+        ),
+        None,
     )
     if question is None:
         return None
     cols = _Columns(question)
+    if keys[question] == "questiontext":  # Moodle's: questionname,questiontext,A,B,C,D,...
+        return _moodle_columns(keys, cols)
     numbered: list[tuple[int, int]] = []
     for i, k in enumerate(keys):
         number = _numbered(k)
@@ -86,6 +108,23 @@ def _columns(row: list[str]) -> _Columns | None:
             cols.tag = i
     cols.options = [i for _, i in sorted(numbered)]
     return cols if cols.options and cols.correct is not None else None
+
+
+def _moodle_columns(keys: list[str], cols: _Columns) -> _Columns | None:
+    """Moodle's CSV question layout: ``questionname, questiontext, A, B, C, D, Answer 1,
+    Answer 2`` (then, in its extended form, ``answernumbering``, the combined feedbacks, which
+    repeat the verdict, and ``defaultmark``); a ``generalfeedback`` column is the note."""
+    for i, k in enumerate(keys):
+        if re.fullmatch(r"[a-z]", k):
+            cols.options.append(i)
+        elif _numbered(k) is not None and k.startswith("answer"):
+            cols.moodle.append(i)
+        elif k == "generalfeedback":
+            cols.explanation = i
+    if not cols.options or not cols.moodle:
+        return None
+    cols.correct = cols.moodle[0]
+    return cols
 
 
 def _delimiter(text: str) -> str:
@@ -158,6 +197,8 @@ def _row(out: Parsed, where: Place, row: list[str], cols: _Columns) -> Draft | N
         return Draft(
             where, text, (), 0, None, explanation, tag, seconds, kind="short", answers=answers
         )
+    if cols.moodle:
+        return _moodle_row(out, where, row, cols, present)
     chosen = _chosen(out, where, present, clean(_cell(row, cols.correct)))
     if chosen is None:
         return None
@@ -190,6 +231,39 @@ def _row(out: Parsed, where: Place, row: list[str], cols: _Columns) -> Draft | N
         seconds,
         true_false=true_false,
     )
+
+
+def _moodle_row(
+    out: Parsed, where: Place, row: list[str], cols: _Columns, present: list[tuple[int, str]]
+) -> Draft | None:
+    """A row of Moodle's CSV layout, as its reader grades it: one right letter a one-answer
+    question; a second one (``Answer 2``) a tick-several question whose right options are
+    worth half each and wrong ones nothing; its general feedback the note."""
+    given = [clean(_cell(row, i)) for i in cols.moodle]
+    letters = ",".join(g for g in given if g)
+    chosen = _chosen(out, where, present, letters)
+    if chosen is None:
+        return None
+    numbers = [n for n, _ in present]
+    picked = sorted(numbers.index(n) for n in chosen)
+    options = tuple(t for _, t in present)
+    text = clean(_cell(row, cols.question))
+    note = clean(_cell(row, cols.explanation)) or None
+    if len(given) > 1 and given[1]:
+        share = fraction_of(100 / len(picked))
+        fractions = tuple(share if i in picked else 0.0 for i in range(len(options)))
+        return Draft(
+            where,
+            text,
+            options,
+            picked[0],
+            None,
+            note,
+            kind="multiple",
+            rights=tuple(picked),
+            fractions=fractions,
+        )
+    return Draft(where, text, options, picked[0], None, note)
 
 
 def _chosen(

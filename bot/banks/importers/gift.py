@@ -24,16 +24,21 @@ from bot.banks.importers.model import (
     Answer,
     Draft,
     Parsed,
+    Problem,
     clean,
+    fraction_of,
+    from_markdown,
     literal,
+    percent_text,
     weigh,
+    wildcard,
 )
 from bot.core.bank import MAX_ACCEPTED, MAX_OPTIONS, MIN_OPTIONS
 from bot.core.scoring import read_spec
 
 _SPECIAL = "=~#{}:\\"
 _FORMAT = re.compile(r"^\s*\[(html|markdown|plain|moodle)\]", re.IGNORECASE)
-_TRUE_FALSE = re.compile(r"^\s*(T|F|TRUE|FALSE)\s*$", re.IGNORECASE)
+_TRUE_FALSE = re.compile(r"^\s*(T|F|TRUE|FALSE)\s*$")  # as Moodle: upper case only
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d+)?)%")
 _MOST = max(MAX_OPTIONS, MAX_ACCEPTED)  # answers read at most (more are refused at once)
 
@@ -64,7 +69,10 @@ def parse(name: str, text: str) -> Parsed:
             image = pictures.take(out, where, unescaped(question))
             pictures.take(out, where, unescaped(rest), keep=False)
             try:
-                out.drafts.append(replace(_question(where, raw, category), image=image))
+                notes: Notes = []
+                draft = _question(where, raw, category, notes)
+                out.drafts.append(replace(draft, image=image))
+                out.notes += [Problem(where, key, values) for key, values in notes]
             except _Skip as skip:
                 out.skip(where, skip.key, **skip.values)
         block.clear()
@@ -173,7 +181,10 @@ def _split(chars: Chars, marks: str) -> list[tuple[str, Chars]]:
     return parts
 
 
-def _question(where: str, raw: str, category: str | None) -> Draft:
+Notes = list[tuple[str, dict[str, object]]]  # what a question was imported otherwise than written
+
+
+def _question(where: str, raw: str, category: str | None, notes: Notes) -> Draft:
     chars = _chars(raw.strip())
     # ::title::
     if len(chars) >= 2 and chars[0] == (":", False) and chars[1] == (":", False):
@@ -206,7 +217,7 @@ def _question(where: str, raw: str, category: str | None) -> Draft:
     tail = _format(_text(after), fmt)
     if tail:  # the "missing word" form: the answers fill the blank
         question = f"{question} _____ {tail}".strip()
-    draft = _answers(where, body, question, fmt)
+    draft = _answers(where, body, question, fmt, notes)
     return replace(draft, tag=category)
 
 
@@ -224,27 +235,34 @@ def _format(text: str, fmt: str) -> str:
     if fmt == "html" or (fmt == "moodle" and "<" in text and media_in(text) != ([], [])):
         return html_to_text(text)[0]
     if fmt == "markdown":
-        text = re.sub(r"(\*\*|__|\*|`)", "", text)
+        return from_markdown(text)
     return clean(text)
 
 
-def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
+def _answers(where: str, body: Chars, question: str, fmt: str, notes: Notes) -> Draft:
+    """The answers' block read as Moodle reads it (question/format/gift/format.php): its last
+    ``####`` starts the general feedback; then empty is an essay, ``#`` first a number, any
+    ``~`` multiple choice (one answer when any ``=`` is there, else several may be ticked),
+    ``=`` with ``->`` matching, ``T``/``TRUE``/``F``/``FALSE`` true/false, else a short answer."""
     general: str | None = None
-    text = _text(body)
-    # #### general feedback: the first unescaped "####"
-    for i in range(len(body) - 3):
+    # #### general feedback: the last unescaped "####", as Moodle's strrpos finds it
+    for i in range(len(body) - 4, -1, -1):
         if all(body[i + k] == ("#", False) for k in range(4)):
             general = _piece(_text(body[i + 4 :]), fmt) or None
             body = body[:i]
-            text = _text(body)
             break
-    if not text.strip():
+    text = _text(body).strip()
+    if not text:
         raise _Skip("imp_not_mcq", kind="essay")
-    if text.lstrip().startswith("#"):  # Moodle's rule: a numerical answer, feedback or not
-        return _numeric(where, body[_find(body, "#") + 1 :], question, fmt, general)
+    if text.startswith("#"):  # Moodle's rule: a numerical answer, feedback or not
+        return _numeric(where, body[_find(body, "#") + 1 :], question, fmt, general, notes)
+    if _find(body, "~") >= 0:
+        return _choices(where, body, question, fmt, general, several=_find(body, "=") < 0)
     head = _split(body, "#")
-    if _TRUE_FALSE.match(_text(head[0][1])):  # {T}, {F#wrong#right}; feedback may hold = or ~
-        right = _text(head[0][1]).strip().upper().startswith("T")
+    if _find(body, "=") >= 0 and "->" in text:
+        raise _Skip("imp_not_mcq", kind="matching")
+    if _TRUE_FALSE.match(_text(head[0][1])):  # {T}, {F#wrong#right}; feedback may hold =
+        right = _text(head[0][1]).strip().startswith("T")
         # feedback for a wrong answer, then for a right one
         given = [_piece(_text(part), fmt) for _, part in head[1:]]
         explanation = given[1] if len(given) > 1 and given[1] else None
@@ -259,6 +277,14 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
             true_false=True,
             wrong_feedback=wrong,
         )
+    return _short(where, body, question, fmt, general, notes)
+
+
+def _choices(
+    where: str, body: Chars, question: str, fmt: str, general: str | None, *, several: bool
+) -> Draft:
+    """Multiple choice: ``=`` full marks, ``~%n%`` a weight, ``~`` nothing; an option may hold
+    ``->`` (it is no matching question once a ``~`` is there)."""
     parts = _right_marks(_split(body, "=~"))
     if len(parts) - 1 > _MOST:  # said before thousands of options are each formatted
         raise _Skip("imp_option_count", count=len(parts) - 1, low=MIN_OPTIONS, high=MAX_OPTIONS)
@@ -273,18 +299,10 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
         pieces = _split(part, "#")
         answer, value = _weight(_text(pieces[0][1]), 100.0 if mark == "=" else 0.0)
         feedback = _piece(_text(pieces[1][1]), fmt) if len(pieces) > 1 else None
-        if mark == "=" and "->" in answer:
-            raise _Skip("imp_not_mcq", kind="matching")
-        percents.append(value)
+        percents.append(100.0 if mark == "=" else value)  # "=%50%x" is worth 100 in Moodle
         options.append(_piece(answer, fmt))
         feedbacks.append(feedback or None)
-    if options and not any(mark == "~" for mark, _ in parts):  # {=Skin =skin}: typed
-        answers = tuple(  # Moodle's ``\*`` is a literal ``*``
-            Answer(text=literal(o) or o, fraction=p / 100, feedback=f)
-            for o, p, f in zip(options, percents, feedbacks, strict=True)
-        )
-        return Draft(where, question, (), 0, None, general, kind="short", answers=answers)
-    key = weigh(percents)
+    key = weigh(percents, several=several)
     if key is None:
         raise _Skip("imp_right_count", count=0)
     return Draft(
@@ -301,6 +319,49 @@ def _answers(where: str, body: Chars, question: str, fmt: str) -> Draft:
     )
 
 
+def _short(
+    where: str, body: Chars, question: str, fmt: str, general: str | None, notes: Notes
+) -> Draft:
+    """A short answer: ``=Frog#Good! =%50%Cat =%0%*#Completely wrong``; a lone ``*`` is any
+    other answer, its feedback what a wrong answer is told."""
+    answers: list[Answer] = []
+    wrong: str | None = None
+    for mark, part in _split(body, "="):
+        if not mark and not _text(part).strip():
+            continue
+        pieces = _split(part, "#")
+        answer, percent = _weight(_text(pieces[0][1]), 100.0)
+        feedback = (_piece(_text(pieces[1][1]), fmt) or None) if len(pieces) > 1 else None
+        match wildcard(answer):  # Moodle compares the text as written, no format applied
+            case "any":
+                wrong = wrong or feedback
+                if percent:
+                    notes.append(("imp_any_other_credit", {"percent": percent_text(percent)}))
+            case "pattern":
+                raise _Skip("imp_not_mcq", kind="shortanswer *")
+            case _:
+                answers.append(
+                    Answer(
+                        text=literal(_piece(answer, "plain")),
+                        fraction=fraction_of(percent),
+                        feedback=feedback,
+                    )
+                )
+    if len(answers) > _MOST:
+        raise _Skip("imp_option_count", count=len(answers), low=1, high=MAX_ACCEPTED)
+    return Draft(
+        where,
+        question,
+        (),
+        0,
+        None,
+        general,
+        kind="short",
+        answers=tuple(answers),
+        wrong_feedback=wrong,
+    )
+
+
 def _weight(answer: str, default: float) -> tuple[str, float]:
     """An answer's text without its ``%50%`` weight, and its weight (else ``default``)."""
     answer = answer.strip()
@@ -310,7 +371,9 @@ def _weight(answer: str, default: float) -> tuple[str, float]:
     return answer[weight.end() :].strip(), float(weight.group(1))
 
 
-def _numeric(where: str, body: Chars, question: str, fmt: str, general: str | None) -> Draft:
+def _numeric(
+    where: str, body: Chars, question: str, fmt: str, general: str | None, notes: Notes
+) -> Draft:
     """``{#3.14:0.01}``, ``{#1..5}``, ``{#=%100%3.14:0.01#feedback =%50%3:1 ~#wrong}``."""
     parts = _split(body, "=~")
     if len(parts) - 1 > _MOST:
@@ -327,9 +390,16 @@ def _numeric(where: str, body: Chars, question: str, fmt: str, general: str | No
         if not mark and not spec:
             continue
         spec, percent = _weight(spec, 100.0)
+        if wildcard(spec) == "any":  # "=%0%*#wrong": any other number
+            wrong = wrong or feedback
+            if percent:
+                notes.append(("imp_any_other_credit", {"percent": percent_text(percent)}))
+            continue
         value, tolerance = _number_spec(spec)
         answers.append(
-            Answer(value=value, tolerance=tolerance, fraction=percent / 100, feedback=feedback)
+            Answer(
+                value=value, tolerance=tolerance, fraction=fraction_of(percent), feedback=feedback
+            )
         )
     return Draft(
         where,

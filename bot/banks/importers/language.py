@@ -6,7 +6,8 @@ shown as written while the bot's own words follow each chat's language. The gues
 heuristic, kept small on purpose: the writing system first (Bengali, Arabic, Cyrillic,
 Devanagari, Greek, Hebrew, Han, kana, Hangul, Thai), then, for Latin-script texts, which
 language's most common short words (and letters such as ``ñ``, ``ß``, ``ã``) appear most:
-English, French, Spanish, German, Portuguese, Italian or Dutch. English wins ties and texts too
+English, French, Spanish, Catalan, German, Portuguese, Italian or Dutch (a close runner-up
+named: unsure). English wins ties and texts too
 short to tell. One pass over at most ``SAMPLE`` characters.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 
 SAMPLE = 20_000  # characters looked at
 
@@ -50,6 +52,11 @@ _WORDS: dict[str, frozenset[str]] = {
     "es": _set(
         "el la los las es una un del de que cuál cual qué y en por con para se son al está cómo"
     ),
+    # Catalan: Spanish's neighbour, told by the words the two do not share (és, els, amb, què)
+    "ca": _set(
+        "el la els les és una un del dels de que quin quina quins quines què i en per amb "
+        "són al com aquest aquesta més també perquè pel hi"
+    ),
     "de": _set(
         "der das und ist ein eine nicht welche welcher welches mit von zu den dem im auf sind wie"
     ),
@@ -75,12 +82,27 @@ _LETTERS: dict[str, str] = {
     "ì": "it",
     "ò": "it",
     "ĳ": "nl",
+    "·": "ca",  # l·l
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """A bank's language as guessed, and the close second when the texts do not tell the two
+    apart (Spanish and Catalan sharing most of their short words): None when sure."""
+
+    code: str
+    second: str | None = None
 
 
 def detect(texts: list[str]) -> str:
     """The language code of ``texts`` taken together: "bn", "en", or another language's
     ISO 639-1 code ("fr", "ar"...)."""
+    return guess(texts).code
+
+
+def guess(texts: list[str]) -> Guess:
+    """The language of ``texts`` taken together, and the runner-up when it is as likely."""
     sample = "\n".join(texts)[:SAMPLE]
     scripts: Counter[str] = Counter()
     latin = 0
@@ -98,14 +120,14 @@ def detect(texts: list[str]) -> str:
     if scripts:
         lang, count = scripts.most_common(1)[0]
         if count > latin:
-            return lang
+            return Guess(lang)
     return _latin(sample)
 
 
-def _latin(sample: str) -> str:
+def _latin(sample: str) -> Guess:
     """The Latin-script language of which ``sample`` holds the most different common words
     and telling letters (a word said 200 times counts once); English unless another has at
-    least three and more than English."""
+    least three and more than English. A runner-up within one word of it is named (unsure)."""
     found: dict[str, set[str]] = {lang: set() for lang in _WORDS}
     word: list[str] = []
     for ch in unicodedata.normalize("NFC", sample.casefold()) + " ":
@@ -121,7 +143,9 @@ def _latin(sample: str) -> str:
                 if token in words:
                     found[lang].add(token)
     score = {lang: len(hits) for lang, hits in found.items()}
-    best = max(score, key=lambda lang: score[lang])
+    ranked = sorted(score, key=lambda lang: (-score[lang], lang != "en"))
+    best, second = ranked[0], ranked[1]
     if best == "en" or score[best] < 3 or score[best] <= score["en"]:
-        return "en"
-    return best
+        return Guess("en")
+    close = second != "en" and score[best] - score[second] <= 1
+    return Guess(best, second if close else None)

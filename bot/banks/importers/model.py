@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -120,6 +121,34 @@ class Parsed:
         self.problems.append(Problem(where, key, values))
 
 
+def from_markdown(text: str) -> str:
+    """A Markdown text (Moodle's ``[markdown]`` format) as plain text: ``**yes**`` -> yes."""
+    return clean(re.sub(r"(\*\*|__|\*|`)", "", text))
+
+
+def wildcard(answer: str) -> str:
+    """How Moodle reads a short answer's ``*`` (qtype_shortanswer): "any" for ``*`` alone
+    (any other answer), "pattern" for a wildcard among other text (``colo*r``), else "plain"
+    (``\\*`` is a literal star)."""
+    answer = answer.strip()
+    if answer and set(answer) == {"*"}:
+        return "any"
+    if any(ch == "*" and (i == 0 or answer[i - 1] != "\\") for i, ch in enumerate(answer)):
+        return "pattern"
+    return "plain"
+
+
+def literal(answer: str) -> str:
+    """A short answer's text as typed: Moodle's ``\\*`` is a star."""
+    return answer.replace("\\*", "*")
+
+
+def percent_text(percent: float) -> str:
+    """A percentage as the teacher wrote it (50, 33.33333), without float noise."""
+    rounded = round(percent, 7)
+    return str(int(rounded)) if rounded.is_integer() else repr(rounded)
+
+
 def clean(text: str) -> str:
     """Trimmed lines, at most one empty line in a row, no trailing spaces."""
     lines = [" ".join(line.split()) for line in text.replace("\r\n", "\n").split("\n")]
@@ -130,27 +159,11 @@ def clean(text: str) -> str:
     return "\n".join(out).strip()
 
 
-def literal(pattern: str) -> str | None:
-    """The text a Moodle short answer matches exactly, its escaped ``\\*`` a literal ``*``;
-    None when it holds Moodle's wildcard (a ``*`` not escaped)."""
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        if pattern.startswith("\\*", i):
-            out.append("*")
-            i += 2
-            continue
-        if pattern[i] == "*":
-            return None
-        out.append(pattern[i])
-        i += 1
-    return "".join(out)
-
-
 @dataclass(frozen=True, slots=True)
 class Weighed:
     """Options' credit as a question's key: its kind, the first right option, every right
-    one (``multiple``) and the fractions (empty: the kind's default)."""
+    one (``multiple``; a ``single`` one's when several are worth full marks) and the
+    fractions (empty: the kind's default gives the same credit)."""
 
     kind: Kind
     correct: int
@@ -158,26 +171,29 @@ class Weighed:
     fractions: tuple[float, ...]
 
 
-def weigh(percents: list[float], *, several: bool | None = None) -> Weighed | None:
-    """The key of options worth ``percents`` (Moodle's percentages, -100..100) each; None when
-    no option is worth anything. One option worth 100 makes a ``single`` question (others may
-    give partial or negative credit), several (or only partial ones) a ``multiple`` one, unless
-    ``several`` says which (Moodle's ``<single>``). The positive credit of a ``multiple``
-    question that sums to more than full marks (``{=A =B ~C}``) is shared out."""
-    full = [i for i, p in enumerate(percents) if p >= 100]
-    positive = [i for i, p in enumerate(percents) if p > 0]
+def fraction_of(percent: float) -> float:
+    """A Moodle percentage as a fraction, without float noise: 33.33333 -> 0.3333333."""
+    return round(percent / 100, 9) + 0.0
+
+
+def weigh(percents: list[float], *, several: bool) -> Weighed | None:
+    """The key of options worth ``percents`` (Moodle's percentages, -100..100) each, as Moodle
+    grades them: a one-answer question (``several`` False: GIFT with any ``=``, Moodle XML's
+    ``<single>true</single>``) gives the chosen option's credit, so every option worth full
+    marks is right; a several-answers one gives the sum of the ticked options' credit, capped
+    at full marks, each fraction as written (100/0/100/0: the wrong ones cost nothing). None
+    when no option is worth anything."""
+    fractions = tuple(fraction_of(p) for p in percents)
+    positive = [i for i, f in enumerate(fractions) if f > 0]
     if not positive:
         return None
-    plain = all(p in (0, 100) for p in percents)
-    if several is False or (several is None and len(full) == 1):
-        correct = max(range(len(percents)), key=lambda i: percents[i])
-        fractions = () if plain and len(full) == 1 else tuple(p / 100 for p in percents)
-        return Weighed("single", correct, (), fractions)
-    fractions = tuple(p / 100 for p in percents)
-    total = sum(f for f in fractions if f > 0)
-    if total > 1.01:
-        fractions = tuple(f / total if f > 0 else f for f in fractions)
+    plain = all(f in (0, 1) for f in fractions)
+    if not several:
+        best = max(fractions)
+        correct = fractions.index(best)
+        full = tuple(i for i, f in enumerate(fractions) if f == best)
+        return Weighed("single", correct, full if len(full) > 1 else (), () if plain else fractions)
     share = 1 / len(positive)  # the default: a right option 1/R, a wrong one -1/R
-    if plain or all(abs(abs(f) - share) < 1e-4 and f != 0 for f in fractions):
+    if all(abs(abs(f) - share) < 1e-9 and f != 0 for f in fractions):
         fractions = ()
     return Weighed("multiple", positive[0], tuple(positive), fractions)

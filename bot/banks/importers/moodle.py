@@ -31,8 +31,12 @@ from bot.banks.importers.model import (
     Place,
     Problem,
     clean,
+    fraction_of,
+    from_markdown,
     literal,
+    percent_text,
     weigh,
+    wildcard,
 )
 
 
@@ -135,6 +139,8 @@ def _formatted(element: ET.Element) -> tuple[str, int]:
     raw = element.findtext("text") or ""
     if element.get("format", "html") == "html":
         return html_to_text(raw)
+    if element.get("format") == "markdown":
+        return from_markdown(raw), 0
     return clean(raw), 0
 
 
@@ -206,16 +212,92 @@ def _question_text(out: Parsed, where: Place, element: ET.Element | None) -> tup
     raw = element.findtext("text") or ""
     html = element.get("format", "html") == "html"
     image = pictures.take(out, where, raw) if html else None
-    return (html_to_text(raw)[0] if html else clean(raw)), image
+    return _formatted(element)[0], image
 
 
-#: what Moodle writes into every question's combined feedback unless the teacher changes it;
-#: it only repeats the verdict the alert already gives
-_MOODLE_DEFAULTS = {
-    "your answer is correct",
-    "your answer is partially correct",
-    "your answer is incorrect",
-}
+#: what Moodle writes into every question's combined feedback unless the teacher changes it
+#: (its lang strings correctfeedbackdefault, partiallycorrectfeedbackdefault and
+#: incorrectfeedbackdefault, in the languages its packs give them); it only repeats the verdict
+#: the alert already gives. Compared without case, spaces and final punctuation.
+_MOODLE_DEFAULTS = frozenset(
+    {
+        # en
+        "your answer is correct",
+        "your answer is partially correct",
+        "your answer is incorrect",
+        # fr
+        "votre réponse est correcte",
+        "votre réponse est partiellement correcte",
+        "votre réponse est incorrecte",
+        # es
+        "respuesta correcta",
+        "respuesta parcialmente correcta",
+        "respuesta incorrecta",
+        "tu respuesta es correcta",
+        "tu respuesta es parcialmente correcta",
+        "tu respuesta es incorrecta",
+        # ca
+        "la vostra resposta és correcta",
+        "la vostra resposta és parcialment correcta",
+        "la vostra resposta és incorrecta",
+        "la teva resposta és correcta",
+        "la teva resposta és parcialment correcta",
+        "la teva resposta és incorrecta",
+        # gl
+        "a súa resposta é correcta",
+        "a súa resposta é parcialmente correcta",
+        "a súa resposta é incorrecta",
+        # pt
+        "a sua resposta está correta",
+        "a sua resposta está parcialmente correta",
+        "a sua resposta está incorreta",
+        "sua resposta está correta",
+        "sua resposta está parcialmente correta",
+        "sua resposta está incorreta",
+        # it
+        "risposta corretta",
+        "risposta parzialmente corretta",
+        "risposta errata",
+        # de
+        "die antwort ist richtig",
+        "die antwort ist teilweise richtig",
+        "die antwort ist falsch",
+        # nl
+        "je antwoord is juist",
+        "je antwoord is gedeeltelijk juist",
+        "je antwoord is niet juist",
+        # ro
+        "răspunsul dumneavoastră este corect",
+        "răspunsul dumneavoastră este parțial corect",
+        "răspunsul dumneavoastră este greșit",
+        # ru
+        "ваш ответ верный",
+        "ваш ответ частично правильный",
+        "ваш ответ неправильный",
+        # tr
+        "cevabınız doğru",
+        "cevabınız kısmen doğru",
+        "cevabınız yanlış",
+        # id
+        "jawaban anda benar",
+        "jawaban anda separuh benar",
+        "jawaban anda tidak benar",
+        # ar, fa
+        "إجابتك صحيحة",
+        "إجابتك صحيحة جزئيًا",
+        "إجابتك غير صحيحة",
+        "پاسخ شما صحیح است",
+        "پاسخ شما صحیح نیست",
+        # zh, ja
+        "您的答案是正确的",
+        "您的答案部分正确",
+        "您的答案不正确",
+        "你答對了",
+        "あなたの答えは正解です",
+        "あなたの答えは部分的に正解です",
+        "あなたの答えは正しくありません",
+    }
+)
 _COMBINED = ("correctfeedback", "incorrectfeedback", "partiallycorrectfeedback")
 
 
@@ -235,8 +317,10 @@ def _combined(
 
 
 def _own(text: str) -> str | None:
-    """A combined feedback the teacher wrote (Moodle's default wording is not)."""
-    return None if text.strip().rstrip(".").casefold() in _MOODLE_DEFAULTS else text or None
+    """A combined feedback the teacher wrote (Moodle's default wording, in any language its
+    packs give it, is not)."""
+    said = " ".join(text.split()).rstrip(".!。 ").casefold()
+    return None if said in _MOODLE_DEFAULTS else text or None
 
 
 def _typed(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> Draft | None:
@@ -251,16 +335,18 @@ def _typed(out: Parsed, where: Place, element: ET.Element, tag: str | None) -> D
     for answer in element.findall("answer"):
         given = _formatted(answer)[0].strip()
         feedback = _html(out, where, answer.find("feedback")) or None
-        if given == "*":
-            wrong = feedback
+        if wildcard(given) == "any":  # any other answer: what a wrong one is told
+            wrong = wrong or feedback
+            if _fraction(answer):
+                values = {"percent": percent_text(_fraction(answer))}
+                out.notes.append(Problem(where, "imp_any_other_credit", values))
             continue
-        fraction = _fraction(answer) / 100
+        fraction = fraction_of(_fraction(answer))
         if not numeric:
-            exact = literal(given)  # ``\*``: a literal ``*``
-            if exact is None:  # Moodle's wildcard: no exact answer to compare with
+            if wildcard(given) == "pattern":  # Moodle's wildcard: no exact answer to compare
                 out.skip(where, "imp_not_mcq", kind="shortanswer *")
                 return None
-            answers.append(Answer(text=exact, fraction=fraction, feedback=feedback))
+            answers.append(Answer(text=literal(given), fraction=fraction, feedback=feedback))
             continue
         try:
             value = float(given)
