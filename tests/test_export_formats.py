@@ -59,21 +59,13 @@ def first(name: str) -> Quiz:
     return report.quiz
 
 
-#: GIFT reads a question with any ``=`` as Moodle does, one answer: a several-answers question
-#: must be written with its weights (``~%50%``), which the GIFT writer does not do yet
-WEIGHTS_UNWRITTEN = pytest.mark.xfail(
-    reason="gift_writer writes several right options as '=' (read back as one answer)",
-    strict=False,
-)
-
-
 @pytest.mark.parametrize(
     "source",
     [
         "networking.gift",
         "listening.gift",
         "networking-aiken.txt",
-        pytest.param("kahoot.csv", marks=WEIGHTS_UNWRITTEN),
+        "kahoot.csv",
     ],
 )
 def test_gift_to_bank_to_gift_keeps_every_field(source: str) -> None:
