@@ -182,7 +182,9 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     svc.groups = GroupQuizzes(
         app, svc.store, svc.clock, svc.arrivals, count_interval=svc.settings.count_interval
     )
-    svc.practice = PracticeSessions(app, svc.store, svc.catalog, svc.clock)
+    svc.practice = PracticeSessions(
+        app, svc.store, svc.catalog, svc.clock, svc.authored.again_token
+    )
     svc.recaps = Recaps(app, svc.store, svc.catalog, svc.clock, svc.settings.language)
     svc.groups.on_finish = svc.recaps.run_finished
     svc.reviews = Reviews(

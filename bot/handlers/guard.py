@@ -76,7 +76,8 @@ async def button_refusal(
         if not await svc.store.took_part(data.run_id, user.id):
             return invalid
     elif isinstance(data, callbacks.StartData):
-        quiz = startable_here(svc, data.quiz_id, chat.id, user.id, shared=private)
+        token = data.token if private else ""
+        quiz = startable_here(svc, data.quiz_id, chat.id, user.id, token=token)
         if quiz is None:
             return invalid
         if private and (key := await practice_wait(context, user.id, quiz)) is not None:
@@ -113,12 +114,13 @@ async def button_refusal(
 
 
 def startable_here(
-    svc: Services, quiz_id: str, chat_id: int, user_id: int, *, shared: bool = False
+    svc: Services, quiz_id: str, chat_id: int, user_id: int, *, token: str = ""
 ) -> Quiz | None:
     """The quiz a start button names, if it is listed in this chat or the user may start it
-    (``shared``: practice in private, where a quiz shared by link may be practised again)."""
+    (``token``: practice in private, where a quiz shared by link may be practised again with
+    the link's token)."""
     if AUTHORED_ID.match(quiz_id):
-        return svc.authored.may_start(quiz_id, user_id, shared=shared)
+        return svc.authored.may_start(quiz_id, user_id, token=token)
     return next((q for q in svc.catalog.for_chat(chat_id) if q.id == quiz_id), None)
 
 

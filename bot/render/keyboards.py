@@ -99,9 +99,9 @@ def start_keyboard(quizzes: Sequence[Quiz | Listed], lang: Lang) -> InlineKeyboa
     )
 
 
-def again_keyboard(lang: Lang, quiz_id: str) -> InlineKeyboardMarkup:
-    """The end of a practice: practise the same quiz again."""
-    data = callbacks.encode(callbacks.StartData(quiz_id))
+def again_keyboard(lang: Lang, quiz_id: str, token: str = "") -> InlineKeyboardMarkup:
+    """The end of a practice: practise the same quiz again (``token``: a shared quiz's)."""
+    data = callbacks.encode(callbacks.StartData(quiz_id, token))
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(t_plain(lang, "practice_again"), callback_data=data)]]
     )

@@ -61,8 +61,10 @@ class PracticeSessions(AppBound):
         store: Store,
         catalog: Catalog,
         clock: Callable[[], float],
+        again_token: Callable[[str, int], str] = lambda quiz_id, user_id: "",
     ) -> None:
         self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
+        self._again_token = again_token  # a shared quiz's link token, for "practise again"
         self._by_id: dict[int, Session] = {}
         self._driver = RunDriver(app, store, clock)
 
@@ -263,7 +265,8 @@ class PracticeSessions(AppBound):
         text = render.practice_done(
             session.lang, right=right, total=session.engine.count, quiz_id=session.quiz.handle
         )
-        again = render.again_keyboard(session.lang, session.quiz.id)
+        token = self._again_token(session.quiz.id, user_id)
+        again = render.again_keyboard(session.lang, session.quiz.id, token)
         await outbox.send(self._bot, session.chat_id, text, markup=again)
         await self._driver.end(session, "finished")
         self._by_id.pop(session.run_id, None)
