@@ -62,7 +62,6 @@ class Homeworks(AppBound):
         self.sweep_every = sweep_every
         self._locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, int] = {}  # homework id -> finished count on its card
-        self._picked: set[tuple[int, int]] = set()  # duration pickers used: (chat, message)
         #: called with a homework id when it ends (the attempts still running stop)
         self.on_end: Callable[[int], Any] | None = None
 
@@ -82,20 +81,29 @@ class Homeworks(AppBound):
         lang: Lang,
         set_by: int | None,
         duration: int,
-    ) -> Homework:
+        key: str | None = None,
+    ) -> Homework | None:
+        """Set ``quiz`` as homework and post its card. With ``key`` (a button's action), once:
+        None if that action set it already (its card posted now if the bot died before)."""
         now = self._clock()
-        hw = await self._store.create_homework(
-            NewHomework(
-                chat_id=chat_id,
-                thread_id=thread_id,
-                quiz_id=quiz.id,
-                language=lang,
-                seconds=seconds,
-                set_by=set_by,
-                created_at=now,
-                deadline=now + duration,
-            )
+        new = NewHomework(
+            chat_id=chat_id,
+            thread_id=thread_id,
+            quiz_id=quiz.id,
+            language=lang,
+            seconds=seconds,
+            set_by=set_by,
+            created_at=now,
+            deadline=now + duration,
         )
+        if key is None:
+            hw = await self._store.create_homework(new)
+        else:
+            hw, created = await self._store.create_homework_once(new, key)
+            if not created:
+                if hw.card_message_id is None and hw.status == "open":
+                    await self._post_card(hw, quiz)  # set, but the bot died before its card
+                return None
         log.info(
             "homework %s set in chat %s: quiz %s, deadline in %s s",
             hw.homework_id,
@@ -103,18 +111,24 @@ class Homeworks(AppBound):
             quiz.id,
             duration,
         )
+        await self._post_card(hw, quiz)
+        return hw
+
+    async def _post_card(self, hw: Homework, quiz: Quiz) -> None:
+        """A new homework's card in its group, and its deadline armed."""
         sent = await outbox.send(
             self._bot,
-            chat_id,
+            hw.chat_id,
             await self._card_text(hw, quiz, 0),
-            thread_id=thread_id,
-            markup=render_teacher.homework_card_markup(lang, self._bot.username, hw.homework_id),
+            thread_id=hw.thread_id,
+            markup=render_teacher.homework_card_markup(
+                hw.language, self._bot.username, hw.homework_id
+            ),
         )
         if sent.ok:
             await self._store.set_homework_card(hw.homework_id, sent.message_id)
         self._shown[hw.homework_id] = 0
         self.arm(hw)
-        return hw
 
     async def _card_text(self, hw: Homework, quiz: Quiz, finished: int) -> Safe:
         tz = await self.timezone(hw.chat_id)
@@ -125,14 +139,6 @@ class Homeworks(AppBound):
             tz,
             finished,
         )
-
-    def first_pick(self, chat_id: int, message_id: int) -> bool:
-        """True the first time a duration picker (a saved quiz's homework link) is used: a
-        double tap sets one homework."""
-        if (chat_id, message_id) in self._picked:
-            return False
-        self._picked.add((chat_id, message_id))
-        return True
 
     # --- timers -----------------------------------------------------------------------------
 

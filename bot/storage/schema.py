@@ -496,6 +496,20 @@ REVIEW_OPEN_STATEMENTS: tuple[str, ...] = (
     "CREATE INDEX review_open_card ON review_open (card_id)",
 )
 
+# Buttons acted on once (exactly once under redelivery): a state-changing button's effect and
+# its key are written in one transaction, so a tap Telegram delivers again after a crash (or a
+# double tap) finds its key and does nothing more. ``result``: what the first tap made (the
+# homework's id), for the one that comes again.
+ACTIONS_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE actions_done (
+        key TEXT PRIMARY KEY,
+        done_at REAL NOT NULL,
+        result INTEGER
+    ) WITHOUT ROWID
+    """,
+)
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -510,6 +524,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(IMAGES_STATEMENTS),  # 10 -> 11: pictures of questions
     _statements(REVIEW_OPEN_STATEMENTS),  # 11 -> 12: the open /review question of each student
     _statements(LISTING_STATEMENTS),  # 12 -> 13: /quiz lists stored quizzes without decoding
+    _statements(ACTIONS_STATEMENTS),  # 13 -> 14: buttons acted on once
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
