@@ -66,8 +66,9 @@ async def test_a_duration_tap_delivered_again_sets_one_homework(
         assert len(homework_rows(db_path)) == 1
     async with harness(tg, db_path, clock):
         before = len(tg.messages(chat))
+        answered = len(tg.calls_to("answerCallbackQuery"))
         tg.raw_update(update)  # Telegram hands the tap out again after the restart
-        await tg.wait_for(tg.all_updates_consumed)
+        await tg.wait_for(lambda: len(tg.calls_to("answerCallbackQuery")) > answered)
         assert len(homework_rows(db_path)) == 1
         assert len(tg.messages(chat)) == before  # no second card
 
