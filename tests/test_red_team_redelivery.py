@@ -132,3 +132,35 @@ async def test_kill_9_before_the_webhook_reply_sets_one_homework(
         assert len(rows) == 1 and rows[0][2] is not None
     finally:
         await bot.close()
+
+
+def season_of(db: Path, chat: int) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return int(conn.execute("SELECT season FROM chats WHERE chat_id = ?", (chat,)).fetchone()[0])
+    finally:
+        conn.close()
+
+
+async def test_a_reset_tapped_twice_or_delivered_again_ends_one_season(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """``r:SEASON:y``: two taps at once, and the tap handed out again after a restart, end
+    season 1 once."""
+    cls = populate(tg, students=1)
+    chat, teacher = cls.chat_id, cls.creator
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock):
+        tg.user_says(chat, teacher, "/resetleaderboard")
+        confirm = await tg.wait_for(lambda: tg.find_message(chat, "End season 1"))
+        yes = first_button(confirm)
+        first, update = tapped(tg, chat, teacher, confirm.message_id, yes)
+        second = tg.tap(chat, cls.admin, confirm.message_id, yes)
+        answers = [await tg.wait_answered(first), await tg.wait_answered(second)]
+        assert sum(a.show_alert for a in answers) == 1  # the other: "already reset"
+        assert season_of(db_path, chat) == 2
+    async with harness(tg, db_path, clock):
+        answered = len(tg.calls_to("answerCallbackQuery"))
+        tg.raw_update(update)
+        await tg.wait_for(lambda: len(tg.calls_to("answerCallbackQuery")) > answered)
+        assert season_of(db_path, chat) == 2

@@ -98,7 +98,9 @@ async def reset_button(update: Update, context: Context, data: callbacks.ResetDa
     if data.season != await svc.store.current_season(chat.id):
         return t(lang, "reset_stale"), True
     if data.confirm:
-        season = await svc.store.new_season(chat.id)
+        season = await svc.store.new_season(chat.id, after=data.season)
+        if season is None:  # reset already (a double tap, a tap delivered again)
+            return t(lang, "reset_stale"), True
         text = t(lang, "reset_done", season=season)
     else:
         text = t(lang, "reset_cancelled")
