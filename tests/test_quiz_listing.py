@@ -20,7 +20,7 @@ from bot.banks.yaml_reader import load_quiz
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.storage import NewAuthored, Store
-from bot.storage.schema import SCHEMA_VERSION, migrate
+from bot.storage.schema import migrate
 
 ZERO = load_quiz(ROOT / "questions" / "zero.yaml")  # bilingual titles
 
@@ -58,8 +58,8 @@ async def test_listing_reads_no_questions(tg: FakeTelegram, db_path: Path) -> No
     async with BotHarness(tg, db_path) as bot:
         authored = bot.services.authored
         listed = (await say(tg, ann, "/quiz", "zero-three")).html or ""
-        assert "zero-all</code> — ZeRO and Sharded Optimizers (8 questions)" in listed
-        assert "zero-three</code> — ZeRO and Sharded Optimizers (3 questions)" in listed
+        assert "zero-all</code> — \u2068ZeRO and Sharded Optimizers\u2069 (8 questions)" in listed
+        assert "zero-three</code> — \u2068ZeRO and Sharded Optimizers\u2069 (3 questions)" in listed
         bengali = await say(tg, imran, "/quiz", "zero-three")
         assert "ZeRO ও শার্ডেড অপটিমাইজার" in bengali.text
         for _ in range(2):  # every call, not only the first
@@ -77,7 +77,7 @@ async def test_a_file_from_before_lists_its_quizzes_and_gets_their_listing(
     path = tmp_path / "old.db"
     old_file(path, 2)  # quiz-1 published, no JSON yet
     conn = sqlite3.connect(path, isolation_level=None)
-    migrate(conn, target=SCHEMA_VERSION - 1)
+    migrate(conn, target=12)  # before the listing columns
     conn.execute(
         "INSERT INTO authored_quizzes (author_id, name, title, language, bank_yaml,"
         " question_count, origin, published, created_at) VALUES (7, 'zero-three',"
@@ -101,8 +101,8 @@ async def test_a_file_from_before_lists_its_quizzes_and_gets_their_listing(
     ann = tg.add_user(71, "Ann", language_code="en")
     async with BotHarness(tg, path) as bot:
         listed = (await say(tg, ann, "/quiz", "quiz-1")).html or ""
-        assert "quiz-1</code> — Quiz  Number 1 (8 questions)" in listed
-        assert "zero-three</code> — ZeRO and Sharded Optimizers (3 questions)" in listed
+        assert "quiz-1</code> — \u2068Quiz  Number 1\u2069 (8 questions)" in listed
+        assert "zero-three</code> — \u2068ZeRO and Sharded Optimizers\u2069 (3 questions)" in listed
         assert bot.services.authored.loads == 0
         await bot.services.authored.stop_converting()
         await bot.services.authored.convert_old()

@@ -137,7 +137,9 @@ async def test_kill_9_before_the_webhook_reply_sets_one_homework(
 def season_of(db: Path, chat: int) -> int:
     conn = sqlite3.connect(db)
     try:
-        return int(conn.execute("SELECT season FROM chats WHERE chat_id = ?", (chat,)).fetchone()[0])
+        return int(
+            conn.execute("SELECT season FROM chats WHERE chat_id = ?", (chat,)).fetchone()[0]
+        )
     finally:
         conn.close()
 

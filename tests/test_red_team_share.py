@@ -45,11 +45,17 @@ async def practise_to_the_end(tg: FakeTelegram, user: User, count: int) -> str:
     "practise again" button its end offers."""
     for n in range(1, count + 1):
         question = await tg.wait_for(lambda n=n: open_question(tg, user.id, n), what=f"q{n}")
-        await tg.wait_answered(tg.tap(user.id, user, question.message_id, button_data(question, "A")))
+        await tg.wait_answered(
+            tg.tap(user.id, user, question.message_id, button_data(question, "A"))
+        )
     again = {t_plain(lang, "practice_again") for lang in LANGS}
     done = await tg.wait_for(
         lambda: next(
-            (m for m in reversed(tg.messages(user.id)) if any(b in again for r in m.buttons for b, _ in r)),
+            (
+                m
+                for m in reversed(tg.messages(user.id))
+                if any(b in again for r in m.buttons for b, _ in r)
+            ),
             None,
         ),
         what="practise again",
@@ -109,7 +115,9 @@ async def test_a_shared_quiz_starts_only_from_its_link(tg: FakeTelegram, db_path
         before = len(tg.messages(friend.id))
         done = tg.messages(friend.id)[-1]
         await tg.wait_answered(tg.tap(friend.id, friend, done.message_id, again))
-        await tg.wait_for(lambda: open_question(tg, friend.id, 1) in tg.messages(friend.id)[before:])
+        await tg.wait_for(
+            lambda: open_question(tg, friend.id, 1) in tg.messages(friend.id)[before:]
+        )
         assert practice_runs(db_path) == [(friend.id, "u.1")] * 2
 
 
