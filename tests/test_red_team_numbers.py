@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,11 @@ def test_numbers_read_as_written() -> None:
     assert read_number("9²", ["m²"]) is None
 
 
+def asked_again(tg: FakeTelegram, chat_id: int, times: int) -> bool:
+    """The student was asked ``times`` times to type a number."""
+    return sum("Please type a number" in m.text for m in tg.messages(chat_id)) >= times
+
+
 def answers(db: Path) -> list[tuple[str, int]]:
     conn = sqlite3.connect(db)
     try:
@@ -67,12 +73,7 @@ async def test_a_superscript_is_asked_again_not_judged(tg: FakeTelegram, tmp_pat
         q1 = await asked(tg, student, "❓ Question 1/2")
         for n, typed in enumerate(("1²", "¹²", "1e400", "½"), start=1):
             tg.user_says(chat, student, typed)
-            await tg.wait_for(
-                lambda n=n: (
-                    len([m for m in tg.messages(chat.id) if "Please type a number" in m.text]) >= n
-                ),
-                what=f"asked again after {typed!r}",
-            )
+            await tg.wait_for(partial(asked_again, tg, chat.id, n), what=f"again after {typed!r}")
         assert answers(db) == []
         assert "✅" in await types(tg, student, "12", q1)
         q2 = await asked(tg, student, "❓ Question 2/2")

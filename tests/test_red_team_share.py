@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 from fakebot import BOT_USERNAME, FakeTelegram, User
@@ -44,7 +45,7 @@ async def practise_to_the_end(tg: FakeTelegram, user: User, count: int) -> str:
     """``user`` answers every question of the practice open in their chat; the data of the
     "practise again" button its end offers."""
     for n in range(1, count + 1):
-        question = await tg.wait_for(lambda n=n: open_question(tg, user.id, n), what=f"q{n}")
+        question = await tg.wait_for(partial(open_question, tg, user.id, n), what=f"q{n}")
         await tg.wait_answered(
             tg.tap(user.id, user, question.message_id, button_data(question, "A"))
         )

@@ -29,6 +29,7 @@ async def open_homework(app: Application[Any, Any, Any, Any, Any, Any], svc: Ser
         count_interval=svc.settings.count_interval,
         sweep_every=svc.settings.homework_sweep,
         spare_in=svc.pacer.spare_in,
+        podium_in_group=svc.settings.homework_in_group,
     )
     att = Attempts(app, svc.store, lookup, svc.clock, svc.rng)
     hws.on_end = att.homework_ended

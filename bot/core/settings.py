@@ -54,6 +54,9 @@ class Settings:
     group_window: float = 60.0
     count_interval: float = 5.0  # at most one "N answered" refresh per this many seconds
     homework_sweep: float = 30.0  # how often open homework is checked for passed deadlines
+    # homework is private work unless the operator says otherwise: its points stay off the
+    # group's /leaderboard and /me there, and its podium goes to the teacher who set it
+    homework_in_group: bool = False
     # what one user may upload in 24 hours (issue 23): files of questions, and their bytes
     uploads_per_day: int = 20
     upload_bytes_per_day: int = 5 * 1024 * 1024
@@ -137,6 +140,9 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
             "QUIZBOT_WEBHOOK_SECRET must be 1 to 256 characters, each a letter "
             "A-Z or a-z, a digit, '_' or '-'"
         )  # Telegram's rule; not shown
+    results = env.get("QUIZBOT_HOMEWORK_RESULTS", "").strip().lower() or "private"
+    if results not in ("private", "group"):
+        raise SettingsError(f"QUIZBOT_HOMEWORK_RESULTS must be private or group, got {results!r}")
     return Settings(
         token=token,
         api_url=env.get("QUIZBOT_API_URL", "").strip() or DEFAULT_API_URL,
@@ -148,6 +154,7 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
         uploads_per_day=_int(env, "QUIZBOT_UPLOADS_PER_DAY", 20, 0, 10_000),
         upload_bytes_per_day=_int(env, "QUIZBOT_UPLOAD_MB_PER_DAY", 5, 0, 1_000) * 1024 * 1024,
         log_level=level,
+        homework_in_group=results == "group",
         webhook_url=webhook,
         webhook_secret=webhook_secret,
         listen_host=host.strip("[]") or "0.0.0.0",

@@ -49,7 +49,12 @@ async def leaderboard(update: Update, context: Context) -> None:
         if quiz is None:
             return
     board = await svc.store.leaderboard(
-        chat.id, season=season, quiz_id=quiz.quiz_id if quiz else None, limit=TOP, user_id=user.id
+        chat.id,
+        season=season,
+        quiz_id=quiz.quiz_id if quiz else None,
+        limit=TOP,
+        user_id=user.id,
+        homework=svc.settings.homework_in_group,  # homework is private unless set otherwise
     )
     await reply(update, context, render.leaderboard(board, lang, quiz.name if quiz else None))
 
@@ -62,7 +67,7 @@ async def me(update: Update, context: Context) -> None:
         return
     lang = await language(update, svc)
     if chat.type != Chat.PRIVATE:
-        row = await svc.store.group_stats(chat.id, user.id)
+        row = await svc.store.group_stats(chat.id, user.id, homework=svc.settings.homework_in_group)
         await reply(update, context, render.me_in_group(row, lang))
         return
     overview = await svc.store.user_overview(user.id)

@@ -28,6 +28,7 @@ from telegram.ext import Application, ContextTypes, Job
 
 from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_TZ
+from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import teacher as render_teacher
@@ -54,8 +55,11 @@ class Homeworks(AppBound):
         count_interval: float = 5.0,
         sweep_every: float = 30.0,
         spare_in: Callable[[int], float] = lambda chat_id: 0.0,
+        podium_in_group: bool = False,
     ) -> None:
         self._app, self._store, self._lookup, self._clock = app, store, lookup, clock
+        #: the results (naming students) posted in the group, or sent to the teacher privately
+        self._podium_in_group = podium_in_group
         self._count_interval = count_interval
         #: seconds until a chat's budget has room for optional traffic (the pacer's spare_in)
         self._spare_in = spare_in
@@ -219,6 +223,14 @@ class Homeworks(AppBound):
                 await self._store.homework_tallies(homework_id),
                 stopped=stopped or (hw.ended_at or 0) < hw.deadline,
             )
+            if not self._podium_in_group:  # private work: the teacher gets the podium privately
+                if hw.set_by is not None:
+                    told = await outbox.send(self._bot, hw.set_by, text)
+                    if told.status == "stopped":
+                        return
+                    if not told.ok:
+                        log.warning("homework %s: results not sent to its teacher", homework_id)
+                text = t(lang, "hw_ended_private", title=quiz.title(lang), count=finished)
             sent = await outbox.send(self._bot, hw.chat_id, text, thread_id=hw.thread_id)
             if sent.status == "moved" and sent.new_chat_id is not None:
                 await self._store.migrate_chat(hw.chat_id, sent.new_chat_id)
