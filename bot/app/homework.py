@@ -42,6 +42,7 @@ async def open_homework(app: Application[Any, Any, Any, Any, Any, Any], svc: Ser
         return render_teacher.show_deadline(lang, hw.deadline, await hws.timezone(hw.chat_id))
 
     att.deadline_text = deadline_text
+    att.podium_in_group = svc.settings.homework_in_group
     svc.homeworks, svc.attempts = hws, att
     await att.restore()
     await hws.restore()

@@ -97,6 +97,8 @@ class Attempts(AppBound):
         #: students whose typed question the deadline closed: user id -> (when, language), so
         #: the answer they were typing is told it came late instead of going unanswered
         self._late: OrderedDict[int, tuple[float, Lang]] = OrderedDict()
+        #: the homework's podium is posted in the group (else the teacher gets it privately)
+        self.podium_in_group = False
 
     def get(self, run_id: int) -> Attempt | None:
         """The attempt in progress with this run id."""
@@ -380,7 +382,14 @@ class Attempts(AppBound):
         await outbox.send(
             self._bot,
             a.user_id,
-            t(a.lang, "hw_done", points=points, right=right, total=engine.count, when=when),
+            t(
+                a.lang,
+                "hw_done" if self.podium_in_group else "hw_done_private",
+                points=points,
+                right=right,
+                total=engine.count,
+                when=when,
+            ),
         )
         if self.on_finish is not None:
             self.on_finish(a.homework_id)

@@ -30,7 +30,7 @@ from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_TZ
 from bot.i18n import t
 from bot.i18n.lang import Lang
-from bot.i18n.markup import Safe
+from bot.i18n.markup import Safe, join
 from bot.render import teacher as render_teacher
 from bot.services.appbound import AppBound
 from bot.storage import Homework, NewHomework, Store
@@ -216,12 +216,13 @@ class Homeworks(AppBound):
         lang: Lang = hw.language
         finished, _ = await self._store.attempt_counts(homework_id)
         if quiz is not None:
+            early = stopped or (hw.ended_at or 0) < hw.deadline
             text = render_teacher.homework_results(
                 quiz,
                 lang,
                 await self._store.homework_results(homework_id),
                 await self._store.homework_tallies(homework_id),
-                stopped=stopped or (hw.ended_at or 0) < hw.deadline,
+                stopped=early,
             )
             if not self._podium_in_group:  # private work: the teacher gets the podium privately
                 if hw.set_by is not None:
@@ -230,7 +231,8 @@ class Homeworks(AppBound):
                         return
                     if not told.ok:
                         log.warning("homework %s: results not sent to its teacher", homework_id)
-                text = t(lang, "hw_ended_private", title=quiz.title(lang), count=finished)
+                ended = t(lang, "hw_ended_private", title=quiz.title(lang), count=finished)
+                text = join("\n", [ended, t(lang, "hw_results_stopped")]) if early else ended
             sent = await outbox.send(self._bot, hw.chat_id, text, thread_id=hw.thread_id)
             if sent.status == "moved" and sent.new_chat_id is not None:
                 await self._store.migrate_chat(hw.chat_id, sent.new_chat_id)
