@@ -16,6 +16,7 @@ from fakebot import FakeTelegram, StoredMessage
 from quizkit import populate
 from teacherkit import FrozenClock, harness
 from test_authoring_manage import write_quiz
+from test_security import AIKEN
 from test_webhook import SECRET, webhook_env
 
 
@@ -166,3 +167,48 @@ async def test_a_reset_tapped_twice_or_delivered_again_ends_one_season(
         tg.raw_update(update)
         await tg.wait_for(lambda: len(tg.calls_to("answerCallbackQuery")) > answered)
         assert season_of(db_path, chat) == 2
+
+
+def uploads(db: Path) -> tuple[int, int]:
+    """(stored quizzes, uploads counted)."""
+    conn = sqlite3.connect(db)
+    try:
+        quizzes = conn.execute("SELECT COUNT(*) FROM authored_quizzes").fetchone()[0]
+        counted = conn.execute("SELECT COUNT(*) FROM uploads").fetchone()[0]
+        return int(quizzes), int(counted)
+    finally:
+        conn.close()
+
+
+async def test_an_upload_saved_before_kill_9_is_named_after_the_restart(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """The bot dies (SIGKILL) after saving an upload's quiz, before its "saved as" reply: after
+    the restart its sender reads that it is already saved, under which name, and is not asked
+    to send it again (which would save a second copy and count a second upload)."""
+    teacher = tg.add_user(4242, "Teacher", language_code="en")
+    bot = await BotProcess(tg, db_path).start()
+    try:
+        replying = asyncio.Event()
+
+        def saved_reply(params: dict[str, Any]) -> bool:
+            if "saved as" not in str(params.get("text", "")):
+                return False
+            replying.set()
+            return True
+
+        tg.fail("sendMessage", delay=60, match=saved_reply)
+        tg.user_sends_document(teacher, "layers.txt", AIKEN)
+        await asyncio.wait_for(replying.wait(), 20)
+        assert uploads(db_path) == (1, 1)
+        await bot.kill()
+        tg.faults.clear()
+        bot = await BotProcess(tg, db_path).start()
+        told = await tg.wait_for(
+            lambda: tg.find_message(teacher.id, "already saved as"), timeout=20
+        )
+        assert "layers" in told.text
+        assert not any("Please send it again" in m.text for m in tg.messages(teacher.id))
+        assert uploads(db_path) == (1, 1)
+    finally:
+        await bot.close()

@@ -223,7 +223,13 @@ async def tell_unfinished(context: Context) -> None:
             continue  # a group: its command's effect is visible there, or it is simply redone
         lang = await svc.recaps.language_of(item.chat_id, svc.settings.language)
         if item.kind == "document":
-            await outbox.send(context.bot, item.chat_id, t(lang, "resend_upload"))
+            row = svc.authored.row(f"u.{item.quiz_no}") if item.quiz_no is not None else None
+            text = (
+                t(lang, "resend_upload")
+                if row is None  # nothing of it was saved
+                else t(lang, "upload_saved_before", name=row.name, title=row.title)
+            )
+            await outbox.send(context.bot, item.chat_id, text)
             continue
         waiting = await waiting_question(svc, item.chat_id)
         text = (

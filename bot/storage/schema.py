@@ -499,8 +499,10 @@ REVIEW_OPEN_STATEMENTS: tuple[str, ...] = (
 # Buttons acted on once (exactly once under redelivery): a state-changing button's effect and
 # its key are written in one transaction, so a tap Telegram delivers again after a crash (or a
 # double tap) finds its key and does nothing more. ``result``: what the first tap made (the
-# homework's id), for the one that comes again.
+# homework's id), for the one that comes again. An upload's delivery keeps the quiz it saved,
+# written with the quiz, so an upload saved before a crash is named after the restart.
 ACTIONS_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE deliveries ADD COLUMN quiz_no INTEGER",
     """
     CREATE TABLE actions_done (
         key TEXT PRIMARY KEY,
@@ -524,7 +526,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(IMAGES_STATEMENTS),  # 10 -> 11: pictures of questions
     _statements(REVIEW_OPEN_STATEMENTS),  # 11 -> 12: the open /review question of each student
     _statements(LISTING_STATEMENTS),  # 12 -> 13: /quiz lists stored quizzes without decoding
-    _statements(ACTIONS_STATEMENTS),  # 13 -> 14: buttons acted on once
+    _statements(ACTIONS_STATEMENTS),  # 13 -> 14: buttons acted on once, uploads' quizzes
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
