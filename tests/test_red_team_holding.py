@@ -15,6 +15,7 @@ from harness import BotHarness
 from quizkit import bank_env, button_data, open_question, populate
 from teacherkit import FrozenClock, harness
 from test_authoring import poll, say
+from test_button_refusals import answers
 from test_regrade import command, csv_rows
 from test_webhook import SECRET, webhook_env
 
@@ -44,16 +45,6 @@ def selections(db: Path) -> list[tuple[int, str]]:
         conn.close()
 
 
-def answer_rows(db: Path) -> list[tuple[int, int, int]]:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute(
-            "SELECT run_id, q_index, user_id FROM answers ORDER BY 1, 2, 3"
-        ).fetchall()
-    finally:
-        conn.close()
-
-
 async def test_forged_ticks_in_a_group_change_nothing(tg: FakeTelegram, tmp_path: Path) -> None:
     cls = populate(tg, students=2)
     other = populate(tg, students=1, chat_id=-1009999, base=3000)
@@ -77,12 +68,12 @@ async def test_forged_ticks_in_a_group_change_nothing(tg: FakeTelegram, tmp_path
         for where, data in forged:
             answer = await tg.wait_answered(tg.tap(where, two, q1.message_id, data))
             assert answer.show_alert and answer.text and "Your choice" not in answer.text, data
-        assert selections(db) == before and answer_rows(db) == []
+        assert selections(db) == before and answers(db) == []
         # the rightful ticks and Submit still work
         await tg.wait_answered(tg.tap(chat, two, q1.message_id, button_data(q1, "C")))
         done = await tg.wait_answered(tg.tap(chat, two, q1.message_id, button_data(q1, "✔ Submit")))
         assert done.text is not None and done.text.startswith("🟡 Partly right")
-        assert len(answer_rows(db)) == 1
+        assert len(answers(db)) == 1
 
 
 async def test_a_tap_replayed_to_the_webhook_is_one_answer(
@@ -106,7 +97,7 @@ async def test_a_tap_replayed_to_the_webhook_is_one_answer(
         await tg.wait_for(tg.all_updates_consumed, timeout=20)
         tg.user_says(chat, cls.creator, "/stop")
         await tg.wait_for(lambda: tg.find_message(chat, "— results"), timeout=20)
-        assert len(answer_rows(db)) == 1
+        assert len(answers(db)) == 1
     finally:
         await bot.close()
 

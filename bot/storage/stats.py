@@ -95,7 +95,7 @@ WHERE t.user_id = ?
 # the same ranking without homework (kept private): the totals less each player's homework
 # answers of that season (few: one attempt each per homework), players left with none dropped.
 # The tie-break's last_at stays the totals' (homework included).
-_LIVE_RANKED_SQL = f"""
+_LIVE_RANKED_SQL = """
 WITH homework AS (
     SELECT a.user_id AS user_id, SUM(a.points) AS points, SUM(a.correct) AS correct,
            COUNT(*) AS answered, COUNT(DISTINCT a.run_id) AS runs
@@ -109,17 +109,9 @@ WITH homework AS (
            g.runs - COALESCE(h.runs, 0) AS runs, g.last_at AS last_at
     FROM group_totals AS g LEFT JOIN homework AS h ON h.user_id = g.user_id
     WHERE g.chat_id = ? AND g.season = ? AND g.answered > COALESCE(h.answered, 0)
-), ranked AS (
-    SELECT user_id, points, correct, answered, runs,
-           ROW_NUMBER() OVER (ORDER BY {_ORDER}) AS rank, COUNT(*) OVER () AS total
-    FROM live
+)""" + _TOTALS_RANKED_SQL.replace("WITH ranked", ", ranked", 1).replace(
+    "FROM group_totals\n    WHERE chat_id = ? AND season = ?", "FROM live", 1
 )
-SELECT k.rank, k.user_id, COALESCE(u.name, ''), u.username, k.points, k.correct, k.answered,
-       k.runs, k.total
-FROM ranked AS k LEFT JOIN users AS u ON u.user_id = k.user_id
-WHERE k.rank <= ? OR k.user_id = ?
-ORDER BY k.rank
-"""
 _CHAT_SEASON = f"r.chat_id = ? AND r.season = ? AND r.mode IN {COUNTED_MODES_SQL}"
 _CHAT_SEASON_QUIZ = _CHAT_SEASON + " AND r.quiz_id = ?"
 _CHAT_SEASON_QUIZ_LIVE = "r.chat_id = ? AND r.season = ? AND r.mode = 'group' AND r.quiz_id = ?"
