@@ -11,8 +11,9 @@ updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`
 - a homework answer only answers the tapping student's own attempt;
 - "report a problem" only for a run the reporter answered in;
 - a start button only for a quiz listed in that chat (folder banks with a chat list) or one the
-  user may start (own, published), and, in private, not while that quiz is live or open as
-  homework in one of the user's groups (:func:`practice_refusal`);
+  user may start (own, published; in private, one shared by link when the button carries the
+  link's token: the quiz's number alone grants nothing), and, in private, not while that quiz
+  is live or open as homework in one of the user's groups (:func:`practice_refusal`);
 - a saved quiz's card (share, homework) only for its author, in private; a /regrade preview's
   buttons only for the group's moderators and a quiz they may see there; a re-grade under a
   report only in private, by a moderator of the run's group;
