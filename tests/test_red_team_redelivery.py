@@ -16,6 +16,8 @@ from fakebot import FakeTelegram, StoredMessage
 from quizkit import populate
 from teacherkit import FrozenClock, harness
 from test_authoring_manage import write_quiz
+from test_button_refusals import answers, played_with_a_wrong_answer
+from test_regrade import command
 from test_security import AIKEN
 from test_webhook import SECRET, webhook_env
 
@@ -212,3 +214,27 @@ async def test_an_upload_saved_before_kill_9_is_named_after_the_restart(
         assert uploads(db_path) == (1, 1)
     finally:
         await bot.close()
+
+
+async def test_a_regrade_apply_delivered_again_changes_nothing_more(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """``rg:…:y`` handed out again after a restart: the answers stay as the first apply left
+    them (a re-grade with one key is the same state however often it is applied)."""
+    cls = populate(tg, students=1)
+    chat, teacher = cls.chat_id, cls.creator
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock) as bot:
+        wrong = await played_with_a_wrong_answer(tg, cls, bot)
+        preview = await command(tg, chat, teacher, f"/regrade zero 1 {'ABCD'[wrong]}", "✏️", clock)
+        apply = f"rg:zero:1:{wrong}:y"
+        stored = answers(db_path)
+        first, update = tapped(tg, chat, teacher, preview.message_id, apply)
+        await tg.wait_answered(first)
+        await tg.wait_for(lambda: answers(db_path) != stored, what="re-graded")
+        regraded = answers(db_path)
+    async with harness(tg, db_path, clock):
+        answered = len(tg.calls_to("answerCallbackQuery"))
+        tg.raw_update(update)
+        await tg.wait_for(lambda: len(tg.calls_to("answerCallbackQuery")) > answered)
+        assert answers(db_path) == regraded
