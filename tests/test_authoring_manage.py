@@ -62,7 +62,7 @@ async def test_names_owners_sharing_publishing_and_deleting(
         twin = await write_quiz(tg, other_mod, "ZeRO")
         assert (name, twin) == ("zero-2", "zero-3")
         listing = await say(tg, author, "/myquizzes", "Your quizzes")
-        assert "zero-2 — ZeRO · 3 questions · 0 runs" in listing.text
+        assert "zero-2 — \u2068ZeRO\u2069 · 3 questions · 0 runs" in listing.text
         assert "zero-3" not in listing.text
 
         # practising privately counts as a run

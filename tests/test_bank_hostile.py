@@ -209,7 +209,7 @@ async def test_the_bot_serves_the_good_bank_and_logs_the_others(
         assert not any(r.exc_info for r in caplog.records), "refusals are not tracebacks"
         tg.user_says(cls.chat_id, cls.creator, "/quiz")
         listing = await tg.wait_for_message(cls.chat_id, "Quizzes")
-        assert listing.buttons == [] and "1. zero — ZeRO" in listing.text
+        assert listing.buttons == [] and "1. zero — \u2068ZeRO" in listing.text
         tg.user_says(cls.chat_id, cls.creator, "/quiz laughs")
         await tg.wait_for_message(cls.chat_id, "There is no quiz by that name")
         tg.user_says(cls.chat_id, cls.creator, "/quiz zero 30")

@@ -33,7 +33,7 @@ async def test_whole_group_quiz(tg: FakeTelegram, db_path: Path) -> None:
         listing = tg.find_message(chat, "Quizzes")
         assert listing is not None
         assert listing.buttons == []
-        assert "1. zero — ZeRO and Sharded Optimizers" in listing.text
+        assert "1. zero — \u2068ZeRO and Sharded Optimizers\u2069" in listing.text
         assert "the group's moderators start quizzes" in listing.text
 
         tg.user_says(chat, cls.creator, "/quiz zero 600")

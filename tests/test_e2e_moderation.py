@@ -81,7 +81,7 @@ async def test_usage_replies(tg: FakeTelegram, db_path: Path) -> None:
             assert usage.text.startswith("Usage: /quiz NAME [SECONDS]"), text
         tg.user_says(chat, cls.creator, "/quiz nosuchquiz")
         unknown = await tg.wait_for(lambda: tg.find_message(chat, "no quiz by that name"))
-        assert "1. ZeRO and Sharded Optimizers — /quiz zero" in unknown.text
+        assert "1. \u2068ZeRO and Sharded Optimizers\u2069 — /quiz zero" in unknown.text
         assert [d for row in unknown.buttons for _, d in row] == ["k:quiz:zero"]
         tg.user_says(chat, cls.creator, "/next")
         await tg.wait_for(lambda: tg.find_message(chat, "No quiz is running here."))

@@ -177,7 +177,7 @@ async def test_a_numeric_tolerance_and_one_more_short_answer_in_a_homework_survi
     chat = cls.chat_id
     one, _, two = cls.students  # both read English
     db = tmp_path / "db.sqlite3"
-    env = kinds_env(tmp_path)
+    env = {**kinds_env(tmp_path), "QUIZBOT_HOMEWORK_RESULTS": "group"}  # on the leaderboard
     bot = await BotProcess(tg, db, **env).start()
     try:
         tg.user_says(chat, cls.creator, "/homework kinds 1d")

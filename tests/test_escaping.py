@@ -99,7 +99,7 @@ async def test_hostile_texts_show_as_text_in_every_message(
         shown(listing, TITLE)
         picks = await says(tg, chat, cls.creator, "/quiz nosuchquiz")
         shown(picks, TITLE)
-        assert picks.buttons[0][0][0].endswith('<b>title</b> & "co" \u202eevil')
+        assert picks.buttons[0][0][0].endswith('<b>title</b> & "co" \u202eevil\u2069')  # isolated
 
         # Announcement, question, alerts (plain text), reveal with note, results.
         tg.user_says(chat, cls.creator, "/quiz hostile")

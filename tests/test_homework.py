@@ -66,7 +66,7 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
     chat = cls.chat_id
     s0, s1, s2, s3 = cls.students  # s1 and s3 use Telegram in Bengali
     clock = FrozenClock()
-    async with harness(tg, db_path, clock) as bot:
+    async with harness(tg, db_path, clock, QUIZBOT_HOMEWORK_RESULTS="group") as bot:
         attempts = bot.app.bot_data.attempts
         tg.user_says(chat, cls.outsider, "/homework zero 3d")
         await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
@@ -125,8 +125,8 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
         tg.user_says(chat, cls.admin, "/homework")
         listed = await tg.wait_for(lambda: tg.find_message(chat, "Open homework"))
         assert (
-            "1. ZeRO and Sharded Optimizers — until Thu 4 Mar, 16:00 (UTC+6) · 3 finished"
-            in listed.text
+            "1. \u2068ZeRO and Sharded Optimizers\u2069 — until Thu 4 Mar, 16:00 (UTC+6)"
+            " · 3 finished" in listed.text
         )
 
         tg.user_says(chat, cls.creator, "/stop")  # the live quiz ends; the homework goes on
@@ -170,7 +170,7 @@ async def test_several_homework_stop_timezone_and_a_restart_past_the_deadline(
     tg.add_topic(chat, TOPIC, "Homework")
     s0, _ = cls.students
     clock = FrozenClock()
-    async with harness(tg, db_path, clock):
+    async with harness(tg, db_path, clock, QUIZBOT_HOMEWORK_RESULTS="group"):
         tg.user_says(chat, cls.outsider, "/timezone +3")
         await tg.wait_for(lambda: tg.find_message(chat, "Only the group's moderators"))
         tg.user_says(chat, cls.admin, "/timezone +5:30")
@@ -201,7 +201,7 @@ async def test_several_homework_stop_timezone_and_a_restart_past_the_deadline(
         assert tg.find_message(chat, "Homework results", TOPIC) is None
 
     clock.advance(3600)  # homework 1's deadline passes while the bot is down
-    async with harness(tg, db_path, clock):
+    async with harness(tg, db_path, clock, QUIZBOT_HOMEWORK_RESULTS="group"):
         results = await tg.wait_for(lambda: tg.find_message(chat, "Homework results", TOPIC))
         assert "🥇 1. Student0 — 1000 points, 1/8 right" in plain(results.text)
         assert "(ended early" not in results.text
@@ -253,7 +253,9 @@ async def test_an_attempt_carries_on_after_a_restart(tg: FakeTelegram, db_path: 
         done = await tg.wait_for(lambda: tg.find_message(s0.id, "Homework done"))
         # question 2 was answered 10 s after it was posted: 833 + its streak bonus of 100
         assert "10333 points, 8/8 right" in done.text
-        assert "results come at the deadline: Tue 2 Mar, 16:00 (UTC+6)" in done.text
+        assert (
+            "Your teacher gets the results at the deadline: Tue 2 Mar, 16:00 (UTC+6)" in done.text
+        )
         await tg.wait_for(
             lambda: (m := tg.stored_message(chat, card.message_id)) and "Finished: 1" in m.text,
             what="card count after a restart",

@@ -98,7 +98,7 @@ async def test_the_card_shows_what_homework_lists_while_the_group_is_busy(db_pat
         chat, teacher = cls.chat_id, cls.creator
         before_stop, while_open, at_close = cls.students[:5], cls.students[5:8], cls.students[8:]
         clock = FrozenClock()
-        bot = harness(tg, db_path, clock)
+        bot = harness(tg, db_path, clock, QUIZBOT_HOMEWORK_RESULTS="group")
         async with bot:
             tg.user_says(chat, teacher, "/homework zero 1h")
             card = await tg.wait_for(lambda: tg.find_message(chat, "Homework: ZeRO"))
@@ -111,7 +111,7 @@ async def test_the_card_shows_what_homework_lists_while_the_group_is_busy(db_pat
                 await finish(tg, before_stop)
                 assert card_count(tg, chat, card) == 0  # the refresh could not go yet
                 await bot.stop()
-        async with harness(tg, db_path, clock) as bot:
+        async with harness(tg, db_path, clock, QUIZBOT_HOMEWORK_RESULTS="group") as bot:
             # after the restart the card catches up by itself: nobody finishes meanwhile
             await tg.wait_for(lambda: card_count(tg, chat, card) == 5, what="card after restart")
             assert await listed_count(tg, chat, teacher) == 5

@@ -58,8 +58,8 @@ async def test_listing_reads_no_questions(tg: FakeTelegram, db_path: Path) -> No
     async with BotHarness(tg, db_path) as bot:
         authored = bot.services.authored
         listed = (await say(tg, ann, "/quiz", "zero-three")).html or ""
-        assert "zero-all</code> — ZeRO and Sharded Optimizers (8 questions)" in listed
-        assert "zero-three</code> — ZeRO and Sharded Optimizers (3 questions)" in listed
+        assert "zero-all</code> — \u2068ZeRO and Sharded Optimizers\u2069 (8 questions)" in listed
+        assert "zero-three</code> — \u2068ZeRO and Sharded Optimizers\u2069 (3 questions)" in listed
         bengali = await say(tg, imran, "/quiz", "zero-three")
         assert "ZeRO ও শার্ডেড অপটিমাইজার" in bengali.text
         for _ in range(2):  # every call, not only the first
@@ -101,8 +101,8 @@ async def test_a_file_from_before_lists_its_quizzes_and_gets_their_listing(
     ann = tg.add_user(71, "Ann", language_code="en")
     async with BotHarness(tg, path) as bot:
         listed = (await say(tg, ann, "/quiz", "quiz-1")).html or ""
-        assert "quiz-1</code> — Quiz  Number 1 (8 questions)" in listed
-        assert "zero-three</code> — ZeRO and Sharded Optimizers (3 questions)" in listed
+        assert "quiz-1</code> — \u2068Quiz  Number 1\u2069 (8 questions)" in listed
+        assert "zero-three</code> — \u2068ZeRO and Sharded Optimizers\u2069 (3 questions)" in listed
         assert bot.services.authored.loads == 0
         await bot.services.authored.stop_converting()
         await bot.services.authored.convert_old()

@@ -40,6 +40,9 @@ async def test_stop_does_not_wait_for_the_group_budget(
     assert_quiet(caplog)
 
 
+GROUP_RESULTS = {"QUIZBOT_HOMEWORK_RESULTS": "group"}  # the podium in the group
+
+
 async def test_homework_results_held_up_at_stop_go_out_after_the_restart(
     tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -49,7 +52,7 @@ async def test_homework_results_held_up_at_stop_go_out_after_the_restart(
     def is_results(params: Any) -> bool:
         return "Homework results" in str(params.get("text", ""))
 
-    bot = await BotHarness(tg, db_path).start()
+    bot = await BotHarness(tg, db_path, env=GROUP_RESULTS).start()
     try:
         tg.user_says(chat, cls.creator, "/homework zero 90m")
         await tg.wait_for(lambda: tg.find_message(chat, "Homework: ZeRO"))
@@ -61,7 +64,7 @@ async def test_homework_results_held_up_at_stop_go_out_after_the_restart(
         await asyncio.wait_for(bot.stop(), 20)
     assert tg.find_message(chat, "Homework results") is None
     # not marked as posted: the restart posts them, once
-    async with BotHarness(tg, db_path):
+    async with BotHarness(tg, db_path, env=GROUP_RESULTS):
         results = await tg.wait_for(lambda: tg.find_message(chat, "Homework results"), timeout=10)
         assert "(ended early by a moderator)" in results.text
     posts = [c for c in tg.calls_to("sendMessage") if is_results(c.params)]

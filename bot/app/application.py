@@ -183,7 +183,12 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
         app, svc.store, svc.clock, svc.arrivals, count_interval=svc.settings.count_interval
     )
     svc.practice = PracticeSessions(
-        app, svc.store, svc.catalog, svc.clock, svc.settings.practice_typed_minutes
+        app,
+        svc.store,
+        svc.catalog,
+        svc.clock,
+        svc.settings.practice_typed_minutes,
+        again_token=svc.authored.again_token,
     )
     svc.recaps = Recaps(app, svc.store, svc.catalog, svc.clock, svc.settings.language)
     svc.groups.on_finish = svc.recaps.run_finished

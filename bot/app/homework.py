@@ -29,6 +29,7 @@ async def open_homework(app: Application[Any, Any, Any, Any, Any, Any], svc: Ser
         count_interval=svc.settings.count_interval,
         sweep_every=svc.settings.homework_sweep,
         spare_in=svc.pacer.spare_in,
+        podium_in_group=svc.settings.homework_in_group,
     )
     att = Attempts(app, svc.store, lookup, svc.clock, svc.rng)
     hws.on_end = att.homework_ended
@@ -41,6 +42,7 @@ async def open_homework(app: Application[Any, Any, Any, Any, Any, Any], svc: Ser
         return render_teacher.show_deadline(lang, hw.deadline, await hws.timezone(hw.chat_id))
 
     att.deadline_text = deadline_text
+    att.podium_in_group = svc.settings.homework_in_group
     svc.homeworks, svc.attempts = hws, att
     await att.restore()
     await hws.restore()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 
@@ -168,15 +169,24 @@ class AuthoredCatalog:
             rows.update((r.quiz_no, r) for r in self.of_author(user_id))
         return [rows[k] for k in sorted(rows)]
 
-    def may_start(self, quiz_id: str, user_id: int, *, shared: bool = False) -> Quiz | None:
+    def may_start(self, quiz_id: str, user_id: int, *, token: str = "") -> Quiz | None:
         """The stored quiz ``quiz_id`` if this user may start it (their own, or published); with
-        ``shared`` (practice in a private chat) also one shared by link: the end of a practice
-        that began with the link offers it again."""
+        ``token`` (practice in a private chat) also one shared by link when it is that link's
+        token: the end of a practice that began with the link offers it again. The quiz's id
+        alone (numbers count up from 1) grants nothing."""
         row = self._rows.get(quiz_id)
         if row is None:
             return None
-        allowed = row.author_id == user_id or row.published or (shared and bool(row.share_token))
+        allowed = row.author_id == user_id or row.published or _same_token(token, row.share_token)
         return self.quiz(quiz_id) if allowed else None
+
+    def again_token(self, quiz_id: str, user_id: int) -> str:
+        """The share token a "practise again" button carries: the link's, for a quiz this user
+        practised by its link (neither theirs nor published); "" otherwise."""
+        row = self._rows.get(quiz_id)
+        if row is None or row.author_id == user_id or row.published:
+            return ""
+        return row.share_token or ""
 
     # --- questions, on demand -----------------------------------------------------------------
 
@@ -241,6 +251,11 @@ class AuthoredCatalog:
         """Convert every row saved before the JSON form now; returns how many were."""
         assert self._store is not None
         return await Converter(self._store, self._limits).run()
+
+
+def _same_token(given: str, token: str | None) -> bool:
+    """Whether ``given`` is this quiz's share token (compared in constant time)."""
+    return bool(given) and token is not None and secrets.compare_digest(given, token)
 
 
 def _source(quiz_id: str) -> str:

@@ -57,6 +57,7 @@ class Choice:
     titles: Text
     loaded: Quiz | None = None
     loader: Callable[[str], Quiz | None] | None = field(default=None, compare=False, repr=False)
+    mine: bool = False  # the caller's own stored quiz (named by :meth:`QuizResolver.startable`)
 
     def title(self, lang: str) -> str:
         return self.titles.bn if lang == "bn" else self.titles.en
@@ -130,7 +131,7 @@ class QuizResolver:
         out = {q.id: Choice.of(q) for q in self._catalog.for_chat(chat_id)}
         folder = self._catalog.folder()
         for row in self._authored.startable_rows(user_id, own=own):  # indexed: no scan
-            out[row.quiz_id] = self._stored(row, folder)
+            out[row.quiz_id] = replace(self._stored(row, folder), mine=row.author_id == user_id)
         return list(out.values())
 
     def listing(self, chat_id: int, user_id: int, *, own: bool) -> list[Listed]:
@@ -217,9 +218,18 @@ class QuizResolver:
                 return self._loaded(by_id[listed[n - 1]], choices)
         folded = wanted.casefold()
         exact = [c for c in choices if folded in (c.name.casefold(), c.quiz_id)]
-        if len(exact) == 1:
-            return self._loaded(exact[0], choices)
         wanted_key = key(wanted)
+        if len(exact) == 1:
+            # another author's quiz of this name, and the caller's own of this title: the
+            # caller chooses (their own first), rather than starting someone else's unasked
+            rivals = (
+                [c for c in choices if c.mine and c is not exact[0] and wanted_key in _keys(c)]
+                if not exact[0].mine and folded != exact[0].quiz_id
+                else []
+            )
+            if rivals:
+                return Found(None, tuple([*rivals, exact[0]][:LIST_SIZE]), ambiguous=True)
+            return self._loaded(exact[0], choices)
         matches = [c for c in choices if wanted_key in _keys(c)]
         if len(matches) == 1:
             return self._loaded(matches[0], choices)

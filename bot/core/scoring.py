@@ -62,19 +62,37 @@ def clamp(value: float) -> float:
     return min(max(round(value, 6), 0.0), 1.0)
 
 
-def normalise(text: str, *, case_sensitive: bool = False) -> str:
+def normalise(text: str, *, case_sensitive: bool = False, numerals: bool = False) -> str:
     """A typed answer as it is compared: Unicode NFKC, Bengali digits as Latin, runs of spaces
-    as one, trimmed, letter case folded unless it matters; at most MAX_ANSWER_CHARS."""
-    folded = unicodedata.normalize("NFKC", text[: MAX_ANSWER_CHARS * 2]).translate(_BENGALI_DIGITS)
+    as one, trimmed, letter case folded unless it matters; at most MAX_ANSWER_CHARS. With
+    ``numerals``, numerals that are not digits (``²``, ``₃``, ``½``) are kept as written, not
+    folded into digits: a number read from it never takes ``1²`` for 12."""
+    head = text[: MAX_ANSWER_CHARS * 2]
+    nfkc = _nfkc_keeping_numerals(head) if numerals else unicodedata.normalize("NFKC", head)
+    folded = nfkc.translate(_BENGALI_DIGITS)
     joined = " ".join(folded.split())[:MAX_ANSWER_CHARS]
     return joined if case_sensitive else joined.casefold()
+
+
+def _nfkc_keeping_numerals(text: str) -> str:
+    """NFKC, except numerals that are not digits (superscripts, subscripts, fractions,
+    circled numbers), which stay as they are."""
+    out: list[str] = []
+    start = 0
+    for i, char in enumerate(text):
+        if char.isnumeric() and not char.isdecimal():
+            out += (unicodedata.normalize("NFKC", text[start:i]), char)
+            start = i + 1
+    out.append(unicodedata.normalize("NFKC", text[start:]))
+    return "".join(out)
 
 
 def read_number(text: str, units: Iterable[str] = ()) -> float | None:
     """A typed number (Bengali or Latin digits, ``.`` or a lone ``,`` as the decimal point),
     followed by one of ``units`` if the question has any; None if it is not one."""
-    value = normalise(text)
-    for unit in sorted((normalise(u) for u in units), key=len, reverse=True):
+    value = normalise(text, numerals=True)  # "1²" stays "1²": not a number (NFKC reads 12)
+    written = {normalise(u, numerals=numerals) for u in units for numerals in (True, False)}
+    for unit in sorted(written, key=len, reverse=True):  # "m/s²" typed as written or "m/s2"
         if unit and value.endswith(unit):
             value = value[: -len(unit)].strip()
             break

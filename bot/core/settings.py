@@ -54,6 +54,9 @@ class Settings:
     group_window: float = 60.0
     count_interval: float = 5.0  # at most one "N answered" refresh per this many seconds
     homework_sweep: float = 30.0  # how often open homework is checked for passed deadlines
+    # homework is private work unless the operator says otherwise: its points stay off the
+    # group's /leaderboard and /me there, and its podium goes to the teacher who set it
+    homework_in_group: bool = False
     # what one user may upload in 24 hours (issue 23): files of questions, and their bytes
     uploads_per_day: int = 20
     upload_bytes_per_day: int = 5 * 1024 * 1024
@@ -145,6 +148,9 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
             "QUIZBOT_WEBHOOK_SECRET must be 1 to 256 characters, each a letter "
             "A-Z or a-z, a digit, '_' or '-'"
         )  # Telegram's rule; not shown
+    results = env.get("QUIZBOT_HOMEWORK_RESULTS", "").strip().lower() or "private"
+    if results not in ("private", "group"):
+        raise SettingsError(f"QUIZBOT_HOMEWORK_RESULTS must be private or group, got {results!r}")
     return Settings(
         token=token,
         api_url=env.get("QUIZBOT_API_URL", "").strip() or DEFAULT_API_URL,
@@ -160,6 +166,7 @@ def load_settings(env: Mapping[str, str], *, require_token: bool = True) -> Sett
         disk_reserve_bytes=_int(env, "QUIZBOT_DISK_RESERVE_MB", 500, 0, 1_000_000) * 1024 * 1024,
         practice_typed_minutes=_int(env, "QUIZBOT_PRACTICE_TYPED_MINUTES", 30, 1, 10_080),
         log_level=level,
+        homework_in_group=results == "group",
         webhook_url=webhook,
         webhook_secret=webhook_secret,
         listen_host=host.strip("[]") or "0.0.0.0",

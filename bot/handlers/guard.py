@@ -11,8 +11,9 @@ updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`
 - a homework answer only answers the tapping student's own attempt;
 - "report a problem" only for a run the reporter answered in;
 - a start button only for a quiz listed in that chat (folder banks with a chat list) or one the
-  user may start (own, published), and, in private, not while that quiz is live or open as
-  homework in one of the user's groups (:func:`practice_refusal`);
+  user may start (own, published; in private, one shared by link when the button carries the
+  link's token: the quiz's number alone grants nothing), and, in private, not while that quiz
+  is live or open as homework in one of the user's groups (:func:`practice_refusal`);
 - a saved quiz's card (share, homework) only for its author, in private; a /regrade preview's
   buttons only for the group's moderators and a quiz they may see there; a re-grade under a
   report only in private, by a moderator of the run's group;
@@ -82,7 +83,8 @@ async def button_refusal(
             if svc.resolver.choice(data.quiz_id) is None:
                 return invalid  # no such quiz (any more)
             return t_plain(lang, "alert_mod_start"), True  # a group's start: its moderators'
-        quiz = startable_here(svc, data.quiz_id, chat.id, user.id, shared=private)
+        token = data.token if private else ""
+        quiz = startable_here(svc, data.quiz_id, chat.id, user.id, token=token)
         if quiz is None:
             return invalid
         if private and (key := await practice_wait(context, user.id, quiz)) is not None:
@@ -119,12 +121,13 @@ async def button_refusal(
 
 
 def startable_here(
-    svc: Services, quiz_id: str, chat_id: int, user_id: int, *, shared: bool = False
+    svc: Services, quiz_id: str, chat_id: int, user_id: int, *, token: str = ""
 ) -> Quiz | None:
     """The quiz a start button names, if it is listed in this chat or the user may start it
-    (``shared``: practice in private, where a quiz shared by link may be practised again)."""
+    (``token``: practice in private, where a quiz shared by link may be practised again with
+    the link's token)."""
     if AUTHORED_ID.match(quiz_id):
-        return svc.authored.may_start(quiz_id, user_id, shared=shared)
+        return svc.authored.may_start(quiz_id, user_id, token=token)
     return next((q for q in svc.catalog.for_chat(chat_id) if q.id == quiz_id), None)
 
 
@@ -227,7 +230,13 @@ async def tell_unfinished(context: Context) -> None:
             continue  # a group: its command's effect is visible there, or it is simply redone
         lang = await svc.recaps.language_of(item.chat_id, svc.settings.language)
         if item.kind == "document":
-            await outbox.send(context.bot, item.chat_id, t(lang, "resend_upload"))
+            row = svc.authored.row(f"u.{item.quiz_no}") if item.quiz_no is not None else None
+            text = (
+                t(lang, "resend_upload")
+                if row is None  # nothing of it was saved
+                else t(lang, "upload_saved_before", name=row.name, title=row.title)
+            )
+            await outbox.send(context.bot, item.chat_id, text)
             continue
         waiting = await waiting_question(svc, item.chat_id)
         text = (

@@ -87,7 +87,10 @@ async def homework_command(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "hw_usage", names=picked.name), important=True)
         return
     assert message is not None
-    await _set(svc, chat.id, thread_of(message), quiz, lang, user.id, duration)
+    query = update.callback_query  # picked from a "which quiz?" list: one homework per pick
+    key = f"k:{chat.id}:{message.message_id}:{quiz.id}" if query is not None else None
+    if not await _set(svc, chat.id, thread_of(message), quiz, lang, user.id, duration, key=key):
+        await reply(update, context, t(lang, "hw_already_set", title=quiz.title(lang)))
 
 
 async def _stop(
@@ -273,10 +276,7 @@ async def duration_button(
     if not isinstance(message, Message) or quiz is None:
         return t_plain(lang, "alert_invalid"), True
     offered = message.reply_markup.inline_keyboard if message.reply_markup else ()
-    if not any(b.callback_data == query.data for row in offered for b in row) or (
-        data.seconds is not None
-        and not svc.homeworks.first_pick(message.chat.id, message.message_id)
-    ):  # picked already: one homework per link followed
+    if not any(b.callback_data == query.data for row in offered for b in row):
         return t_plain(lang, "alert_invalid"), True
     duration = callbacks.HOMEWORK_DURATIONS[data.index]
     words = render_teacher.duration_words(lang, duration)
@@ -296,14 +296,17 @@ async def duration_button(
             markup=render_teacher.homework_seconds_keyboard(lang, data, own),
         )
         return None, False
+    key = f"hd:{message.chat.id}:{message.message_id}"  # one homework per link followed
+    chat_id, thread = message.chat.id, thread_of(message)
+    if not await _set(
+        svc, chat_id, thread, quiz, lang, data.user_id, duration, data.seconds, key=key
+    ):
+        return t_plain(lang, "alert_invalid"), True  # picked already (a double tap, redelivery)
     await outbox.edit(
         context.bot,
         message.chat.id,
         message.message_id,
         t(lang, "hw_duration_set", title=quiz.title(lang), duration=words),
-    )
-    await _set(
-        svc, message.chat.id, thread_of(message), quiz, lang, data.user_id, duration, data.seconds
     )
     return None, False
 
@@ -317,11 +320,14 @@ async def _set(
     set_by: int,
     duration: int,
     seconds: int | None = None,
-) -> None:
+    *,
+    key: str | None = None,
+) -> bool:
     """Set ``quiz`` as a group's homework (in topic ``thread_id``) for ``duration`` seconds,
     ``seconds`` for each question (None: the quiz's own; a typed one gets at least
-    ``TYPED_MIN_SECONDS`` either way)."""
-    await svc.homeworks.create(
+    ``TYPED_MIN_SECONDS`` either way); with ``key`` (a button's action) once: False if that
+    action set it already."""
+    hw = await svc.homeworks.create(
         chat_id,
         thread_id,
         quiz,
@@ -329,7 +335,9 @@ async def _set(
         lang=lang,
         set_by=set_by,
         duration=duration,
+        key=key,
     )
+    return hw is not None
 
 
 #: ``/start qh-N`` in a group: the card's "set as homework" link added the bot (or found it) there

@@ -226,7 +226,9 @@ async def start_button(update: Update, context: Context, data: callbacks.StartDa
     lang = await language(update, svc)
     private = chat.type == Chat.PRIVATE
     quiz_ = (
-        svc.authored.may_start(data.quiz_id, query.from_user.id, shared=private)
+        svc.authored.may_start(
+            data.quiz_id, query.from_user.id, token=data.token if private else ""
+        )
         if AUTHORED_ID.match(data.quiz_id)
         else svc.catalog.get(data.quiz_id)
     )

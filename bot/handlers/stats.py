@@ -49,7 +49,12 @@ async def leaderboard(update: Update, context: Context) -> None:
         if quiz is None:
             return
     board = await svc.store.leaderboard(
-        chat.id, season=season, quiz_id=quiz.quiz_id if quiz else None, limit=TOP, user_id=user.id
+        chat.id,
+        season=season,
+        quiz_id=quiz.quiz_id if quiz else None,
+        limit=TOP,
+        user_id=user.id,
+        homework=svc.settings.homework_in_group,  # homework is private unless set otherwise
     )
     await reply(update, context, render.leaderboard(board, lang, quiz.name if quiz else None))
 
@@ -62,7 +67,7 @@ async def me(update: Update, context: Context) -> None:
         return
     lang = await language(update, svc)
     if chat.type != Chat.PRIVATE:
-        row = await svc.store.group_stats(chat.id, user.id)
+        row = await svc.store.group_stats(chat.id, user.id, homework=svc.settings.homework_in_group)
         await reply(update, context, render.me_in_group(row, lang))
         return
     overview = await svc.store.user_overview(user.id)
@@ -98,7 +103,9 @@ async def reset_button(update: Update, context: Context, data: callbacks.ResetDa
     if data.season != await svc.store.current_season(chat.id):
         return t(lang, "reset_stale"), True
     if data.confirm:
-        season = await svc.store.new_season(chat.id)
+        season = await svc.store.new_season(chat.id, after=data.season)
+        if season is None:  # reset already (a double tap, a tap delivered again)
+            return t(lang, "reset_stale"), True
         text = t(lang, "reset_done", season=season)
     else:
         text = t(lang, "reset_cancelled")

@@ -104,7 +104,13 @@ async def document_sent(update: Update, context: Context) -> None:
         return
     hint = quiz.title(quiz.language) or PurePath(filename).stem
     saved = await svc.authoring.save(
-        user.id, quiz, report.yaml_text, report.format, hint, report.pictures.values()
+        user.id,
+        quiz,
+        report.yaml_text,
+        report.format,
+        hint,
+        report.pictures.values(),
+        delivery=update.update_id,  # named after a restart if the bot dies before replying
     )
     if saved.row is None:
         await guard.release_upload(svc, reserved)

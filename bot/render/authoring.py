@@ -14,7 +14,7 @@ from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
-from bot.render.text import MESSAGE_LIMIT, fit, label
+from bot.render.text import MESSAGE_LIMIT, fit, isolated, label
 from bot.storage import AuthoredQuiz
 
 #: file formats as the upload's reply names them (the same in both languages: technical names)
@@ -163,7 +163,7 @@ def my_quizzes(
             lang,
             "my_line",
             name=row.name,
-            title=fit(row.title, 80),
+            title=isolated(fit(row.title, 80)),
             count=row.question_count,
             runs=runs.get(row.quiz_id, 0),
         )

@@ -63,7 +63,7 @@ MAX_BYTES: int = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
 _MAX_ID = 2**53
 
 _ANSWER = re.compile(r"a:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])")  # one spelling each
-_START = re.compile(r"s:([a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})")
+_START = re.compile(r"s:([a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})(?::([A-Za-z0-9_-]{16}))?")
 _RESET = re.compile(r"r:([1-9][0-9]{0,5}):([yn])")
 _REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9s]):([1-9][0-9]?):(0|[1-9][0-9]?)")
 _TIMEZONE = re.compile(r"tz:(0|-?[1-9][0-9]{0,3})")
@@ -102,6 +102,7 @@ class AnswerData:
 @dataclass(frozen=True, slots=True)
 class StartData:
     quiz_id: str
+    token: str = ""  # a stored quiz's share token: practise again a quiz shared by link
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +239,7 @@ def encode(data: CallbackData) -> str:
         shown = "s" if data.shown == SUBMIT else data.shown
         text = f"a:{data.run_id}:{data.q_index}:{shown}"
     elif isinstance(data, StartData):
-        text = f"s:{data.quiz_id}"
+        text = f"s:{data.quiz_id}:{data.token}" if data.token else f"s:{data.quiz_id}"
     elif isinstance(data, ResetData):
         text = f"r:{data.season}:{'y' if data.confirm else 'n'}"
     elif isinstance(data, ReviewData):
@@ -287,7 +288,7 @@ def parse(raw: str | None) -> CallbackData | None:
         shown = SUBMIT if m[3] == "s" else int(m[3])
         return AnswerData(run_id, int(m[2]), shown) if run_id < _MAX_ID else None
     if m := _START.fullmatch(raw):
-        return StartData(m[1])
+        return StartData(m[1], m[2] or "")
     if m := _RESET.fullmatch(raw):
         return ResetData(int(m[1]), m[2] == "y")
     if m := _REVIEW.fullmatch(raw):

@@ -12,7 +12,7 @@ from bot.core.bank import Question, Quiz
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
 from bot.render import callbacks
-from bot.render.text import fit, label
+from bot.render.text import fit, isolated, label
 
 BUTTON_LABEL = 60  # characters of a quiz title on a start button
 
@@ -90,7 +90,7 @@ def start_keyboard(quizzes: Sequence[Quiz | Listed], lang: Lang) -> InlineKeyboa
         [
             [
                 InlineKeyboardButton(
-                    fit(f"▶️ {q.title(lang)}", BUTTON_LABEL),
+                    fit(f"▶️ {isolated(q.title(lang))}", BUTTON_LABEL),
                     callback_data=callbacks.encode(callbacks.StartData(q.id)),
                 )
             ]
@@ -99,9 +99,9 @@ def start_keyboard(quizzes: Sequence[Quiz | Listed], lang: Lang) -> InlineKeyboa
     )
 
 
-def again_keyboard(lang: Lang, quiz_id: str) -> InlineKeyboardMarkup:
-    """The end of a practice: practise the same quiz again."""
-    data = callbacks.encode(callbacks.StartData(quiz_id))
+def again_keyboard(lang: Lang, quiz_id: str, token: str = "") -> InlineKeyboardMarkup:
+    """The end of a practice: practise the same quiz again (``token``: a shared quiz's)."""
+    data = callbacks.encode(callbacks.StartData(quiz_id, token))
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(t_plain(lang, "practice_again"), callback_data=data)]]
     )
@@ -113,7 +113,7 @@ def pick_keyboard(command: str, choices: Sequence[Choice], lang: Lang) -> Inline
         [
             [
                 InlineKeyboardButton(
-                    fit(f"{n}. {c.title(lang)}", BUTTON_LABEL),
+                    fit(f"{n}. {isolated(c.title(lang))}", BUTTON_LABEL),
                     callback_data=callbacks.encode(callbacks.PickData(command, c.quiz_id)),
                 )
             ]

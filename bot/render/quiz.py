@@ -18,6 +18,7 @@ from bot.render.text import (
     CAPTION_LIMIT,
     fit,
     html_name,
+    isolated,
     label,
     plain_text,
     shown_length,
@@ -505,8 +506,8 @@ def _fitting_lines(
             lang,
             "quiz_list_item",
             n=n,
-            id=names.get(q.id, q.handle),
-            title=q.title(lang),
+            id=names.get(q.id, q.handle),  # a name: ASCII or Bengali words (copied from code)
+            title=isolated(q.title(lang)),
             count=q.run_length,
         )
         size += utf16_len(str(line)) + 1
@@ -527,7 +528,7 @@ def quiz_choices(lang: Lang, command: str, choices: Sequence[Choice], found: Fou
         command=command,
     )
     lines = [
-        t(lang, "pick_item", n=n, title=c.title(lang), command=command, name=c.name)
+        t(lang, "pick_item", n=n, title=isolated(c.title(lang)), command=command, name=c.name)
         for n, c in enumerate(choices, start=1)
     ]
     return join("\n", [head, *lines, t(lang, "pick_number", command=command)])

@@ -26,7 +26,7 @@ from bot.render import callbacks
 from bot.render.export import safe_cell
 from bot.render.quiz import explained, options_block, question_message, typed_closed
 from bot.render.review import pack
-from bot.render.text import fit, html_name, label, plain_text, with_medal
+from bot.render.text import fit, html_name, isolated, label, plain_text, with_medal
 from bot.storage import Homework, QuestionTally, Standing
 
 _MONTHS = {
@@ -114,7 +114,7 @@ def homework_list(
         return t(lang, "hw_none_open")
     lines = [t(lang, "hw_list_head")]
     for n, (hw, quiz, finished) in enumerate(items, start=1):
-        title = quiz.title(lang) if quiz is not None else "—"
+        title = isolated(quiz.title(lang)) if quiz is not None else "—"
         lines.append(
             t(
                 lang,
@@ -183,7 +183,7 @@ def homework_stop_keyboard(
                             lang,
                             "hw_stop_button",
                             n=n,
-                            title=(quiz.title(lang) if quiz is not None else "—"),
+                            title=(isolated(quiz.title(lang)) if quiz is not None else "—"),
                         ),
                         60,
                     ),

@@ -38,6 +38,12 @@ def short_name(first: str | None, last: str | None = None, username: str | None 
     return name
 
 
+def isolated(text: str) -> str:
+    """A user-supplied name or title as a list shows it, in a first-strong isolate: its own
+    direction (an RTL mark, a right-to-left title) stays inside it, whatever it holds."""
+    return _ISOLATE.format(text)
+
+
 def html_name(name: str) -> Safe:
     """A stored display name, escaped and isolated for an HTML message."""
     return markup.html(_ISOLATE, name)

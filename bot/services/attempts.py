@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,8 @@ from bot.tg.membership import is_member
 log = logging.getLogger(__name__)
 
 Lookup = Callable[[str], Quiz | None]
+LATE_WINDOW = 3600.0  # seconds after a deadline a typed answer is still told it came late
+LATE_MEMORY = 10_000  # students remembered so (the oldest forgotten first)
 
 
 @dataclass(slots=True)
@@ -99,6 +102,11 @@ class Attempts(AppBound):
         self.on_finish: Callable[[int], None] | None = None
         #: the deadline shown to a student who finished: homework id -> text
         self.deadline_text: Callable[[int, Lang], Coroutine[Any, Any, str]] | None = None
+        #: students whose typed question the deadline closed: user id -> (when, language), so
+        #: the answer they were typing is told it came late instead of going unanswered
+        self._late: OrderedDict[int, tuple[float, Lang]] = OrderedDict()
+        #: the homework's podium is posted in the group (else the teacher gets it privately)
+        self.podium_in_group = False
 
     def get(self, run_id: int) -> Attempt | None:
         """The attempt in progress with this run id."""
@@ -297,7 +305,7 @@ class Attempts(AppBound):
             None,
         )
         if a is None:
-            return False
+            return await self._too_late(user_id, message_id)
         async with a.lock:
             engine, now = a.engine, self._clock()
             if a.run_id not in self._by_id or engine.phase != "open" or not engine.question.typed:
@@ -341,6 +349,17 @@ class Attempts(AppBound):
         if engine.question.typed:
             return render.typed_verdict(a.lang, engine.question, answer, prefix), None, answer.typed
         return prefix, render.shown_picks(engine.permutation, answer.options), None
+
+    async def _too_late(self, user_id: int, message_id: int) -> bool:
+        """A text from a student whose typed question the deadline closed a moment ago: told
+        it came too late (True), once, unless they began writing a quiz meanwhile."""
+        late = self._late.pop(user_id, None)
+        if late is None or self._clock() - late[0] > LATE_WINDOW:
+            return False
+        if await self._store.draft(user_id) is not None:
+            return False  # the text is the draft's
+        await outbox.send(self._bot, user_id, t(late[1], "hw_typed_late"), reply_to=message_id)
+        return True
 
     async def _say(self, a: Attempt, text: Safe, reply_to: int) -> None:
         await outbox.send(self._bot, a.user_id, text, reply_to=reply_to)
@@ -423,7 +442,14 @@ class Attempts(AppBound):
         await outbox.send(
             self._bot,
             a.user_id,
-            t(a.lang, "hw_done", points=points, right=right, total=engine.count, when=when),
+            t(
+                a.lang,
+                "hw_done" if self.podium_in_group else "hw_done_private",
+                points=points,
+                right=right,
+                total=engine.count,
+                when=when,
+            ),
         )
         if self.on_finish is not None:
             self.on_finish(a.homework_id)
@@ -464,6 +490,10 @@ class Attempts(AppBound):
                 if self._by_id.pop(a.run_id, None) is None:
                     continue  # it finished meanwhile
                 if a.message_id is not None and a.engine.phase == "open":
+                    if a.engine.question.typed:
+                        self._late[a.user_id] = (self._clock(), a.lang)
+                        while len(self._late) > LATE_MEMORY:
+                            self._late.popitem(last=False)
                     closed = a.engine.close()
                     await edit(
                         self._bot,

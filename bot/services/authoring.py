@@ -44,9 +44,11 @@ class Authoring:
         origin: str,
         name_hint: str,
         pictures: Iterable[Picture] = (),
+        delivery: int | None = None,
     ) -> Saved:
         """Store a validated quiz under the first free name made from ``name_hint``, with the
-        pictures it names (kept by their content, before the quiz that names them)."""
+        pictures it names (kept by their content, before the quiz that names them);
+        ``delivery``: the update id of the upload that brought it."""
         if len(self._catalog.of_author(author_id)) >= MAX_QUIZZES_PER_AUTHOR:
             return Saved(None, full=True)
         pictures = list(pictures)
@@ -70,6 +72,7 @@ class Authoring:
                         bank_json=quiz.to_json(),
                         pictures=tuple(p.sha256 for p in pictures),
                         stored_bytes=stored_size(bank_yaml, pictures),
+                        delivery=delivery,
                     ),
                     limit=MAX_QUIZZES_PER_AUTHOR,
                 )

@@ -28,8 +28,9 @@ from telegram.ext import Application, ContextTypes, Job
 
 from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_TZ
+from bot.i18n import t
 from bot.i18n.lang import Lang
-from bot.i18n.markup import Safe
+from bot.i18n.markup import Safe, join
 from bot.render import teacher as render_teacher
 from bot.services.appbound import AppBound
 from bot.storage import Homework, NewHomework, Store
@@ -54,15 +55,17 @@ class Homeworks(AppBound):
         count_interval: float = 5.0,
         sweep_every: float = 30.0,
         spare_in: Callable[[int], float] = lambda chat_id: 0.0,
+        podium_in_group: bool = False,
     ) -> None:
         self._app, self._store, self._lookup, self._clock = app, store, lookup, clock
+        #: the results (naming students) posted in the group, or sent to the teacher privately
+        self._podium_in_group = podium_in_group
         self._count_interval = count_interval
         #: seconds until a chat's budget has room for optional traffic (the pacer's spare_in)
         self._spare_in = spare_in
         self.sweep_every = sweep_every
         self._locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, int] = {}  # homework id -> finished count on its card
-        self._picked: set[tuple[int, int]] = set()  # duration pickers used: (chat, message)
         #: called with a homework id when it ends (the attempts still running stop)
         self.on_end: Callable[[int], Any] | None = None
 
@@ -82,20 +85,29 @@ class Homeworks(AppBound):
         lang: Lang,
         set_by: int | None,
         duration: int,
-    ) -> Homework:
+        key: str | None = None,
+    ) -> Homework | None:
+        """Set ``quiz`` as homework and post its card. With ``key`` (a button's action), once:
+        None if that action set it already (its card posted now if the bot died before)."""
         now = self._clock()
-        hw = await self._store.create_homework(
-            NewHomework(
-                chat_id=chat_id,
-                thread_id=thread_id,
-                quiz_id=quiz.id,
-                language=lang,
-                seconds=seconds,
-                set_by=set_by,
-                created_at=now,
-                deadline=now + duration,
-            )
+        new = NewHomework(
+            chat_id=chat_id,
+            thread_id=thread_id,
+            quiz_id=quiz.id,
+            language=lang,
+            seconds=seconds,
+            set_by=set_by,
+            created_at=now,
+            deadline=now + duration,
         )
+        if key is None:
+            hw = await self._store.create_homework(new)
+        else:
+            hw, created = await self._store.create_homework_once(new, key)
+            if not created:
+                if hw.card_message_id is None and hw.status == "open":
+                    await self._post_card(hw, quiz)  # set, but the bot died before its card
+                return None
         log.info(
             "homework %s set in chat %s: quiz %s, deadline in %s s",
             hw.homework_id,
@@ -103,18 +115,24 @@ class Homeworks(AppBound):
             quiz.id,
             duration,
         )
+        await self._post_card(hw, quiz)
+        return hw
+
+    async def _post_card(self, hw: Homework, quiz: Quiz) -> None:
+        """A new homework's card in its group, and its deadline armed."""
         sent = await outbox.send(
             self._bot,
-            chat_id,
+            hw.chat_id,
             await self._card_text(hw, quiz, 0),
-            thread_id=thread_id,
-            markup=render_teacher.homework_card_markup(lang, self._bot.username, hw.homework_id),
+            thread_id=hw.thread_id,
+            markup=render_teacher.homework_card_markup(
+                hw.language, self._bot.username, hw.homework_id
+            ),
         )
         if sent.ok:
             await self._store.set_homework_card(hw.homework_id, sent.message_id)
         self._shown[hw.homework_id] = 0
         self.arm(hw)
-        return hw
 
     async def _card_text(self, hw: Homework, quiz: Quiz, finished: int) -> Safe:
         tz = await self.timezone(hw.chat_id)
@@ -125,14 +143,6 @@ class Homeworks(AppBound):
             tz,
             finished,
         )
-
-    def first_pick(self, chat_id: int, message_id: int) -> bool:
-        """True the first time a duration picker (a saved quiz's homework link) is used: a
-        double tap sets one homework."""
-        if (chat_id, message_id) in self._picked:
-            return False
-        self._picked.add((chat_id, message_id))
-        return True
 
     # --- timers -----------------------------------------------------------------------------
 
@@ -206,13 +216,23 @@ class Homeworks(AppBound):
         lang: Lang = hw.language
         finished, _ = await self._store.attempt_counts(homework_id)
         if quiz is not None:
+            early = stopped or (hw.ended_at or 0) < hw.deadline
             text = render_teacher.homework_results(
                 quiz,
                 lang,
                 await self._store.homework_results(homework_id),
                 await self._store.homework_tallies(homework_id),
-                stopped=stopped or (hw.ended_at or 0) < hw.deadline,
+                stopped=early,
             )
+            if not self._podium_in_group:  # private work: the teacher gets the podium privately
+                if hw.set_by is not None:
+                    told = await outbox.send(self._bot, hw.set_by, text)
+                    if told.status == "stopped":
+                        return
+                    if not told.ok:
+                        log.warning("homework %s: results not sent to its teacher", homework_id)
+                ended = t(lang, "hw_ended_private", title=quiz.title(lang), count=finished)
+                text = join("\n", [ended, t(lang, "hw_results_stopped")]) if early else ended
             sent = await outbox.send(self._bot, hw.chat_id, text, thread_id=hw.thread_id)
             if sent.status == "moved" and sent.new_chat_id is not None:
                 await self._store.migrate_chat(hw.chat_id, sent.new_chat_id)

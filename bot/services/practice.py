@@ -63,11 +63,13 @@ class PracticeSessions(AppBound):
         catalog: Catalog,
         clock: Callable[[], float],
         typed_minutes: float = 30.0,
+        again_token: Callable[[str, int], str] = lambda quiz_id, user_id: "",
     ) -> None:
         self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
         #: how long a typed question waits for its answer before other private text is not
         #: taken for it any more (a draft's title, a /review answer)
         self._typed_seconds = typed_minutes * 60
+        self._again_token = again_token  # a shared quiz's link token, for "practise again"
         self._by_id: dict[int, Session] = {}
         self._driver = RunDriver(app, store, clock)
 
@@ -321,7 +323,8 @@ class PracticeSessions(AppBound):
         text = render.practice_done(
             session.lang, right=right, total=session.engine.count, quiz_id=session.quiz.handle
         )
-        again = render.again_keyboard(session.lang, session.quiz.id)
+        token = self._again_token(session.quiz.id, user_id)
+        again = render.again_keyboard(session.lang, session.quiz.id, token)
         await outbox.send(self._bot, session.chat_id, text, markup=again)
         await self._driver.end(session, "finished")
         self._by_id.pop(session.run_id, None)

@@ -62,6 +62,7 @@ class NewAuthored:
     bank_json: str | None = None  # the validated model (``Quiz.to_json``)
     pictures: tuple[str, ...] = ()  # the SHA-256 of each picture it names (kept in ``images``)
     stored_bytes: int = 0  # what it keeps: its bank text and its pictures' bytes
+    delivery: int | None = None  # the update id of the upload that brought it
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +269,11 @@ class AuthoredMixin(StoreCore):
                     (inserted[0], new.bank_json),
                 )
                 await conn.execute(_LISTING_FROM_JSON, (inserted[0],))
+            if new.delivery is not None:  # with the quiz: named after a crash before the reply
+                await conn.execute(
+                    "UPDATE deliveries SET quiz_no = ? WHERE update_id = ?",
+                    (inserted[0], new.delivery),
+                )
             return int(inserted[0])
 
         quiz_no = await self._write(tx)

@@ -28,6 +28,7 @@ class Unfinished:
     update_id: int
     chat_id: int | None
     kind: str
+    quiz_no: int | None = None  # an upload: the quiz it saved before the bot stopped
 
 
 class DeliveriesMixin(StoreCore):
@@ -61,10 +62,11 @@ class DeliveriesMixin(StoreCore):
 
         async def tx(conn: aiosqlite.Connection) -> list[Unfinished]:
             rows = await conn.execute_fetchall(
-                "SELECT update_id, chat_id, kind FROM deliveries WHERE done = 0 ORDER BY update_id"
+                "SELECT update_id, chat_id, kind, quiz_no FROM deliveries WHERE done = 0"
+                " ORDER BY update_id"
             )
             await conn.execute("UPDATE deliveries SET done = 1 WHERE done = 0")
-            return [Unfinished(int(r[0]), r[1], str(r[2])) for r in rows]
+            return [Unfinished(int(r[0]), r[1], str(r[2]), r[3]) for r in rows]
 
         return await self._write(tx)
 

@@ -117,24 +117,31 @@ class HomeworkMixin(StatsMixin):
 
     async def create_homework(self, hw: NewHomework) -> Homework:
         async def tx(conn: aiosqlite.Connection) -> Homework:
-            await ensure_chat(conn, hw.chat_id, hw.created_at)
-            rows = list(
+            return await _insert_homework(conn, hw)
+
+        return await self._write(tx)
+
+    async def create_homework_once(self, hw: NewHomework, key: str) -> tuple[Homework, bool]:
+        """The homework set by the action ``key`` (a button's), created now with the key in
+        the same transaction, or the one it created before: (homework, created now)."""
+
+        async def tx(conn: aiosqlite.Connection) -> tuple[Homework, bool]:
+            done = list(
                 await conn.execute_fetchall(
-                    "INSERT INTO homework (chat_id, thread_id, quiz_id, language, seconds, set_by,"
-                    f" created_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_HW}",
-                    (
-                        hw.chat_id,
-                        hw.thread_id,
-                        hw.quiz_id,
-                        hw.language,
-                        hw.seconds,
-                        hw.set_by,
-                        hw.created_at,
-                        hw.deadline,
-                    ),
+                    f"SELECT {_HW} FROM homework WHERE homework_id ="
+                    " (SELECT result FROM actions_done WHERE key = ?)",
+                    (key,),
                 )
             )
-            return _homework(rows[0])
+            if done:
+                return _homework(done[0]), False
+            made = await _insert_homework(conn, hw)
+            await conn.execute(
+                "INSERT INTO actions_done (key, done_at, result) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET result = excluded.result",
+                (key, hw.created_at, made.homework_id),
+            )
+            return made, True
 
         return await self._write(tx)
 
@@ -298,3 +305,24 @@ class HomeworkMixin(StatsMixin):
             (homework_id,),
         )
         return [QuestionTally(int(q), int(n), int(r)) for q, n, r in rows]
+
+
+async def _insert_homework(conn: aiosqlite.Connection, hw: NewHomework) -> Homework:
+    await ensure_chat(conn, hw.chat_id, hw.created_at)
+    rows = list(
+        await conn.execute_fetchall(
+            "INSERT INTO homework (chat_id, thread_id, quiz_id, language, seconds, set_by,"
+            f" created_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_HW}",
+            (
+                hw.chat_id,
+                hw.thread_id,
+                hw.quiz_id,
+                hw.language,
+                hw.seconds,
+                hw.set_by,
+                hw.created_at,
+                hw.deadline,
+            ),
+        )
+    )
+    return _homework(rows[0])

@@ -522,6 +522,22 @@ STORAGE_STATEMENTS: tuple[str, ...] = (
     """,
 )
 
+# Buttons acted on once (exactly once under redelivery): a state-changing button's effect and
+# its key are written in one transaction, so a tap Telegram delivers again after a crash (or a
+# double tap) finds its key and does nothing more. ``result``: what the first tap made (the
+# homework's id), for the one that comes again. An upload's delivery keeps the quiz it saved,
+# written with the quiz, so an upload saved before a crash is named after the restart.
+ACTIONS_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE deliveries ADD COLUMN quiz_no INTEGER",
+    """
+    CREATE TABLE actions_done (
+        key TEXT PRIMARY KEY,
+        done_at REAL NOT NULL,
+        result INTEGER
+    ) WITHOUT ROWID
+    """,
+)
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -537,6 +553,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(REVIEW_OPEN_STATEMENTS),  # 11 -> 12: the open /review question of each student
     _statements(LISTING_STATEMENTS),  # 12 -> 13: /quiz lists stored quizzes without decoding
     _statements(STORAGE_STATEMENTS),  # 13 -> 14: bytes stored per quiz, pictures per quiz
+    _statements(ACTIONS_STATEMENTS),  # 14 -> 15: buttons acted on once, uploads' quizzes
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -92,8 +92,29 @@ FROM group_totals AS t
 CROSS JOIN chats AS c ON c.chat_id = t.chat_id AND c.season = t.season
 WHERE t.user_id = ?
 """
+# the same ranking without homework (kept private): the totals less each player's homework
+# answers of that season (few: one attempt each per homework), players left with none dropped.
+# The tie-break's last_at stays the totals' (homework included).
+_LIVE_RANKED_SQL = """
+WITH homework AS (
+    SELECT a.user_id AS user_id, SUM(a.points) AS points, SUM(a.correct) AS correct,
+           COUNT(*) AS answered, COUNT(DISTINCT a.run_id) AS runs
+    FROM runs AS r CROSS JOIN answers AS a ON a.run_id = r.run_id
+    WHERE r.chat_id = ? AND r.season = ? AND r.mode = 'homework'
+    GROUP BY a.user_id
+), live AS (
+    SELECT g.user_id AS user_id, g.points - COALESCE(h.points, 0) AS points,
+           g.correct - COALESCE(h.correct, 0) AS correct,
+           g.answered - COALESCE(h.answered, 0) AS answered,
+           g.runs - COALESCE(h.runs, 0) AS runs, g.last_at AS last_at
+    FROM group_totals AS g LEFT JOIN homework AS h ON h.user_id = g.user_id
+    WHERE g.chat_id = ? AND g.season = ? AND g.answered > COALESCE(h.answered, 0)
+)""" + _TOTALS_RANKED_SQL.replace("WITH ranked", ", ranked", 1).replace(
+    "FROM group_totals\n    WHERE chat_id = ? AND season = ?", "FROM live", 1
+)
 _CHAT_SEASON = f"r.chat_id = ? AND r.season = ? AND r.mode IN {COUNTED_MODES_SQL}"
 _CHAT_SEASON_QUIZ = _CHAT_SEASON + " AND r.quiz_id = ?"
+_CHAT_SEASON_QUIZ_LIVE = "r.chat_id = ? AND r.season = ? AND r.mode = 'group' AND r.quiz_id = ?"
 
 _ALL = 1 << 62  # "no limit" for the rank filter
 
@@ -132,17 +153,24 @@ class StatsMixin(StoreCore):
         quiz_id: str | None = None,
         limit: int = 10,
         user_id: int | None = None,
+        homework: bool = True,
     ) -> Leaderboard:
-        """The top ``limit`` players of a chat's season (default: current), optionally one quiz.
+        """The top ``limit`` players of a chat's season (default: current), optionally one quiz;
+        without ``homework``, live quizzes' points only.
 
         ``caller`` is ``user_id``'s own line when that player has answers but is not in ``rows``.
         """
         season = await self._season_or_current(chat_id, season)
-        if quiz_id is None:
+        if quiz_id is None and homework:
             rows = await self._fetchall(_TOTALS_RANKED_SQL, (chat_id, season, limit, user_id))
+        elif quiz_id is None:
+            rows = await self._fetchall(
+                _LIVE_RANKED_SQL, (chat_id, season, chat_id, season, limit, user_id)
+            )
         else:
+            where = _CHAT_SEASON_QUIZ if homework else _CHAT_SEASON_QUIZ_LIVE
             rows = await self._ranked(
-                _CHAT_SEASON_QUIZ, (chat_id, season, quiz_id), limit=limit, user_id=user_id
+                where, (chat_id, season, quiz_id), limit=limit, user_id=user_id
             )
         top = tuple(_standing(r) for r in rows if r[0] <= limit)
         caller = next((_standing(r) for r in rows if r[0] > limit), None)
@@ -150,11 +178,17 @@ class StatsMixin(StoreCore):
         return Leaderboard(season=season, rows=top, caller=caller, total_players=total)
 
     async def group_stats(
-        self, chat_id: int, user_id: int, *, season: int | None = None
+        self, chat_id: int, user_id: int, *, season: int | None = None, homework: bool = True
     ) -> Standing | None:
-        """One player's line (with rank) in a chat's season; None if they answered nothing."""
+        """One player's line (with rank) in a chat's season; None if they answered nothing.
+        Without ``homework``, live quizzes' points only."""
         season = await self._season_or_current(chat_id, season)
-        row = await self._fetchone(_TOTALS_ONE_SQL, (chat_id, season, user_id))
+        if homework:
+            row = await self._fetchone(_TOTALS_ONE_SQL, (chat_id, season, user_id))
+        else:
+            row = await self._fetchone(
+                _LIVE_RANKED_SQL, (chat_id, season, chat_id, season, 0, user_id)
+            )
         return None if row is None else _standing(row)
 
     async def run_results(self, run_id: int) -> list[Standing]:

@@ -327,15 +327,20 @@ class Store(
         row = await self._fetchone("SELECT season FROM chats WHERE chat_id = ?", (chat_id,))
         return 1 if row is None else int(row[0])
 
-    async def new_season(self, chat_id: int) -> int:
+    async def new_season(self, chat_id: int, after: int | None = None) -> int | None:
         """Start the chat's next season (its leaderboard starts empty); return its number.
+        With ``after``, only if the current season is still that one (a reset confirmed once,
+        however often its button is delivered or tapped), else None.
 
         Earlier seasons stay stored and readable with ``leaderboard(season=...)``.
         """
         now = self._clock()
 
-        async def tx(conn: aiosqlite.Connection) -> int:
-            season = await ensure_chat(conn, chat_id, now) + 1
+        async def tx(conn: aiosqlite.Connection) -> int | None:
+            current = await ensure_chat(conn, chat_id, now)
+            if after is not None and current != after:
+                return None
+            season = current + 1
             await conn.execute(
                 "UPDATE chats SET season = ?, season_started_at = ? WHERE chat_id = ?",
                 (season, now, chat_id),
