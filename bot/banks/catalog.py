@@ -10,6 +10,9 @@ added one by one (``add``/``remove``), each visible in every chat or only in som
 unique across both; a folder bank wins over an added quiz. Quizzes stored in the database are
 not held here: ``attach_stored`` gives the lookup that loads them on demand (their ids ``u.N``
 never clash with a folder bank's), listed in no chat.
+
+A folder bank's file is never written by the bot: the keys re-grades fixed (``set_fixes``,
+``fix``) are laid over it whenever it is (re)loaded, so they stay its keys.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from typing import TypeVar, overload
 
 from bot.core.bank import Quiz
+from bot.core.regrade import NewKey, with_fixes
 
 T = TypeVar("T")
 
@@ -42,6 +46,7 @@ class Catalog(Mapping[str, Quiz]):
         self._added: dict[str, Entry] = {}
         self._history: dict[str, list[Quiz]] = {}
         self._stored: Callable[[str], Quiz | None] = lambda quiz_id: None
+        self._fixes: dict[str, list[tuple[str, NewKey]]] = {}
 
     def attach_stored(self, lookup: Callable[[str], Quiz | None]) -> None:
         """Serve stored quizzes: ``lookup(id)`` gives any stored quiz, loaded on demand. They
@@ -104,11 +109,28 @@ class Catalog(Mapping[str, Quiz]):
     # --- changes -------------------------------------------------------------------------------
 
     def replace_folder(self, quizzes: Mapping[str, Quiz]) -> None:
-        """The folder's banks are now ``quizzes``; replaced versions go to the history."""
+        """The folder's banks are now ``quizzes`` (with the fixed keys laid over them); replaced
+        versions go to the history."""
+        quizzes = {k: with_fixes(q, self._fixes.get(k, ())) for k, q in quizzes.items()}
         for quiz_id, old in self._folder.items():
             if quizzes.get(quiz_id) != old:
                 self._remember(old)
         self._folder = dict(quizzes)
+
+    def set_fixes(self, fixes: Mapping[str, Sequence[tuple[str, NewKey]]]) -> None:
+        """The keys re-grades fixed (quiz id → (question id, key) in order), laid over the
+        folder's banks now and at every reload."""
+        self._fixes = {k: list(v) for k, v in fixes.items()}
+        self.replace_folder(self._folder)
+
+    def fix(self, quiz_id: str, question_id: str, key: NewKey) -> Quiz | None:
+        """One more fixed key of a folder bank, in force at once; the bank as now served (None:
+        not a folder bank)."""
+        if quiz_id not in self._folder:
+            return None
+        self._fixes.setdefault(quiz_id, []).append((question_id, key))
+        self.replace_folder(self._folder)
+        return self._folder[quiz_id]
 
     def add(
         self, quiz: Quiz, *, chats: Collection[int] | None = None, origin: str = "added"

@@ -8,6 +8,7 @@ from bot.core.engine import Plan
 from .analysis import REASONS, Rescored
 from .authored import AuthoredQuiz, Draft, NameTaken, NewAuthored
 from .homework import AttemptRefused, Homework, NewHomework, QuestionTally
+from .keyfixes import KeyFix, NewBody, key_fixes_in_file
 from .models import (
     END_STATUSES,
     GROUP,
@@ -60,10 +61,12 @@ __all__ = [
     "ExportRun",
     "GroupLine",
     "Homework",
+    "KeyFix",
     "Leaderboard",
     "Mode",
     "NameTaken",
     "NewAuthored",
+    "NewBody",
     "NewHomework",
     "NewRun",
     "OpenReview",
@@ -80,6 +83,7 @@ __all__ = [
     "Student",
     "Weak",
     "create_schema",
+    "key_fixes_in_file",
     "plan_from_json",
     "plan_to_json",
 ]

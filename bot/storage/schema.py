@@ -496,6 +496,28 @@ REVIEW_OPEN_STATEMENTS: tuple[str, ...] = (
     "CREATE INDEX review_open_card ON review_open (card_id)",
 )
 
+# A key fixed by a re-grade stays the quiz's key: each fix is
+# kept with who made it, in which group and when, and the key before it (so undoing it is named
+# as such). A stored quiz's own text is changed too; a folder bank's file is not, the fixes are
+# laid over it when it is loaded (``quizbot validate`` lists them). A student's report of a
+# wrong key is resolved by the fix it led to.
+KEY_FIXES_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE key_fixes (
+        fix_id INTEGER PRIMARY KEY,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        old_key TEXT NOT NULL,
+        chat_id INTEGER,
+        user_id INTEGER NOT NULL,
+        fixed_at REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX key_fixes_quiz ON key_fixes (quiz_id, fix_id)",
+    "ALTER TABLE reports ADD COLUMN resolved_by INTEGER REFERENCES key_fixes (fix_id)",
+)
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -510,6 +532,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(IMAGES_STATEMENTS),  # 10 -> 11: pictures of questions
     _statements(REVIEW_OPEN_STATEMENTS),  # 11 -> 12: the open /review question of each student
     _statements(LISTING_STATEMENTS),  # 12 -> 13: /quiz lists stored quizzes without decoding
+    _statements(KEY_FIXES_STATEMENTS),  # 13 -> 14: key fixes kept, reports resolved by them
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -25,6 +25,7 @@ from .core import Clock, _UserJob, pragmas
 from .deliveries import DeliveriesMixin
 from .homework import HomeworkMixin
 from .images import ImagesMixin
+from .keyfixes import KeyFixesMixin
 from .models import LANGUAGES
 from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
@@ -95,6 +96,7 @@ class Store(
     AuthoredMixin,
     DeliveriesMixin,
     ImagesMixin,
+    KeyFixesMixin,
 ):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
