@@ -154,10 +154,12 @@ async def _preview(
 ) -> Safe:
     """A re-grading previewed: what it does, what it changes, and a warning when it puts back
     the key an earlier fix replaced."""
-    lines = [
-        _head(lang, quiz, number, key),
-        _counts(lang, outcome.flips, outcome.students, outcome.points),
-    ]
+    counts = (
+        _counts(lang, outcome.flips, outcome.students, outcome.points)
+        if outcome.flips or outcome.points
+        else t(lang, "regrade_preview_key_only")
+    )
+    lines = [_head(lang, quiz, number, key), counts]
     if number and key is not None:
         fix = last_fix(await svc.store.key_fixes(quiz.id), quiz.questions[number - 1].id)
         if fix is not None and undoes(fix, key):
