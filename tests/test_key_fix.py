@@ -1,0 +1,186 @@
+"""A key fixed by a re-grade is the quiz's key from then on, in English and in Bengali: a student's
+report on an open homework leads the teacher to fix the key from their private chat; the answers
+given are re-scored, the group gets one line without names, the homework still open, the share
+link's practice and a restart judge by the new key, the report is resolved in /analysis, and
+the no-argument /regrade offers nothing that would undo the fix."""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fakebot import BOT_USERNAME, FakeTelegram, StoredMessage, User
+from quizkit import open_question, options_shown, populate
+from teacherkit import FrozenClock, harness
+from test_authoring import say
+from test_authoring_manage import write_quiz
+from test_homework import totals_match_answers
+from test_homework_report import regrade_offers, report_from_review, take
+from test_regrade import command
+
+from bot.i18n import num, t_plain
+from bot.i18n.lang import Lang
+
+NOTICE = {"en": "the right answer of question 1 was corrected", "bn": "প্রশ্ন ১-এর সঠিক উত্তর"}
+NOTHING = {"en": "Nothing to change", "bn": "কিছু বদলানোর নেই"}
+RESOLVED = {"en": "reports resolved by a key fix: 1", "bn": "মীমাংসিত রিপোর্ট: ১"}
+ANALYSIS = {"en": "Question analysis", "bn": "প্রশ্ন বিশ্লেষণ"}
+
+
+def stored(db: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return list(conn.execute(sql, args))
+
+
+def rights(db: Path, user: User, mode: str) -> tuple[int, int]:
+    """(right answers, points) of the user's answers in runs of ``mode``, as stored."""
+    ((right, points),) = stored(
+        db,
+        "SELECT COALESCE(SUM(a.correct), 0), COALESCE(SUM(a.points), 0) FROM answers AS a"
+        " JOIN runs AS r ON r.run_id = a.run_id WHERE a.user_id = ? AND r.mode = ?",
+        user.id,
+        mode,
+    )
+    return int(str(right)), int(str(points))
+
+
+def newest_with(tg: FakeTelegram, user: User, prefix: str, end: str) -> StoredMessage | None:
+    """The newest private message to ``user`` with a button ``prefix…end``."""
+    for message in reversed(tg.messages(user.id)):
+        for row in message.buttons:
+            for _, data in row:
+                if data and data.startswith(prefix) and data.endswith(end):
+                    return message
+    return None
+
+
+def button(message: StoredMessage, prefix: str, end: str) -> str:
+    return next(
+        d
+        for row in message.buttons
+        for _, d in row
+        if d and d.startswith(prefix) and d.endswith(end)
+    )
+
+
+async def practise_wrong(tg: FakeTelegram, student: User, payload: str) -> None:
+    """The student opens the share link and picks "wrong" on both questions."""
+    tg.user_says(tg.private_chat(student), student, f"/start {payload}")
+    for n in (1, 2):
+        shown = await tg.wait_for(functools.partial(open_question, tg, student.id, n))
+        pick = next(label for label, text in options_shown(shown).items() if text == "wrong")
+        data = next(d for row in shown.buttons for t, d in row if t.startswith(pick) and d)
+        await tg.wait_answered(tg.tap(student.id, student, shown.message_id, data))
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+async def test_a_key_fixed_from_a_report_stays_the_quizs_key(
+    tg: FakeTelegram, db_path: Path, lang: Lang
+) -> None:
+    cls = populate(tg, students=4)
+    chat = cls.chat_id
+    teacher = cls.creator
+    reporter, _, later, _ = cls.students  # the even ones read English
+    practiser = tg.add_user(5000, "Rumi", language_code=lang)  # not in the group: the link
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock) as bot:
+        for user in (teacher, reporter, later, practiser):
+            tg.user_says(tg.private_chat(user), user, "/start")
+            await tg.wait_for(functools.partial(tg.messages, user.id))
+        name = await write_quiz(tg, teacher, "Cells", count=2)  # key: "right" (A)
+        shared = await say(tg, teacher, f"/share {name}", "Anyone who opens this link")
+        link = re.search(rf"https://t\.me/{BOT_USERNAME}\?start=(sq-[A-Za-z0-9_-]+)", shared.text)
+        assert link is not None
+        await say(tg, teacher, f"/lang {lang}", t_plain(lang, "lang_set"))
+        await command(tg, chat, teacher, f"/lang {lang}", t_plain(lang, "lang_set"), clock)
+        tg.user_says(chat, teacher, f"/homework {name} 3d")
+        await tg.wait_for(lambda: tg.find_message(chat, "Cells"), what="card")
+
+        # the reporter took "wrong" for question 1, and says the key is wrong
+        await take(tg, reporter, 2, wrong={0})
+        assert rights(db_path, reporter, "homework")[0] == 1
+        await report_from_review(tg, clock, reporter)  # a day later: the homework is open
+        (told,) = await tg.wait_for(lambda: regrade_offers(tg, teacher) or None, what="told")
+        make_wrong = button(told, "rr:", ":1:1:p")  # question 1's key becomes option B
+        await tg.wait_answered(tg.tap(teacher.id, teacher, told.message_id, make_wrong))
+        preview = await tg.wait_for(
+            lambda: newest_with(tg, teacher, "rr:", ":1:1:y"), what="preview"
+        )
+        apply = button(preview, "rr:", ":1:1:y")
+        tapped = await tg.wait_answered(tg.tap(teacher.id, teacher, preview.message_id, apply))
+        assert not tapped.show_alert  # not refused because the homework is open
+        await tg.wait_for(
+            lambda: (
+                "/leaderboard"
+                in (tg.stored_message(teacher.id, preview.message_id) or preview).text
+            ),
+            what="applied",
+        )
+        # the answers given are re-scored; the group is told in one line, without names
+        assert rights(db_path, reporter, "homework")[0] == 2
+        notice = await tg.wait_for(lambda: tg.find_message(chat, NOTICE[lang]), what="notice")
+        assert "/me" in notice.text
+        assert all(s.first_name not in notice.text for s in cls.students)
+        points = rights(db_path, reporter, "homework")[1]
+        clock.advance(21)
+        tg.user_says(chat, reporter, "/me")  # the group's budget is spent: answered privately
+        shown = f"{num(lang, '1')} · {num(lang, str(points))}"
+        me = await tg.wait_for(lambda: tg.find_message(reporter.id, shown), what="/me")
+        assert me is not None  # /me counts by the new verdicts
+
+        # the homework still open judges by the new key: "wrong" is right now
+        await take(tg, later, 2, wrong={0})
+        assert rights(db_path, later, "homework")[0] == 2
+        # and so does the share link's practice
+        await practise_wrong(tg, practiser, link[1])
+        await tg.wait_for(
+            lambda: stored(
+                db_path,
+                "SELECT 1 FROM answers AS a JOIN runs AS r ON r.run_id = a.run_id"
+                " WHERE a.user_id = ? AND r.mode = 'practice' AND a.q_index = 1",
+                practiser.id,
+            ),
+            what="practice answered",
+        )
+        # practice keeps no points; its verdict is what counts: question 1 right, 2 wrong
+        verdicts = stored(
+            db_path,
+            "SELECT a.question_id, a.correct FROM answers AS a JOIN runs AS r"
+            " ON r.run_id = a.run_id WHERE a.user_id = ? AND r.mode = 'practice'",
+            practiser.id,
+        )
+        assert sorted(int(str(c)) for _, c in verdicts) == [0, 1]
+
+        # nothing offers to undo the fix unnamed: the current keys change nothing
+        await command(tg, chat, teacher, f"/regrade {name}", NOTHING[lang], clock)
+        # the report is resolved by the fix, and the analysis speaks of one key
+        await command(tg, chat, teacher, f"/analysis {name}", "", clock)
+        report = await tg.wait_for(lambda: tg.find_message(teacher.id, ANALYSIS[lang]))
+        assert RESOLVED[lang] in report.text
+        # who fixed what, when
+        ((question_id, key, old_key, by, where),) = stored(
+            db_path, "SELECT question_id, key, old_key, user_id, chat_id FROM key_fixes"
+        )
+        assert (key, old_key, by, where) == (
+            '{"options": [1]}',
+            '{"options": [0]}',
+            teacher.id,
+            chat,
+        )
+        ((resolved,),) = stored(db_path, "SELECT resolved_by FROM reports")
+        assert resolved is not None
+        quiz_id = bot.services.authored.by_name(name)
+        assert quiz_id is not None
+        text = await bot.services.store.authored_text(quiz_id.quiz_no)
+        assert text is not None  # the stored quiz itself changed: question 1's key is option 2
+        assert text.index("correct: 2") < text.index("- id: q2") < text.index("correct: 1")
+    totals_match_answers(db_path)
+    # after a restart the stored quiz still has the fixed key
+    async with harness(tg, db_path, clock) as bot:
+        row = bot.services.authored.by_name(name)
+        assert row is not None
+        quiz = bot.services.quizzes[row.quiz_id]
+        assert quiz.questions[0].id == question_id and quiz.questions[0].correct == 1
