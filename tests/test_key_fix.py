@@ -6,6 +6,7 @@ the no-argument /regrade offers nothing that would undo the fix."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 import sqlite3
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from fakebot import BOT_USERNAME, FakeTelegram, StoredMessage, User
-from quizkit import open_question, options_shown, populate
+from quizkit import open_question, options_shown, populate, until
 from teacherkit import FrozenClock, harness
 from test_authoring import say
 from test_authoring_manage import write_quiz
@@ -21,10 +22,11 @@ from test_homework import totals_match_answers
 from test_homework_report import regrade_offers, report_from_review, take
 from test_regrade import command
 
+from bot.cli import main
 from bot.i18n import num, t_plain
 from bot.i18n.lang import Lang
 
-NOTICE = {"en": "the right answer of question 1 was corrected", "bn": "প্রশ্ন ১-এর সঠিক উত্তর"}
+NOTICE = {"en": "the right answer of question 1 was corrected", "bn": "প্রশ্ন ১-এর সঠিক উত্তর সংশোধন করে পয়েন্ট আবার গোনা"}
 NOTHING = {"en": "Nothing to change", "bn": "কিছু বদলানোর নেই"}
 RESOLVED = {"en": "reports resolved by a key fix: 1", "bn": "মীমাংসিত রিপোর্ট: ১"}
 ANALYSIS = {"en": "Question analysis", "bn": "প্রশ্ন বিশ্লেষণ"}
@@ -184,3 +186,57 @@ async def test_a_key_fixed_from_a_report_stays_the_quizs_key(
         assert row is not None
         quiz = bot.services.quizzes[row.quiz_id]
         assert quiz.questions[0].id == question_id and quiz.questions[0].correct == 1
+
+
+LOCALE = {"en": "C.UTF-8", "bn": "bn_BD.UTF-8"}
+VALIDATE = {
+    "en": "fixed: zero: question 1 is answered by {letter} since",
+    "bn": "সংশোধিত: zero: প্রশ্ন ১-এর উত্তর",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+async def test_a_folder_banks_fixed_key_is_kept_over_its_file(
+    tg: FakeTelegram,
+    db_path: Path,
+    lang: Lang,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``/regrade zero 1 X`` on a shipped bank file: the file is not written, the fix is laid
+    over it after a restart and a /reload, and ``quizbot validate`` names it."""
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock) as bot:
+        quiz = bot.services.quizzes["zero"]
+        right = quiz.questions[0].correct
+        wrong = (right + 1) % len(quiz.questions[0].options)
+        await command(tg, chat, cls.creator, f"/lang {lang}", t_plain(lang, "lang_set"), clock)
+        # nobody answered yet: the key alone changes, and that is offered as such
+        only = t_plain(lang, "regrade_preview_key_only")
+        regrade = f"/regrade zero 1 {'ABCD'[wrong]}"
+        preview = await command(tg, chat, cls.creator, regrade, only, clock)
+        assert t_plain(lang, "regrade_preview_key_only") in preview.text
+        apply = f"rg:zero:1:{wrong}:y"
+        await tg.wait_answered(tg.tap(chat, cls.creator, preview.message_id, apply))
+        await tg.wait_for(
+            lambda: (
+                t_plain(lang, "regrade_kept")
+                in (tg.stored_message(chat, preview.message_id) or preview).text
+            ),
+            what="kept",
+        )
+        assert bot.services.quizzes["zero"].questions[0].correct == wrong
+        # no points changed: no notice in the group
+        assert not tg.find_message(chat, NOTICE[lang])
+    async with harness(tg, db_path, clock) as bot:  # a restart reads the file again
+        assert bot.services.quizzes["zero"].questions[0].correct == wrong
+        await command(tg, chat, cls.creator, "/reload", "", clock)
+        await until(lambda: bot.services.quizzes["zero"] is not quiz)
+        assert bot.services.quizzes["zero"].questions[0].correct == wrong
+    questions = Path(__file__).resolve().parent.parent / "questions"
+    capsys.readouterr()
+    env = {"QUIZBOT_DB": str(db_path), "QUIZBOT_QUESTIONS": str(questions), "LANG": LOCALE[lang]}
+    assert await asyncio.to_thread(main, ["validate"], env) == 0
+    err = capsys.readouterr().err
+    assert VALIDATE[lang].format(letter="ABCD"[wrong]) in err
