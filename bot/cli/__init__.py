@@ -214,7 +214,9 @@ def _print_fixes(quizzes: Mapping[str, Quiz], db: Path, lang: Lang) -> None:
             shown = f"“{key.text}”"
         when = datetime.fromtimestamp(fix.fixed_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
         print(
-            t_plain(lang, "cli_key_fix", quiz=fix.quiz_id, question=number, answer=shown, when=when),
+            t_plain(
+                lang, "cli_key_fix", quiz=fix.quiz_id, question=number, answer=shown, when=when
+            ),
             file=sys.stderr,
         )
 

@@ -18,7 +18,7 @@ from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.render.authoring import delete_keyboard, my_quizzes
 from bot.services.container import Context
-from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, slug
+from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, name_key, slug
 from bot.storage import AuthoredQuiz, NameTaken
 from bot.tg import outbox
 
@@ -72,7 +72,8 @@ async def rename(update: Update, context: Context) -> None:
     if new != args[-1].casefold() or new == row.name:
         await reply(update, context, t(lang, "rename_bad", name=args[-1][:40]))
         return
-    if new in svc.catalog.folder() or new in svc.authored.names():
+    taken = {name_key(n) for n in (*svc.catalog.folder(), *svc.authored.names()) if n != row.name}
+    if name_key(new) in taken:
         await reply(update, context, t(lang, "rename_taken", name=new))
         return
     try:

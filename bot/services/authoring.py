@@ -6,13 +6,13 @@ text, so what is stored is exactly what the bank validator accepted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from bot.banks.authored import AuthoredCatalog
 from bot.core.bank import Quiz
 from bot.core.images import Picture
-from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, candidate_names, slug
+from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, candidate_names, name_key, slug
 from bot.storage import AuthoredQuiz, NameTaken, NewAuthored, Store
 
 
@@ -31,7 +31,7 @@ class Authoring:
         self,
         store: Store,
         catalog: AuthoredCatalog,
-        folder: Callable[[], Container[str]],
+        folder: Callable[[], Collection[str]],
         clock: Callable[[], float],
     ) -> None:
         self._store, self._catalog, self._folder, self._clock = store, catalog, folder, clock
@@ -50,10 +50,9 @@ class Authoring:
         if len(self._catalog.of_author(author_id)) >= MAX_QUIZZES_PER_AUTHOR:
             return Saved(None, full=True)
         await self._store.store_images((p.sha256, p.mime, p.data) for p in pictures)
-        folder = self._folder()
-        taken = self._catalog.names()
+        taken = {name_key(n) for n in (*self._folder(), *self._catalog.names())}
         for name in candidate_names(slug(name_hint)):
-            if name in folder or name in taken:
+            if name_key(name) in taken:
                 continue
             try:
                 row = await self._store.add_authored(
