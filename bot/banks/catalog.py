@@ -46,12 +46,20 @@ class Catalog(Mapping[str, Quiz]):
         self._added: dict[str, Entry] = {}
         self._history: dict[str, list[Quiz]] = {}
         self._stored: Callable[[str], Quiz | None] = lambda quiz_id: None
+        self._older: Callable[[str], list[Quiz]] = lambda quiz_id: []
         self._fixes: dict[str, list[tuple[str, NewKey]]] = {}
 
-    def attach_stored(self, lookup: Callable[[str], Quiz | None]) -> None:
-        """Serve stored quizzes: ``lookup(id)`` gives any stored quiz, loaded on demand. They
-        are found by id only: iterating the catalog gives the folder's and added quizzes."""
+    def attach_stored(
+        self,
+        lookup: Callable[[str], Quiz | None],
+        older: Callable[[str], list[Quiz]] | None = None,
+    ) -> None:
+        """Serve stored quizzes: ``lookup(id)`` gives any stored quiz, loaded on demand, and
+        ``older(id)`` its earlier versions, newest first. They are found by id only: iterating
+        the catalog gives the folder's and added quizzes."""
         self._stored = lookup
+        if older is not None:
+            self._older = older
 
     # --- lookups -------------------------------------------------------------------------------
 
@@ -104,7 +112,7 @@ class Catalog(Mapping[str, Quiz]):
         for quiz in ([current] if current is not None else []) + self._history.get(quiz_id, []):
             if _has_all(quiz, question_ids):
                 return quiz
-        return None
+        return next((q for q in self._older(quiz_id) if _has_all(q, question_ids)), None)
 
     # --- changes -------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.render.authoring import delete_keyboard, my_quizzes
+from bot.render.quiz_edit import my_quizzes_keyboard
 from bot.services.container import Context
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, name_key, slug
 from bot.storage import AuthoredQuiz, NameTaken
@@ -33,7 +34,8 @@ async def myquizzes(update: Update, context: Context) -> None:
     svc = context.bot_data
     rows = svc.authored.of_author(update.effective_user.id)
     runs = await svc.store.run_counts([r.quiz_id for r in rows])
-    await reply(update, context, my_quizzes(lang, rows, runs, MAX_QUIZZES_PER_AUTHOR))
+    edit = my_quizzes_keyboard(lang, [(r.quiz_no, r.name) for r in rows])
+    await reply(update, context, my_quizzes(lang, rows, runs, MAX_QUIZZES_PER_AUTHOR), markup=edit)
 
 
 async def _own(

@@ -25,12 +25,13 @@ from bot.handlers import guard
 from bot.handlers.replies import private_here, reply
 from bot.i18n import t, t_plain
 from bot.i18n.markup import join
-from bot.render.authoring import import_text, quiz_card
+from bot.render.authoring import import_text, problem_lines, quiz_card
+from bot.render.quiz_edit import same_title
 from bot.services import draft_text as text_import
 from bot.services import drafts, photos
 from bot.services.container import Context
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR
-from bot.storage import Draft
+from bot.storage import Draft, PendingEdit
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,15 @@ async def document_sent(update: Update, context: Context) -> None:
         quiz = dataclasses.replace(quiz, title=Text(caption, caption))
         bank_yaml = write_yaml(quiz)
     hint = quiz.title(quiz.language) or PurePath(filename).stem
+    same = [r for r in svc.authored.by_title(hint) if r.author_id == user.id]
+    if same:  # a corrected file: replace that quiz (a new version), or keep both
+        await svc.store.store_images((p.sha256, p.mime, p.data) for p in report.pictures.values())
+        payload = f"{report.format}\n{quiz.to_json()}"
+        pending = PendingEdit(user.id, same[-1].quiz_no, 0, "replace", payload, svc.clock())
+        await svc.store.save_pending_edit(pending)
+        ask, markup = same_title(lang, same[-1].quiz_no, hint, same[-1].name)
+        await reply(update, context, join("\n", [ask, *problem_lines(report, lang)]), markup=markup)
+        return
     saved = await svc.authoring.save(
         user.id, quiz, bank_yaml, report.format, hint, report.pictures.values()
     )

@@ -19,7 +19,7 @@ from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.core.regrade import NewKey, current_key, key_from_json, key_to_json, with_fixes
 from bot.services.attempts import Attempts
-from bot.storage import AuthoredQuiz, KeyFix, NewBody, Rescored, Store
+from bot.storage import AuthoredQuiz, KeyFix, NewVersion, Rescored, Store
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,10 @@ async def keep_fix(
     row: AuthoredQuiz | None = authored.row(quiz.id)
     body = None
     if row is not None:
-        body = NewBody(row.quiz_no, write_yaml(fixed), fixed.to_json())
+        title = fixed.title(fixed.language)
+        body = NewVersion(
+            row.quiz_no, write_yaml(fixed), fixed.to_json(), title, len(fixed.questions)
+        )
     fix = KeyFix(
         0,
         quiz.id,

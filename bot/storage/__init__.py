@@ -8,7 +8,7 @@ from bot.core.engine import Plan
 from .analysis import REASONS, Rescored
 from .authored import AuthoredQuiz, Draft, NameTaken, NewAuthored
 from .homework import AttemptRefused, Homework, NewHomework, QuestionTally
-from .keyfixes import KeyFix, NewBody, key_fixes_in_file
+from .keyfixes import KeyFix, key_fixes_in_file
 from .models import (
     END_STATUSES,
     GROUP,
@@ -39,6 +39,7 @@ from .models import (
 from .review import Card, OpenReview, Student
 from .schema import SCHEMA_VERSION, create_schema
 from .store import Store
+from .versions import NewVersion, PendingEdit
 
 __all__ = [
     "END_STATUSES",
@@ -66,11 +67,12 @@ __all__ = [
     "Mode",
     "NameTaken",
     "NewAuthored",
-    "NewBody",
     "NewHomework",
     "NewRun",
+    "NewVersion",
     "OpenReview",
     "Overview",
+    "PendingEdit",
     "Plan",
     "QuestionTally",
     "Rescored",

@@ -1,9 +1,9 @@
 """Key fixes: a key a re-grade changed stays the quiz's key (table ``key_fixes``, schema 14).
 
 A fix is written in the one transaction that re-scores the group's answers, with who made it,
-where and when, and the key it replaced; a stored quiz's bank text and model are rewritten in
-the same transaction, and the students' "wrong answer key" reports of that question are marked
-resolved by it. A folder bank's file is never written: its fixes are read back at start-up and
+where and when, and the key it replaced; a stored quiz gets a new version with it in the same
+transaction, and the students' "wrong answer key" reports of that question are marked resolved
+by it. A folder bank's file is never written: its fixes are read back at start-up and
 laid over it (``key_fixes``), and ``quizbot validate`` lists them (``key_fixes_in_file``).
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 import aiosqlite
 
 from .analysis import Rescored, write_rescored
-from .authored import _LISTING_FROM_JSON
 from .core import StoreCore
+from .versions import NewVersion, write_version
 
 _COLUMNS = "fix_id, quiz_id, question_id, key, old_key, chat_id, user_id, fixed_at"
 
@@ -36,15 +36,6 @@ class KeyFix:
     chat_id: int | None
     user_id: int
     fixed_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class NewBody:
-    """A stored quiz's new text and model, with the fix in them."""
-
-    quiz_no: int
-    bank_yaml: str
-    bank_json: str
 
 
 def _fix(row: sqlite3.Row | tuple[object, ...]) -> KeyFix:
@@ -65,7 +56,7 @@ class KeyFixesMixin(StoreCore):
         self,
         changes: Sequence[Rescored],
         fix: KeyFix,
-        body: NewBody | None = None,
+        body: NewVersion | None = None,
     ) -> tuple[int, int]:
         """Re-scored answers, the fix kept (its ``fix_id`` is assigned here), a stored quiz's
         new body, and the question's open key reports resolved, in one transaction:
@@ -95,16 +86,7 @@ class KeyFixesMixin(StoreCore):
                 (fix_id, fix.quiz_id, fix.question_id),
             )
             if body is not None:
-                await conn.execute(
-                    "UPDATE authored_quizzes SET bank_yaml = ? WHERE quiz_no = ?",
-                    (body.bank_yaml, body.quiz_no),
-                )
-                await conn.execute(
-                    "INSERT INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)"
-                    " ON CONFLICT (quiz_no) DO UPDATE SET bank_json = excluded.bank_json",
-                    (body.quiz_no, body.bank_json),
-                )
-                await conn.execute(_LISTING_FROM_JSON, (body.quiz_no,))
+                await write_version(conn, body, fix.fixed_at)
             return changed, fix_id
 
         return await self._write(tx)

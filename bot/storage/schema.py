@@ -518,6 +518,33 @@ KEY_FIXES_STATEMENTS: tuple[str, ...] = (
     "ALTER TABLE reports ADD COLUMN resolved_by INTEGER REFERENCES key_fixes (fix_id)",
 )
 
+# Stored quizzes changed in place (edited in Telegram, or replaced by a file of the same title):
+# same number, name and links, a new version; each earlier version's model is kept, so the runs
+# planned with it still find their questions. One pending change per user (a field being
+# edited, or an uploaded file waiting for "replace or keep both"), one step at a time.
+VERSIONS_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE authored_quizzes ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+    """
+    CREATE TABLE authored_versions (
+        quiz_no INTEGER NOT NULL REFERENCES authored_quizzes (quiz_no),
+        version INTEGER NOT NULL,
+        bank_json TEXT NOT NULL,
+        replaced_at REAL NOT NULL,
+        PRIMARY KEY (quiz_no, version)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE quiz_edits (
+        user_id INTEGER PRIMARY KEY,
+        quiz_no INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        field TEXT NOT NULL,
+        payload TEXT,
+        updated_at REAL NOT NULL
+    )
+    """,
+)
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -533,6 +560,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(REVIEW_OPEN_STATEMENTS),  # 11 -> 12: the open /review question of each student
     _statements(LISTING_STATEMENTS),  # 12 -> 13: /quiz lists stored quizzes without decoding
     _statements(KEY_FIXES_STATEMENTS),  # 13 -> 14: key fixes kept, reports resolved by them
+    _statements(VERSIONS_STATEMENTS),  # 14 -> 15: stored quizzes' versions, pending edits
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -31,6 +31,7 @@ from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
 from .schema import prepare_file
 from .stats import StatsMixin
+from .versions import VersionsMixin
 
 CHAT_CACHE_MAX = 50_000
 
@@ -97,6 +98,7 @@ class Store(
     DeliveriesMixin,
     ImagesMixin,
     KeyFixesMixin,
+    VersionsMixin,
 ):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
