@@ -48,9 +48,14 @@ async def test_caption_title_digits_tex_hint_and_draft_note(
         assert draft_line in reply.text
         # a second upload without a draft: no note; its name counts on in the same script
         await say(tg, teacher, "/cancel", "")
+        # the same title again: replace that quiz, or keep both (here: both)
+        ask = t_plain(lang, "upload_btn_both")
         second = await upload(tg, teacher, "upload.gift", GIFT, "\\{", caption=CAPTION[lang])
-        assert TWIN[lang] in second.text and "/newquiz" not in second.text
-        assert draft_line not in second.text
+        assert draft_line not in second.text and NAME[lang] in second.text
+        both = next(d for row in second.buttons for label, d in row if label == ask)
+        await tg.wait_answered(tg.tap(teacher.id, teacher, second.message_id, both))
+        kept = await tg.wait_for(lambda: tg.find_message(teacher.id, TWIN[lang]), what="kept both")
+        assert kept is not None
         # /rename takes a name with Bengali digits
         done = await say(tg, teacher, f"/rename {TWIN[lang]} {RENAMED[lang]}", "✅")
         assert f"{TWIN[lang]}" in done.text and RENAMED[lang] in done.text
