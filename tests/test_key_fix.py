@@ -26,7 +26,10 @@ from bot.cli import main
 from bot.i18n import num, t_plain
 from bot.i18n.lang import Lang
 
-NOTICE = {"en": "the right answer of question 1 was corrected", "bn": "প্রশ্ন ১-এর সঠিক উত্তর সংশোধন করে পয়েন্ট আবার গোনা"}
+NOTICE = {
+    "en": "the right answer of question 1 was corrected",
+    "bn": "প্রশ্ন ১-এর সঠিক উত্তর সংশোধন করে পয়েন্ট আবার গোনা",
+}
 NOTHING = {"en": "Nothing to change", "bn": "কিছু বদলানোর নেই"}
 RESOLVED = {"en": "reports resolved by a key fix: 1", "bn": "মীমাংসিত রিপোর্ট: ১"}
 ANALYSIS = {"en": "Question analysis", "bn": "প্রশ্ন বিশ্লেষণ"}
@@ -162,6 +165,10 @@ async def test_a_key_fixed_from_a_report_stays_the_quizs_key(
         await command(tg, chat, teacher, f"/analysis {name}", "", clock)
         report = await tg.wait_for(lambda: tg.find_message(teacher.id, ANALYSIS[lang]))
         assert RESOLVED[lang] in report.text
+        # question 1 by one key: both "wrong" answers, before and after the fix, are right
+        q1 = report.text.split("Cells question 2?")[0]
+        stats = t_plain(lang, "an_item_stats", answered=2, right=2, percent=num(lang, "100%"))
+        assert stats in q1
         # who fixed what, when
         ((question_id, key, old_key, by, where),) = stored(
             db_path, "SELECT question_id, key, old_key, user_id, chat_id FROM key_fixes"
@@ -229,6 +236,10 @@ async def test_a_folder_banks_fixed_key_is_kept_over_its_file(
         assert bot.services.quizzes["zero"].questions[0].correct == wrong
         # no points changed: no notice in the group
         assert not tg.find_message(chat, NOTICE[lang])
+        # putting the file's key back is offered only as an undo of the fix
+        undo = await command(tg, chat, cls.creator, f"/regrade zero 1 {'ABCD'[right]}", only, clock)
+        undoes = re.sub("<[^>]+>", "", t_plain(lang, "regrade_undoes", n=1, when="X"))
+        assert all(part[:20] in undo.text for part in undoes.split("X"))
     async with harness(tg, db_path, clock) as bot:  # a restart reads the file again
         assert bot.services.quizzes["zero"].questions[0].correct == wrong
         await command(tg, chat, cls.creator, "/reload", "", clock)
