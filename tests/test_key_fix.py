@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 from fakebot import BOT_USERNAME, FakeTelegram, StoredMessage, User
-from quizkit import open_question, options_shown, populate, until
+from quizkit import ROOT, open_question, options_shown, populate, run_of, start_quiz, until
 from teacherkit import FrozenClock, harness
 from test_authoring import say
 from test_authoring_manage import write_quiz
 from test_homework import totals_match_answers
 from test_homework_report import regrade_offers, report_from_review, take
-from test_regrade import command
+from test_regrade import command, tap_bank
 
 from bot.cli import main
 from bot.i18n import num, t_plain
@@ -245,9 +245,48 @@ async def test_a_folder_banks_fixed_key_is_kept_over_its_file(
         await command(tg, chat, cls.creator, "/reload", "", clock)
         await until(lambda: bot.services.quizzes["zero"] is not quiz)
         assert bot.services.quizzes["zero"].questions[0].correct == wrong
-    questions = Path(__file__).resolve().parent.parent / "questions"
+    questions = ROOT / "questions"
     capsys.readouterr()
     env = {"QUIZBOT_DB": str(db_path), "QUIZBOT_QUESTIONS": str(questions), "LANG": LOCALE[lang]}
     assert await asyncio.to_thread(main, ["validate"], env) == 0
     err = capsys.readouterr().err
     assert VALIDATE[lang].format(letter="ABCD"[wrong]) in err
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+async def test_recaps_after_a_fix_follow_the_new_verdicts(
+    tg: FakeTelegram, db_path: Path, lang: Lang
+) -> None:
+    """A live run's student asks for their recap after a re-grade made their answer right: the
+    recap counts it right, and /me counts its points; the group was told in one line."""
+    cls = populate(tg, students=2)
+    chat = cls.chat_id
+    student = cls.students[0]
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock) as bot:
+        quiz = bot.services.quizzes["zero"]
+        right = quiz.questions[0].correct
+        wrong = (right + 1) % len(quiz.questions[0].options)
+        await command(tg, chat, cls.creator, f"/lang {lang}", t_plain(lang, "lang_set"), clock)
+        tg.user_says(tg.private_chat(student), student, f"/lang {lang}")
+        first = await start_quiz(tg, cls)
+        run_id = run_of(first)
+        await tap_bank(tg, bot, cls, student, first, wrong)
+        tg.user_says(chat, cls.creator, "/stop")
+        await tg.wait_for(lambda: not bot.services.groups.active(), what="ended")
+        clock.advance(21)
+        tg.user_says(chat, cls.creator, f"/regrade zero 1 {'ABCD'[wrong]}")
+        apply = f"rg:zero:1:{wrong}:y"
+        offer = await tg.wait_for(
+            lambda: next(
+                (m for m in tg.messages(chat) if any(d == apply for r in m.buttons for _, d in r)),
+                None,
+            ),
+            what="preview",
+        )
+        await tg.wait_answered(tg.tap(chat, cls.creator, offer.message_id, apply))
+        await tg.wait_for(lambda: tg.find_message(chat, NOTICE[lang]), what="notice")
+        # the recap asked for now: question 1 right, nothing missed
+        tg.user_says(tg.private_chat(student), student, f"/start recap_{run_id}")
+        perfect = re.sub("<[^>]+>", "", t_plain(lang, "recap_perfect"))
+        await tg.wait_for(lambda: tg.find_message(student.id, perfect), what="recap")
