@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from fakebot import BOT_USERNAME, FakeTelegram, StoredMessage, User
-from quizkit import ROOT, open_question, options_shown, populate, run_of, start_quiz, until
+from harness import BotHarness
+from quizkit import ROOT, Class, open_question, options_shown, populate, run_of, start_quiz, until
 from teacherkit import FrozenClock, harness
 from test_authoring import say
 from test_authoring_manage import write_quiz
@@ -23,6 +24,7 @@ from test_homework_report import regrade_offers, report_from_review, take
 from test_regrade import command, tap_bank
 
 from bot.cli import main
+from bot.core.bank import Quiz
 from bot.i18n import num, t_plain
 from bot.i18n.lang import Lang
 
@@ -202,6 +204,16 @@ VALIDATE = {
 }
 
 
+async def zero_in(
+    tg: FakeTelegram, bot: BotHarness, cls: Class, lang: Lang, clock: FrozenClock
+) -> tuple[Quiz, int, int]:
+    """The group speaks ``lang``; the zero bank, question 1's right option and a wrong one."""
+    quiz = bot.services.quizzes["zero"]
+    right = quiz.questions[0].correct
+    await command(tg, cls.chat_id, cls.creator, f"/lang {lang}", t_plain(lang, "lang_set"), clock)
+    return quiz, right, (right + 1) % len(quiz.questions[0].options)
+
+
 @pytest.mark.parametrize("lang", ["en", "bn"])
 async def test_a_folder_banks_fixed_key_is_kept_over_its_file(
     tg: FakeTelegram,
@@ -215,10 +227,7 @@ async def test_a_folder_banks_fixed_key_is_kept_over_its_file(
     chat = cls.chat_id
     clock = FrozenClock()
     async with harness(tg, db_path, clock) as bot:
-        quiz = bot.services.quizzes["zero"]
-        right = quiz.questions[0].correct
-        wrong = (right + 1) % len(quiz.questions[0].options)
-        await command(tg, chat, cls.creator, f"/lang {lang}", t_plain(lang, "lang_set"), clock)
+        quiz, right, wrong = await zero_in(tg, bot, cls, lang, clock)
         # nobody answered yet: the key alone changes, and that is offered as such
         only = t_plain(lang, "regrade_preview_key_only")
         regrade = f"/regrade zero 1 {'ABCD'[wrong]}"
@@ -258,16 +267,13 @@ async def test_recaps_after_a_fix_follow_the_new_verdicts(
     tg: FakeTelegram, db_path: Path, lang: Lang
 ) -> None:
     """A live run's student asks for their recap after a re-grade made their answer right: the
-    recap counts it right, and /me counts its points; the group was told in one line."""
+    recap counts it right; the group was told in one line."""
     cls = populate(tg, students=2)
     chat = cls.chat_id
     student = cls.students[0]
     clock = FrozenClock()
     async with harness(tg, db_path, clock) as bot:
-        quiz = bot.services.quizzes["zero"]
-        right = quiz.questions[0].correct
-        wrong = (right + 1) % len(quiz.questions[0].options)
-        await command(tg, chat, cls.creator, f"/lang {lang}", t_plain(lang, "lang_set"), clock)
+        *_, wrong = await zero_in(tg, bot, cls, lang, clock)
         tg.user_says(tg.private_chat(student), student, f"/lang {lang}")
         first = await start_quiz(tg, cls)
         run_id = run_of(first)

@@ -16,10 +16,10 @@ from bot.i18n import t_plain
 from bot.i18n.lang import Lang
 
 GIFT = (
-    "::frac::What is $\\frac{a}{b}$ for a = 1, b = 2? {=0.5 ~2 ~1}\n\n"
-    "::ok::Is water wet? {=yes ~no}\n\n"
-    "::sq::What is 3^{2}? {=9 ~6}\n"
-).encode()
+    b"::frac::What is $\\frac{a}{b}$ for a = 1, b = 2? {=0.5 ~2 ~1}\n\n"
+    b"::ok::Is water wet? {=yes ~no}\n\n"
+    b"::sq::What is 3^{2}? {=9 ~6}\n"
+)
 
 CAPTION = {"en": "Light week 3", "bn": "আলো-সপ্তাহ৩"}
 NAME = {"en": "light-week-3", "bn": "আলো-সপ্তাহ৩"}
