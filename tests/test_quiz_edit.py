@@ -63,6 +63,11 @@ async def test_editing_a_quiz_in_telegram(tg: FakeTelegram, db_path: Path, lang:
         assert row is not None
         no, saved = row.quiz_no, t_plain(lang, "edit_saved", title="", name="", version="")[:6]
 
+        # a practice planned with the first version
+        early = tg.add_user(63, "Early", language_code=lang)
+        tg.user_says(tg.private_chat(early), early, f"/start {link[1]}")
+        await tg.wait_for(functools.partial(open_question, tg, early.id, 1))
+
         # /myquizzes: an Edit button per quiz; someone else's tap is refused
         listing = await send(tg, teacher, "/myquizzes", name)
         assert any(d == f"qe:{no}:0:m" for r in listing.buttons for _, d in r)
@@ -132,6 +137,15 @@ async def test_editing_a_quiz_in_telegram(tg: FakeTelegram, db_path: Path, lang:
         )
         assert [r.name for r in await bot.services.store.authored_by(teacher.id)] == [name]
         assert versions(db_path) == 6
+        # the practice planned with version 1 is shown with it (its recap and reviews)
+        with sqlite3.connect(db_path) as conn:
+            (run_id,) = conn.execute(
+                "SELECT run_id FROM runs WHERE mode = 'practice' AND chat_id = ?", (early.id,)
+            ).fetchone()
+        assert await bot.services.store.run_version(run_id) == 1
+        planned = bot.services.catalog.matching(row.quiz_id, ("q1", "q2"), version=1)
+        assert planned is not None and planned.title.en == "Cells"
+        assert planned.questions[0].correct == 0
         # a run planned with the questions before still finds them, in the version it used
         older = bot.services.catalog.matching(row.quiz_id, ("q1", "q2"))
         assert older is not None and older.questions[0].options[0].en == "wrong now"

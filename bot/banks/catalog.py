@@ -47,12 +47,14 @@ class Catalog(Mapping[str, Quiz]):
         self._history: dict[str, list[Quiz]] = {}
         self._stored: Callable[[str], Quiz | None] = lambda quiz_id: None
         self._older: Callable[[str], list[Quiz]] = lambda quiz_id: []
+        self._version: Callable[[str, int], Quiz | None] = lambda quiz_id, version: None
         self._fixes: dict[str, list[tuple[str, NewKey]]] = {}
 
     def attach_stored(
         self,
         lookup: Callable[[str], Quiz | None],
         older: Callable[[str], list[Quiz]] | None = None,
+        version: Callable[[str, int], Quiz | None] | None = None,
     ) -> None:
         """Serve stored quizzes: ``lookup(id)`` gives any stored quiz, loaded on demand, and
         ``older(id)`` its earlier versions, newest first. They are found by id only: iterating
@@ -60,6 +62,8 @@ class Catalog(Mapping[str, Quiz]):
         self._stored = lookup
         if older is not None:
             self._older = older
+        if version is not None:
+            self._version = version
 
     # --- lookups -------------------------------------------------------------------------------
 
@@ -104,10 +108,16 @@ class Catalog(Mapping[str, Quiz]):
         """The folder's banks as last loaded."""
         return dict(self._folder)
 
-    def matching(self, quiz_id: str, question_ids: Sequence[str]) -> Quiz | None:
-        """The version of ``quiz_id`` that has all of ``question_ids``: the current one if it
-        still does, else the latest earlier one (a run that began
-        before a reload); None if none does."""
+    def matching(
+        self, quiz_id: str, question_ids: Sequence[str], version: int | None = None
+    ) -> Quiz | None:
+        """The version of ``quiz_id`` that has all of ``question_ids``: ``version`` of a stored
+        quiz if it was edited since (the one a run was planned with), else the current one if it
+        still has them, else the latest earlier one (a run that began before a reload); None if
+        none does."""
+        planned = self._version(quiz_id, version) if version is not None else None
+        if planned is not None and _has_all(planned, question_ids):
+            return planned
         current = self.get(quiz_id)
         for quiz in ([current] if current is not None else []) + self._history.get(quiz_id, []):
             if _has_all(quiz, question_ids):

@@ -1,10 +1,11 @@
 """Key fixes: a key a re-grade changed stays the quiz's key (table ``key_fixes``, schema 14).
 
 A fix is written in the one transaction that re-scores the group's answers, with who made it,
-where and when, and the key it replaced; a stored quiz gets a new version with it in the same
-transaction, and the students' "wrong answer key" reports of that question are marked resolved
-by it. A folder bank's file is never written: its fixes are read back at start-up and
-laid over it (``key_fixes``), and ``quizbot validate`` lists them (``key_fixes_in_file``).
+where and when, and the key it replaced; a stored quiz's current version takes it in the same
+transaction (not a new version: the fix holds for the answers given with it too), and the
+students' "wrong answer key" reports of that question are marked resolved by it. A folder
+bank's file is never written: its fixes are read back at start-up and laid over it
+(``key_fixes``), and ``quizbot validate`` lists them (``key_fixes_in_file``).
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ class KeyFixesMixin(StoreCore):
                 (fix_id, fix.quiz_id, fix.question_id),
             )
             if body is not None:
-                await write_version(conn, body, fix.fixed_at)
+                await write_version(conn, body, fix.fixed_at, keep=False)
             return changed, fix_id
 
         return await self._write(tx)

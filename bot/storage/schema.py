@@ -534,6 +534,21 @@ VERSIONS_STATEMENTS: tuple[str, ...] = (
     ) WITHOUT ROWID
     """,
     """
+    CREATE TABLE run_versions (
+        run_id INTEGER PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE,
+        version INTEGER NOT NULL
+    )
+    """,
+    # every run of a stored quiz notes the version it was planned (and is judged) with
+    """
+    CREATE TRIGGER runs_quiz_version AFTER INSERT ON runs WHEN NEW.quiz_id LIKE 'u.%'
+    BEGIN
+        INSERT INTO run_versions (run_id, version)
+        SELECT NEW.run_id, version FROM authored_quizzes
+        WHERE quiz_no = CAST(substr(NEW.quiz_id, 3) AS INTEGER);
+    END
+    """,
+    """
     CREATE TABLE quiz_edits (
         user_id INTEGER PRIMARY KEY,
         quiz_no INTEGER NOT NULL,

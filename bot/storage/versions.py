@@ -2,9 +2,10 @@
 
 A change (an edit made in Telegram, a file of the same title replacing the quiz, a key fix)
 keeps the quiz's number, name and links and gives it a new version; the model of the version
-it replaced is kept in ``authored_versions``, so a run planned with it still finds its
-questions. A user's pending change (``quiz_edits``) is one row: what is being edited, or an
-uploaded quiz waiting for "replace or keep both".
+it replaced is kept in ``authored_versions``, and every run of a stored quiz notes the version it
+was planned with (``run_versions``, filled by a trigger), so its recap and review show the
+questions as they were judged. A user's pending change (``quiz_edits``) is one row: what is
+being edited, or an uploaded quiz waiting for "replace or keep both".
 """
 
 from __future__ import annotations
@@ -41,9 +42,12 @@ class NewVersion:
     question_count: int
 
 
-async def write_version(conn: aiosqlite.Connection, new: NewVersion, at: float) -> int:
+async def write_version(
+    conn: aiosqlite.Connection, new: NewVersion, at: float, *, keep: bool = True
+) -> int:
     """In an open transaction: the current model kept as an old version, ``new`` in its place;
-    the new version's number."""
+    the new version's number. ``keep`` False: ``new`` replaces the current version itself (a
+    key fix, which holds for the answers already given too)."""
     async with conn.execute(
         "SELECT q.version, b.bank_json FROM authored_quizzes q"
         " LEFT JOIN authored_bodies b ON b.quiz_no = q.quiz_no WHERE q.quiz_no = ?",
@@ -53,7 +57,7 @@ async def write_version(conn: aiosqlite.Connection, new: NewVersion, at: float) 
     if row is None:
         raise LookupError(f"no stored quiz {new.quiz_no}")
     version = int(row[0])
-    if row[1] is not None:
+    if keep and row[1] is not None:
         await conn.execute(
             "INSERT OR REPLACE INTO authored_versions (quiz_no, version, bank_json, replaced_at)"
             " VALUES (?, ?, ?, ?)",
@@ -62,7 +66,7 @@ async def write_version(conn: aiosqlite.Connection, new: NewVersion, at: float) 
     await conn.execute(
         "UPDATE authored_quizzes SET bank_yaml = ?, title = ?, question_count = ?, version = ?"
         " WHERE quiz_no = ?",
-        (new.bank_yaml, new.title, new.question_count, version + 1, new.quiz_no),
+        (new.bank_yaml, new.title, new.question_count, version + keep, new.quiz_no),
     )
     await conn.execute(
         "INSERT INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)"
@@ -70,7 +74,7 @@ async def write_version(conn: aiosqlite.Connection, new: NewVersion, at: float) 
         (new.quiz_no, new.bank_json),
     )
     await conn.execute(_LISTING_FROM_JSON, (new.quiz_no,))
-    return version + 1
+    return version + keep
 
 
 class VersionsMixin(StoreCore):
@@ -99,6 +103,24 @@ class VersionsMixin(StoreCore):
             .fetchall()
         )
         return [str(r[0]) for r in rows]
+
+    def authored_version_now(self, quiz_no: int, version: int) -> str | None:
+        """The model JSON of one earlier version of a stored quiz (None: not an earlier one),
+        read at once."""
+        row = (
+            self._now_reader()
+            .execute(
+                "SELECT bank_json FROM authored_versions WHERE quiz_no = ? AND version = ?",
+                (quiz_no, version),
+            )
+            .fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    async def run_version(self, run_id: int) -> int | None:
+        """The version of a stored quiz a run was planned with (None: a folder bank's run)."""
+        row = await self._fetchone("SELECT version FROM run_versions WHERE run_id = ?", (run_id,))
+        return None if row is None else int(row[0])
 
     async def authored_version(self, quiz_no: int) -> int:
         """A stored quiz's current version (1 for one never changed)."""
