@@ -221,20 +221,24 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
         assert [row["question"] for row in rows] == [str(n) for n in range(1, 9)]
         assert rows[0]["answered"] == "4" and rows[0]["right_share"] == "0.500"
         assert rows[0]["top_wrong_option"] == q1.options[right].en  # the old key, by its text
-        assert rows[0]["reports_key"] == "1" and rows[0]["median_seconds"] == "0.0"
+        # the student's report of a wrong key is resolved by the fix
+        assert rows[0]["reports_key"] == "0" and rows[0]["median_seconds"] == "0.0"
         assert rows[2]["answered"] == "0" and rows[2]["right_share"] == ""
 
-        # /regrade QUIZ: the bank's keys again, as before
-        back = await command(tg, chat, cls.creator, "/regrade zero", "Apply it?", clock)
-        assert "re-grade with the question bank's current answers" in back.text
-        await tg.wait_answered(tg.tap(chat, cls.creator, back.message_id, "rg:zero:0:0:n"))
+        # the fix is the quiz's key now: /regrade QUIZ (the current keys) has nothing to undo
+        await command(tg, chat, cls.creator, "/regrade zero", "Nothing to change", clock)
+        # putting the old key back is offered only as what it is: an undo of the fix
+        undo = f"/regrade zero 1 {bank_letter(right)}"
+        back = await command(tg, chat, cls.creator, undo, "Apply it?", clock)
+        assert "This undoes the key fix of question 1 made on" in back.text
+        await tg.wait_answered(tg.tap(chat, cls.creator, back.message_id, f"rg:zero:1:{right}:n"))
         dropped = await edited(tg, chat, back, "cancelled")
         assert "nothing changed" in dropped.text
         board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
         assert "🥇 1. Student1 — 2100 points" in plain(board.text)  # cancelled: as it was
-        back = await command(tg, chat, cls.creator, "/regrade zero", "Apply it?", clock)
-        await tg.wait_answered(tg.tap(chat, cls.creator, back.message_id, "rg:zero:0:0:y"))
-        await edited(tg, chat, back, "with the question bank's current answers. 4 answers")
+        back = await command(tg, chat, cls.creator, undo, "Apply it?", clock)
+        await tg.wait_answered(tg.tap(chat, cls.creator, back.message_id, f"rg:zero:1:{right}:y"))
+        await edited(tg, chat, back, "4 answers scored differently")
         board = await command(tg, chat, cls.creator, "/leaderboard", "Leaderboard", clock)
         assert "🥇 1. Student0 — 2100 points · 2 right" in plain(board.text)
         await until(lambda: True)

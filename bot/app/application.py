@@ -42,6 +42,7 @@ from bot.handlers.taps import tap_key
 from bot.services.authoring import Authoring
 from bot.services.container import CONTEXT_TYPES, Context, Services
 from bot.services.group_quiz import GroupQuizzes
+from bot.services.keyfix import restore_fixes
 from bot.services.practice import PracticeSessions
 from bot.services.recap import Recaps
 from bot.services.review import Reviews
@@ -176,6 +177,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
     svc: Services = app.bot_data
     svc.store = await Store.open(svc.settings.db_path)
     await svc.authored.load(svc.store)
+    await restore_fixes(svc.store, svc.catalog)  # keys re-grades fixed, over the folder's banks
     svc.authored.start_converting(svc.arrivals.quiet_for)  # rows saved before the JSON form
     svc.authoring = Authoring(svc.store, svc.authored, svc.catalog.folder, svc.clock)
     svc.moderators = Moderators(app.bot, svc.settings.admin_ids)

@@ -72,7 +72,7 @@ class AuthoredCatalog:
         self._cache: OrderedDict[str, Quiz] = OrderedDict()
         self.loads = 0  # quizzes read and decoded (tests, benchmarks)
         self._converter: Converter | None = None
-        catalog.attach_stored(self.quiz)
+        catalog.attach_stored(self.quiz, self.older, self.version)
 
     async def load(self, store: Store) -> None:
         """Read every live quiz's metadata (never a bank text)."""
@@ -212,6 +212,29 @@ class AuthoredCatalog:
         self.loads += 1
         self._remember(quiz)
         return quiz
+
+    def older(self, quiz_id: str) -> list[Quiz]:
+        """A stored quiz's earlier versions (edited or replaced since), newest first."""
+        if self._store is None or not AUTHORED_ID.match(quiz_id):
+            return []
+        out = []
+        for body in self._store.authored_versions_now(int(quiz_id[2:])):
+            try:
+                out.append(Quiz.from_json(body, quiz_id, _source(quiz_id)))
+            except ValueError as exc:
+                log.error("an earlier version of stored quiz %s is not read: %s", quiz_id, exc)
+        return out
+
+    def version(self, quiz_id: str, version: int) -> Quiz | None:
+        """One earlier version of a stored quiz (None: not an earlier one)."""
+        if self._store is None or not AUTHORED_ID.match(quiz_id):
+            return None
+        body = self._store.authored_version_now(int(quiz_id[2:]), version)
+        try:
+            return None if body is None else Quiz.from_json(body, quiz_id, _source(quiz_id))
+        except ValueError as exc:
+            log.error("version %s of stored quiz %s is not read: %s", version, quiz_id, exc)
+            return None
 
     def _decode(self, quiz_id: str, bank_json: str | None, bank_yaml: str) -> Quiz:
         if bank_json is not None:

@@ -10,6 +10,9 @@ added one by one (``add``/``remove``), each visible in every chat or only in som
 unique across both; a folder bank wins over an added quiz. Quizzes stored in the database are
 not held here: ``attach_stored`` gives the lookup that loads them on demand (their ids ``u.N``
 never clash with a folder bank's), listed in no chat.
+
+A folder bank's file is never written by the bot: the keys re-grades fixed (``set_fixes``,
+``fix``) are laid over it whenever it is (re)loaded, so they stay its keys.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from typing import TypeVar, overload
 
 from bot.core.bank import Quiz
+from bot.core.regrade import NewKey, with_fixes
 
 T = TypeVar("T")
 
@@ -42,11 +46,24 @@ class Catalog(Mapping[str, Quiz]):
         self._added: dict[str, Entry] = {}
         self._history: dict[str, list[Quiz]] = {}
         self._stored: Callable[[str], Quiz | None] = lambda quiz_id: None
+        self._older: Callable[[str], list[Quiz]] = lambda quiz_id: []
+        self._version: Callable[[str, int], Quiz | None] = lambda quiz_id, version: None
+        self._fixes: dict[str, list[tuple[str, NewKey]]] = {}
 
-    def attach_stored(self, lookup: Callable[[str], Quiz | None]) -> None:
-        """Serve stored quizzes: ``lookup(id)`` gives any stored quiz, loaded on demand. They
-        are found by id only: iterating the catalog gives the folder's and added quizzes."""
+    def attach_stored(
+        self,
+        lookup: Callable[[str], Quiz | None],
+        older: Callable[[str], list[Quiz]] | None = None,
+        version: Callable[[str, int], Quiz | None] | None = None,
+    ) -> None:
+        """Serve stored quizzes: ``lookup(id)`` gives any stored quiz, loaded on demand, and
+        ``older(id)`` its earlier versions, newest first. They are found by id only: iterating
+        the catalog gives the folder's and added quizzes."""
         self._stored = lookup
+        if older is not None:
+            self._older = older
+        if version is not None:
+            self._version = version
 
     # --- lookups -------------------------------------------------------------------------------
 
@@ -91,24 +108,47 @@ class Catalog(Mapping[str, Quiz]):
         """The folder's banks as last loaded."""
         return dict(self._folder)
 
-    def matching(self, quiz_id: str, question_ids: Sequence[str]) -> Quiz | None:
-        """The version of ``quiz_id`` that has all of ``question_ids``: the current one if it
-        still does, else the latest earlier one (a run that began
-        before a reload); None if none does."""
+    def matching(
+        self, quiz_id: str, question_ids: Sequence[str], version: int | None = None
+    ) -> Quiz | None:
+        """The version of ``quiz_id`` that has all of ``question_ids``: ``version`` of a stored
+        quiz if it was edited since (the one a run was planned with), else the current one if it
+        still has them, else the latest earlier one (a run that began before a reload); None if
+        none does."""
+        planned = self._version(quiz_id, version) if version is not None else None
+        if planned is not None and _has_all(planned, question_ids):
+            return planned
         current = self.get(quiz_id)
         for quiz in ([current] if current is not None else []) + self._history.get(quiz_id, []):
             if _has_all(quiz, question_ids):
                 return quiz
-        return None
+        return next((q for q in self._older(quiz_id) if _has_all(q, question_ids)), None)
 
     # --- changes -------------------------------------------------------------------------------
 
     def replace_folder(self, quizzes: Mapping[str, Quiz]) -> None:
-        """The folder's banks are now ``quizzes``; replaced versions go to the history."""
+        """The folder's banks are now ``quizzes`` (with the fixed keys laid over them); replaced
+        versions go to the history."""
+        quizzes = {k: with_fixes(q, self._fixes.get(k, ())) for k, q in quizzes.items()}
         for quiz_id, old in self._folder.items():
             if quizzes.get(quiz_id) != old:
                 self._remember(old)
         self._folder = dict(quizzes)
+
+    def set_fixes(self, fixes: Mapping[str, Sequence[tuple[str, NewKey]]]) -> None:
+        """The keys re-grades fixed (quiz id → (question id, key) in order), laid over the
+        folder's banks now and at every reload."""
+        self._fixes = {k: list(v) for k, v in fixes.items()}
+        self.replace_folder(self._folder)
+
+    def fix(self, quiz_id: str, question_id: str, key: NewKey) -> Quiz | None:
+        """One more fixed key of a folder bank, in force at once; the bank as now served (None:
+        not a folder bank)."""
+        if quiz_id not in self._folder:
+            return None
+        self._fixes.setdefault(quiz_id, []).append((question_id, key))
+        self.replace_folder(self._folder)
+        return self._folder[quiz_id]
 
     def add(
         self, quiz: Quiz, *, chats: Collection[int] | None = None, origin: str = "added"

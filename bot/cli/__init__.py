@@ -9,6 +9,7 @@ import random
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -130,7 +131,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     if args.command == "run":
         return _run(settings, lang)
     if args.command == "validate":
-        return _validate(args.paths or [settings.questions], lang)
+        return _validate(args.paths or [settings.questions], lang, settings.db_path)
     if args.command == "play":
         return _play(settings.questions, args.quiz, args.lang, args.seed, lang)
     if args.command == "export-quiz":
@@ -173,10 +174,12 @@ def _kind(quiz: Quiz, lang: Lang) -> str:
     return t_plain(lang, key)
 
 
-def _validate(paths: list[Path], lang: Lang) -> int:
+def _validate(paths: list[Path], lang: Lang, db: Path | None = None) -> int:
     from bot.render import bank_limits
 
     quizzes, problems = load_folder(paths, bank_limits())
+    if db is not None:
+        _print_fixes(quizzes, db, lang)
     for problem in problems:
         print(problem.text(lang))
     for quiz in quizzes.values():
@@ -188,6 +191,34 @@ def _validate(paths: list[Path], lang: Lang) -> int:
             file=sys.stderr,
         )
     return 1 if problems else 0
+
+
+def _print_fixes(quizzes: Mapping[str, Quiz], db: Path, lang: Lang) -> None:
+    """The keys re-grades in the bot fixed over these bank files (kept in the database ``db``:
+    the files are never written), one line each."""
+    from bot.core.regrade import NumberKey, OptionsKey, key_from_json
+    from bot.render import label
+    from bot.storage import key_fixes_in_file
+
+    for fix in key_fixes_in_file(db):
+        quiz, key = quizzes.get(fix.quiz_id), key_from_json(fix.key)
+        ids = [q.id for q in quiz.questions] if quiz is not None else []
+        if fix.question_id not in ids or key is None:
+            continue
+        number = ids.index(fix.question_id) + 1
+        if isinstance(key, OptionsKey):
+            shown = ", ".join(label(o) for o in key.options)
+        elif isinstance(key, NumberKey):
+            shown = f"{key.value:g} ± {key.tolerance:g}"
+        else:
+            shown = f"“{key.text}”"
+        when = datetime.fromtimestamp(fix.fixed_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        print(
+            t_plain(
+                lang, "cli_key_fix", quiz=fix.quiz_id, question=number, answer=shown, when=when
+            ),
+            file=sys.stderr,
+        )
 
 
 def _play(folder: Path, quiz_id: str, chosen: str | None, seed: int | None, lang: Lang) -> int:

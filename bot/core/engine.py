@@ -209,6 +209,13 @@ class QuizEngine:
     def count(self) -> int:
         return len(self._questions)
 
+    def use_keys(self, quiz: Quiz) -> None:
+        """Judge from now on by ``quiz``'s keys: the same quiz with a key fixed (questions
+        it no longer has keep theirs)."""
+        by_id = {q.id: q for q in quiz.questions}
+        self._questions = tuple(by_id.get(q.id, q) for q in self._questions)
+        self.quiz = quiz
+
     @property
     def asked(self) -> int:
         """How many questions were put to the group: all but the current one while it is

@@ -25,10 +25,11 @@ Scoring again with the same key changes nothing, so running a re-grading twice i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from bot.core.bank import Accepted, Question
+from bot.core.bank import Accepted, Question, Quiz
 from bot.core.engine import MAX_POINTS, points_for, streak_bonus, streaks
 from bot.core.scoring import EPSILON, from_letters, grade_choice, grade_typed
 
@@ -196,3 +197,71 @@ def _time_points(a: Graded, old_streak: int, fraction: float) -> int:
     if a.fraction > 0:
         return round(earned * fraction / a.fraction)
     return round(UNKNOWN_TIME_POINTS * fraction)
+
+
+# --- key fixes kept -------------------------------------------------------------------------------
+
+
+def key_to_json(key: NewKey) -> str:
+    """A new key as stored with its fix (``key_fixes.key``)."""
+    if isinstance(key, OptionsKey):
+        return json.dumps({"options": list(key.options)})
+    if isinstance(key, NumberKey):
+        return json.dumps({"value": key.value, "tolerance": key.tolerance})
+    return json.dumps({"text": key.text}, ensure_ascii=False)
+
+
+def key_from_json(text: str) -> NewKey | None:
+    """A stored key back (None if it is not one: a fix written by a later version)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    options, value, tolerance, typed = (
+        data.get("options"),
+        data.get("value"),
+        data.get("tolerance"),
+        data.get("text"),
+    )
+    if isinstance(options, list) and options and all(type(o) is int for o in options):
+        return OptionsKey(tuple(options))
+    if isinstance(value, int | float) and isinstance(tolerance, int | float):
+        return NumberKey(float(value), float(tolerance))
+    if isinstance(typed, str) and typed.strip():
+        return TextKey(typed)
+    return None
+
+
+def current_key(question: Question) -> NewKey:
+    """The key ``question`` has now, as a fix would set it: its right options, its number worth
+    full marks, or its first short answer worth full marks."""
+    if not question.typed:
+        return OptionsKey(tuple(sorted(question.right_options)))
+    full = next((a for a in question.accepted if a.fraction >= 1), question.accepted[0])
+    if question.kind == "numeric":
+        return NumberKey(full.value, full.tolerance)
+    return TextKey(full.text)
+
+
+def with_fixes(quiz: Quiz, fixes: Iterable[tuple[str, NewKey]]) -> Quiz:
+    """``quiz`` with each fix (question id, its new key), in order, in force; a fix of a
+    question the quiz no longer has, or that no longer fits it, is left out."""
+    questions = list(quiz.questions)
+    where = {q.id: n for n, q in enumerate(questions)}
+    changed = False
+    for question_id, key in fixes:
+        n = where.get(question_id)
+        if n is None or not key_fits(questions[n], key) or _holds(questions[n], key):
+            continue
+        questions[n] = rekey(questions[n], key)
+        changed = True
+    return replace(quiz, questions=tuple(questions)) if changed else quiz
+
+
+def _holds(question: Question, key: NewKey) -> bool:
+    """Whether a short-answer key is accepted already (a fix laid over its bank again)."""
+    return isinstance(key, TextKey) and any(
+        a.text == key.text.strip() for a in question.accepted if a.fraction >= 1
+    )

@@ -93,6 +93,10 @@ async def button_refusal(
         row = svc.authored.row(data.quiz_id)  # its Button's ``where``)
         if row is None or row.author_id != user.id:
             return invalid
+    elif isinstance(data, callbacks.QuizEditData):  # editing a saved quiz: its author's, privately
+        row = svc.authored.row(f"u.{data.quiz_no}")
+        if not private or row is None or row.author_id != user.id:
+            return invalid
     elif isinstance(data, callbacks.RegradeData):  # a /regrade preview: the group's moderators
         if private:
             return invalid

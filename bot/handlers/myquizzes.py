@@ -17,8 +17,9 @@ from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.render.authoring import delete_keyboard, my_quizzes
+from bot.render.quiz_edit import my_quizzes_keyboard
 from bot.services.container import Context
-from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, slug
+from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, name_key, slug
 from bot.storage import AuthoredQuiz, NameTaken
 from bot.tg import outbox
 
@@ -33,7 +34,8 @@ async def myquizzes(update: Update, context: Context) -> None:
     svc = context.bot_data
     rows = svc.authored.of_author(update.effective_user.id)
     runs = await svc.store.run_counts([r.quiz_id for r in rows])
-    await reply(update, context, my_quizzes(lang, rows, runs, MAX_QUIZZES_PER_AUTHOR))
+    edit = my_quizzes_keyboard(lang, [(r.quiz_no, r.name) for r in rows])
+    await reply(update, context, my_quizzes(lang, rows, runs, MAX_QUIZZES_PER_AUTHOR), markup=edit)
 
 
 async def _own(
@@ -72,7 +74,8 @@ async def rename(update: Update, context: Context) -> None:
     if new != args[-1].casefold() or new == row.name:
         await reply(update, context, t(lang, "rename_bad", name=args[-1][:40]))
         return
-    if new in svc.catalog.folder() or new in svc.authored.names():
+    taken = {name_key(n) for n in (*svc.catalog.folder(), *svc.authored.names()) if n != row.name}
+    if name_key(new) in taken:
         await reply(update, context, t(lang, "rename_taken", name=new))
         return
     try:

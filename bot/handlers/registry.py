@@ -34,6 +34,7 @@ from bot.handlers import (
     homework,
     myquizzes,
     quiz,
+    quiz_edit,
     recap,
     regrade,
     reload,
@@ -66,6 +67,7 @@ COMMANDS: tuple[Command, ...] = (
     *reload.COMMANDS,  # the bot's administrators (issue 14)
 )
 BUTTONS: tuple[Button, ...] = (
+    *quiz_edit.BUTTONS,
     *quiz.BUTTONS,
     *stats.BUTTONS,
     *review.BUTTONS,

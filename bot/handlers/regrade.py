@@ -7,6 +7,7 @@ privately, with buttons that re-grade it from there."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from telegram import Chat, Update
 
@@ -31,6 +32,7 @@ from bot.i18n.markup import Safe, join
 from bot.render import callbacks, fit
 from bot.render import teacher as render_teacher
 from bot.services.container import Context, Services
+from bot.services.keyfix import keep_fix, last_fix, undoes
 from bot.storage import HOMEWORK, Rescored, StoredRun
 from bot.tg import outbox
 
@@ -57,16 +59,15 @@ def _head(lang: Lang, quiz: Quiz, number: int, key: NewKey | None) -> Safe:
     )
 
 
-def _done(
-    lang: Lang, quiz: Quiz, number: int, key: NewKey | None, flips: int, students: int
-) -> Safe:
-    """What an applied re-grading did."""
+def _done(lang: Lang, quiz: Quiz, number: int, key: NewKey | None, outcome: Outcome) -> Safe:
+    """What an applied re-grading did (a new key: kept from now on)."""
     title = quiz.title(lang)
+    flips, students = outcome.flips, outcome.students
     if key is None:
         return t(lang, "regrade_all", title=title, answers=flips, students=students)
     if isinstance(key, TextKey):
         answer = fit(key.text, 60)
-        return t(
+        done = t(
             lang,
             "regrade_accept",
             title=title,
@@ -75,10 +76,18 @@ def _done(
             answers=flips,
             students=students,
         )
-    label = key_label(lang, quiz, number, key)
-    return t(
-        lang, "regrade_one", title=title, n=number, label=label, answers=flips, students=students
-    )
+    else:
+        label = key_label(lang, quiz, number, key)
+        done = t(
+            lang,
+            "regrade_one",
+            title=title,
+            n=number,
+            label=label,
+            answers=flips,
+            students=students,
+        )
+    return join("\n", [done, t(lang, "regrade_kept")]) if outcome.new_key else done
 
 
 # --- /regrade -------------------------------------------------------------------------------------
@@ -127,49 +136,124 @@ async def regrade_command(update: Update, context: Context) -> None:
     if outcome is None:
         await reply(update, context, t(lang, "regrade_busy"), important=True)
         return
-    flips, students, points = outcome
-    if not flips and not points:
+    if not outcome.flips and not outcome.points and not outcome.new_key:
         await reply(update, context, t(lang, "regrade_nothing"), important=True)
         return
-    text = join("\n", [_head(lang, quiz, number, key), _counts(lang, flips, students, points)])
+    text = await _preview(svc, chat.id, lang, quiz, number, key, outcome)
     await reply(update, context, text, important=True, markup=markup)
 
 
-async def _busy(svc: Services, chat_id: int, quiz: Quiz) -> bool:
-    """Whether ``quiz`` runs in the chat now (live, or as open homework)."""
-    return any(r.chat_id == chat_id and r.quiz.id == quiz.id for r in svc.groups.active()) or any(
-        hw.quiz_id == quiz.id for hw in await svc.store.open_homework(chat_id)
+async def _preview(
+    svc: Services,
+    chat_id: int,
+    lang: Lang,
+    quiz: Quiz,
+    number: int,
+    key: NewKey | None,
+    outcome: Outcome,
+) -> Safe:
+    """A re-grading previewed: what it does, what it changes, and a warning when it puts back
+    the key an earlier fix replaced."""
+    counts = (
+        _counts(lang, outcome.flips, outcome.students, outcome.points)
+        if outcome.flips or outcome.points
+        else t(lang, "regrade_preview_key_only")
     )
+    lines = [_head(lang, quiz, number, key), counts]
+    if number and key is not None:
+        fix = last_fix(await svc.store.key_fixes(quiz.id), quiz.questions[number - 1].id)
+        if fix is not None and undoes(fix, key):
+            tz = await svc.store.chat_timezone(chat_id)
+            when = render_teacher.show_deadline(lang, fix.fixed_at, tz or 0)
+            lines.insert(1, t(lang, "regrade_undoes", n=number, when=when))
+    return join("\n", lines)
+
+
+def _busy(svc: Services, chat_id: int, quiz: Quiz) -> bool:
+    """Whether ``quiz`` is played live in the chat now (open homework is no obstacle: its
+    answers given are re-scored, the attempts in progress judge the rest by the new key)."""
+    return any(r.chat_id == chat_id and r.quiz.id == quiz.id for r in svc.groups.active())
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a re-grading changes (or changed): answers whose credit changes, students whose
+    points change, points gained in total; and whether the key itself changes."""
+
+    flips: int
+    students: int
+    points: int
+    new_key: bool = False
 
 
 async def _regrade(
-    svc: Services, chat_id: int, quiz: Quiz, number: int, key: NewKey | None, *, apply: bool
-) -> tuple[int, int, int] | None:
-    """Re-score this season's answers (question ``number`` with its new ``key``; 0: the bank's
-    keys): (answers whose credit changes, students whose points change, points gained in
-    total), applied (in one transaction) if ``apply``. None while the quiz runs here."""
-    if await _busy(svc, chat_id, quiz):
+    svc: Services,
+    chat_id: int,
+    quiz: Quiz,
+    number: int,
+    key: NewKey | None,
+    *,
+    apply: bool,
+    by: int = 0,
+) -> Outcome | None:
+    """Re-score this season's answers (question ``number`` with its new ``key``; 0: the quiz's
+    current keys), applied (in one transaction) if ``apply``: a new key is then the quiz's key
+    from now on, kept as fixed by ``by`` (bot/services/keyfix.py). None while the quiz is
+    played live here."""
+    if _busy(svc, chat_id, quiz):
         return None
-    if number and key is not None:
-        question = quiz.questions[number - 1]
+    question = quiz.questions[number - 1] if number and key is not None else None
+    if question is not None and key is not None:
         questions = {question.id: rekey(question, key)}
     else:
         questions = {q.id: q for q in quiz.questions}
     season = await svc.store.current_season(chat_id)
     answers = await svc.store.season_answers(chat_id, season, quiz.id)
     changes = rescore(answers, questions, quiz.all_or_nothing)
-    flips = sum(1 for c in changes if c.rescored)
-    students = len({c.user_id for c in changes if c.points != c.old_points})
-    points = sum(c.points - c.old_points for c in changes)
-    if apply and changes:
-        await svc.store.apply_regrade(
-            [
-                Rescored(c.run_id, c.q_index, c.user_id, c.correct, c.points, c.credit)
-                for c in changes
-            ]
+    outcome = Outcome(
+        sum(1 for c in changes if c.rescored),
+        len({c.user_id for c in changes if c.points != c.old_points}),
+        sum(c.points - c.old_points for c in changes),
+        question is not None and questions[question.id] != question,
+    )
+    rescored = [
+        Rescored(c.run_id, c.q_index, c.user_id, c.correct, c.points, c.credit) for c in changes
+    ]
+    if apply and question is not None and key is not None and outcome.new_key:
+        await keep_fix(
+            svc.store,
+            svc.catalog,
+            svc.authored,
+            svc.attempts,
+            rescored,
+            quiz,
+            question.id,
+            key,
+            chat_id=chat_id,
+            user_id=by,
+            now=svc.clock(),
         )
+    elif apply and changes:
+        await svc.store.apply_regrade(rescored)
+    if apply:
         log.info("chat %s: quiz %s re-graded, %s answers changed", chat_id, quiz.id, len(changes))
-    return flips, students, points
+    return outcome
+
+
+async def _tell_group(
+    context: Context, chat_id: int, quiz: Quiz, number: int, outcome: Outcome
+) -> None:
+    """One line in the group after a re-grade changed points (no names: /me tells each)."""
+    if not outcome.students:
+        return
+    lang = await context.bot_data.chat_language(chat_id)
+    title = quiz.title(lang)
+    text = (
+        t(lang, "regrade_notice_one", title=title, n=number)
+        if number
+        else t(lang, "regrade_notice_all", title=title)
+    )
+    await outbox.send(context.bot, chat_id, text)
 
 
 async def _stored_key(
@@ -209,12 +293,14 @@ async def regrade_button(update: Update, context: Context, data: callbacks.Regra
         key = await _stored_key(svc, chat.id, quiz, data.number, data.key)
         if key is None:
             return t_plain(lang, "alert_invalid"), True
-    outcome = await _regrade(svc, chat.id, quiz, data.number, key, apply=True)
+    outcome = await _regrade(
+        svc, chat.id, quiz, data.number, key, apply=True, by=query.from_user.id
+    )
     if outcome is None:
         return t_plain(lang, "regrade_busy"), True
-    flips, students, _ = outcome
-    text = _done(lang, quiz, data.number, key, flips, students)
+    text = _done(lang, quiz, data.number, key, outcome)
     await outbox.edit(context.bot, chat.id, query.message.message_id, text)
+    await _tell_group(context, chat.id, quiz, data.number, outcome)
     return None, False
 
 
@@ -406,19 +492,19 @@ async def run_regrade_button(
     key = await _stored_key(svc, run.chat_id, quiz, data.number, data.key)
     if key is None or quiz.questions[data.number - 1].kind == "multiple":  # no option alone
         return t_plain(lang, "alert_invalid"), True
-    outcome = await _regrade(svc, run.chat_id, quiz, data.number, key, apply=data.step == "y")
+    outcome = await _regrade(
+        svc, run.chat_id, quiz, data.number, key, apply=data.step == "y", by=query.from_user.id
+    )
     if outcome is None:
         return t_plain(lang, "regrade_busy"), True
-    flips, students, points = outcome
     if data.step == "y":
-        done = _done(lang, quiz, data.number, key, flips, students)
+        done = _done(lang, quiz, data.number, key, outcome)
         await outbox.edit(context.bot, chat.id, message_id, done)
+        await _tell_group(context, run.chat_id, quiz, data.number, outcome)
         return None, False
-    if not flips and not points:
+    if not outcome.flips and not outcome.points and not outcome.new_key:
         return t_plain(lang, "regrade_nothing"), True
-    preview = join(
-        "\n", [_head(lang, quiz, data.number, key), _counts(lang, flips, students, points)]
-    )
+    preview = await _preview(svc, run.chat_id, lang, quiz, data.number, key, outcome)
     markup = render_teacher.run_regrade_keyboard(lang, data.run_id, data.number, data.key)
     await outbox.send(context.bot, chat.id, preview, markup=markup)
     return None, False

@@ -46,6 +46,7 @@ async def _analysis_texts(svc: Services, chat_id: int, quiz: Quiz, lang: Lang) -
         group=title,
         season=season,
         reports=await svc.store.report_counts(chat_id, quiz.id),
+        resolved=await svc.store.resolved_reports(chat_id, quiz.id),
     )
 
 

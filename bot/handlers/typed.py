@@ -4,7 +4,8 @@ session waiting for it.
 Precedence, decided here and nowhere else: a private text that is not a command goes first to
 the student's homework attempt if its open question waits for a typed answer, then to their
 practice session's, then to their ``/review`` question's; only a text none of them waits for
-reaches the quiz draft (bot/handlers/authoring.py: a title or Aiken questions). A question asked
+reaches a stored quiz's field being edited (bot/handlers/quiz_edit.py), then the quiz draft
+(bot/handlers/authoring.py: a title or Aiken questions). A question asked
 and waiting is what the student is doing now; a draft waits for as long as it likes.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.handlers import authoring
+from bot.handlers import authoring, quiz_edit
 from bot.services.container import Context
 
 
@@ -27,6 +28,7 @@ async def text_sent(update: Update, context: Context) -> None:
         await svc.attempts.typed(user.id, text, message_id)
         or await svc.practice.typed(chat_id, user.id, text, message_id)
         or await svc.reviews.typed(chat_id, user.id, text, message_id)
+        or await quiz_edit.text_sent(update, context)
     ):
         return
     await authoring.text_sent(update, context)

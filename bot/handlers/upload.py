@@ -10,6 +10,7 @@ The file comes from the Bot API's file endpoint, derived from QUIZBOT_API_URL (`
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import PurePath
 
@@ -17,17 +18,21 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from bot.banks.importers.sandbox import Failed
+from bot.banks.yaml_writer import write_yaml
+from bot.core.bank import Text
 from bot.core.images import MAX_IMAGE_BYTES, Refused
 from bot.handlers import guard
 from bot.handlers.replies import private_here, reply
 from bot.i18n import t, t_plain
-from bot.render.authoring import import_text, quiz_card
+from bot.i18n.markup import join
+from bot.render.authoring import import_text, problem_lines, quiz_card
+from bot.render.quiz_edit import same_title
 from bot.services import draft_text as text_import
 from bot.services import drafts, photos
 from bot.services.authoring import stored_size
 from bot.services.container import Context
 from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR
-from bot.storage import Draft
+from bot.storage import Draft, PendingEdit
 
 log = logging.getLogger(__name__)
 
@@ -92,21 +97,34 @@ async def document_sent(update: Update, context: Context) -> None:
             guard.left_unfinished()
         await reply(update, context, t(lang, f"parse_{report.reason}_file"))
         return
-    quiz = report.quiz
-    if quiz is None or report.yaml_text is None:
+    quiz, bank_yaml = report.quiz, report.yaml_text
+    if quiz is None or bank_yaml is None:
         await reply(update, context, import_text(lang, None, report))
         return
+    caption = drafts.check_title(message.caption or "")
+    if caption is not None:  # the document's caption is its title
+        quiz = dataclasses.replace(quiz, title=Text(caption, caption))
+        bank_yaml = write_yaml(quiz)
     # counted as what it stores: its bank text and its pictures, decoded from the .zip
-    stored = stored_size(report.yaml_text, report.pictures.values())
+    stored = stored_size(bank_yaml, report.pictures.values())
     refused = await guard.settle_upload(svc, user.id, reserved, max(stored, len(data)), lang)
     if refused is not None:
         await reply(update, context, refused)
         return
     hint = quiz.title(quiz.language) or PurePath(filename).stem
+    same = [r for r in svc.authored.by_title(hint) if r.author_id == user.id]
+    if same:  # a corrected file: replace that quiz (a new version), or keep both
+        await svc.store.store_images((p.sha256, p.mime, p.data) for p in report.pictures.values())
+        payload = f"{report.format}\n{quiz.to_json()}"
+        pending = PendingEdit(user.id, same[-1].quiz_no, 0, "replace", payload, svc.clock())
+        await svc.store.save_pending_edit(pending)
+        ask, markup = same_title(lang, same[-1].quiz_no, hint, same[-1].name)
+        await reply(update, context, join("\n", [ask, *problem_lines(report, lang)]), markup=markup)
+        return
     saved = await svc.authoring.save(
         user.id,
         quiz,
-        report.yaml_text,
+        bank_yaml,
         report.format,
         hint,
         report.pictures.values(),
@@ -117,7 +135,12 @@ async def document_sent(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
     card = quiz_card(lang, context.bot.username, saved.row) if saved.row is not None else None
-    await reply(update, context, import_text(lang, saved.row, report), markup=card)
+    text = import_text(lang, saved.row, report)
+    waiting = await svc.store.draft(user.id)
+    if waiting is not None:  # a /newquiz draft is still open: this file did not go into it
+        title = waiting.title or t_plain(lang, "draft_untitled")
+        text = join("\n\n", [text, t(lang, "upload_draft_waiting", title=title)])
+    await reply(update, context, text, markup=card)
 
 
 async def photo_sent(update: Update, context: Context) -> None:

@@ -14,6 +14,7 @@ from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
+from bot.render.quiz_edit import edit_button
 from bot.render.text import MESSAGE_LIMIT, fit, isolated, label
 from bot.storage import AuthoredQuiz
 
@@ -77,7 +78,8 @@ def quiz_card(lang: Lang, bot_username: str | None, row: AuthoredQuiz) -> Inline
             InlineKeyboardButton(
                 t_plain(lang, "card_practise"),
                 callback_data=callbacks.encode(callbacks.StartData(row.quiz_id)),
-            )
+            ),
+            edit_button(lang, row.quiz_no),
         ]
     )
     return InlineKeyboardMarkup(rows)

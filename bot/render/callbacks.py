@@ -69,6 +69,7 @@ _REVIEW = re.compile(r"v:([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9s]):([1-9][0-9]?)
 _TIMEZONE = re.compile(r"tz:(0|-?[1-9][0-9]{0,3})")
 _UNDO = re.compile(r"nu:([1-9][0-9]{0,2}):(0|[1-9][0-9]{0,9})")
 _DELETE = re.compile(r"dq:([1-9][0-9]{0,15}):([yn])")
+_EDIT = re.compile(r"qe:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([mqtswokfecrn])")
 _HOMEWORK = re.compile(r"h:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])")
 _HW_STOP = re.compile(r"hs:([1-9][0-9]{0,15})")
 _REPORT = re.compile(r"p:([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2})(?::([kut]))?")
@@ -135,6 +136,19 @@ class UndoData:
 class DeleteData:
     quiz_no: int
     confirm: bool
+
+
+@dataclass(frozen=True, slots=True)
+class QuizEditData:
+    """A step of editing stored quiz ``quiz_no`` (its author's, privately): ``field`` of
+    question ``number`` (0: of the quiz). ``m`` the menu, ``q`` a question's menu, ``t`` the
+    title, ``s`` the time per question, ``w`` a question's text, ``o`` its options, ``k`` its
+    key, ``f`` its options' feedback, ``e`` its explanation, ``c`` cancel; after a file of the
+    same title: ``r`` replace the quiz with it, ``n`` keep both."""
+
+    quiz_no: int
+    number: int
+    field: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +234,7 @@ CallbackData = (
     | TimezoneData
     | UndoData
     | DeleteData
+    | QuizEditData
     | HomeworkAnswerData
     | HomeworkStopData
     | ReportData
@@ -250,6 +265,8 @@ def encode(data: CallbackData) -> str:
         text = f"nu:{data.number}:{data.stamp}"
     elif isinstance(data, DeleteData):
         text = f"dq:{data.quiz_no}:{'y' if data.confirm else 'n'}"
+    elif isinstance(data, QuizEditData):
+        text = f"qe:{data.quiz_no}:{data.number}:{data.field}"
     elif isinstance(data, TimezoneData):
         text = f"tz:{data.minutes}"
     elif isinstance(data, HomeworkAnswerData):
@@ -308,6 +325,9 @@ def parse(raw: str | None) -> CallbackData | None:
     if m := _DELETE.fullmatch(raw):
         quiz_no = int(m[1])
         return DeleteData(quiz_no, m[2] == "y") if quiz_no < _MAX_ID else None
+    if m := _EDIT.fullmatch(raw):
+        quiz_no = int(m[1])
+        return QuizEditData(quiz_no, int(m[2]), m[3]) if quiz_no < _MAX_ID else None
     if m := _TIMEZONE.fullmatch(raw):
         minutes = int(m[1])
         return TimezoneData(minutes) if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None

@@ -326,7 +326,7 @@ def _spread_key(d: float) -> str:
 
 
 def _item_block(
-    lang: Lang, question: Question, item: ItemStats, reports: Mapping[str, int]
+    lang: Lang, question: Question, item: ItemStats, reports: Mapping[str, int], resolved: int = 0
 ) -> Safe:
     lines = [t(lang, "an_item_head", n=item.number, text=fit(readable(question.text(lang)), 90))]
     if not item.answered:
@@ -373,6 +373,8 @@ def _item_block(
             ],
         )
         lines.append(t(lang, "an_item_reports", reports=parts))
+    if resolved:
+        lines.append(t(lang, "an_item_resolved", n=resolved))
     return join("\n", lines)
 
 
@@ -384,8 +386,11 @@ def analysis_messages(
     group: str,
     season: int,
     reports: Mapping[str, Mapping[str, int]],
+    resolved: Mapping[str, int] | None = None,
 ) -> list[Safe]:
-    """The report for a moderator, split into messages that fit Telegram's limit."""
+    """The report for a moderator, split into messages that fit Telegram's limit (``reports``
+    still open, and ``resolved`` by a key fix, per question id)."""
+    resolved = resolved or {}
     head = join(
         "\n",
         [
@@ -398,7 +403,13 @@ def analysis_messages(
     by_id = {q.id: q for q in quiz.questions}
     for item in result.items:
         blocks.append(
-            _item_block(lang, by_id[item.question_id], item, reports.get(item.question_id, {}))
+            _item_block(
+                lang,
+                by_id[item.question_id],
+                item,
+                reports.get(item.question_id, {}),
+                resolved.get(item.question_id, 0),
+            )
         )
     return pack(blocks)
 

@@ -112,6 +112,19 @@ class Attempts(AppBound):
         """The attempt in progress with this run id."""
         return self._by_id.get(run_id)
 
+    def rekey(self, quiz: Quiz, homework_ids: set[int]) -> int:
+        """The attempts in progress for these homeworks of ``quiz`` judge their questions
+        still to come by its keys (a key was fixed); how many do."""
+        mine = [
+            a
+            for a in self._by_id.values()
+            if a.quiz.id == quiz.id and a.homework_id in homework_ids
+        ]
+        for attempt in mine:
+            attempt.quiz = quiz
+            attempt.engine.use_keys(quiz)
+        return len(mine)
+
     # --- starting ---------------------------------------------------------------------------
 
     async def begin(self, user_id: int, homework_id: int, lang: Lang) -> None:

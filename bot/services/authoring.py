@@ -6,14 +6,15 @@ text, so what is stored is exactly what the bank validator accepted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from bot.banks.authored import AuthoredCatalog
+from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.core.images import Picture
-from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, candidate_names, slug
-from bot.storage import AuthoredQuiz, NameTaken, NewAuthored, Store
+from bot.services.drafts import MAX_QUIZZES_PER_AUTHOR, candidate_names, name_key, slug
+from bot.storage import AuthoredQuiz, NameTaken, NewAuthored, NewVersion, Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,7 @@ class Authoring:
         self,
         store: Store,
         catalog: AuthoredCatalog,
-        folder: Callable[[], Container[str]],
+        folder: Callable[[], Collection[str]],
         clock: Callable[[], float],
     ) -> None:
         self._store, self._catalog, self._folder, self._clock = store, catalog, folder, clock
@@ -53,10 +54,9 @@ class Authoring:
             return Saved(None, full=True)
         pictures = list(pictures)
         await self._store.store_images((p.sha256, p.mime, p.data) for p in pictures)
-        folder = self._folder()
-        taken = self._catalog.names()
+        taken = {name_key(n) for n in (*self._folder(), *self._catalog.names())}
         for name in candidate_names(slug(name_hint)):
-            if name in folder or name in taken:
+            if name_key(name) in taken:
                 continue
             try:
                 row = await self._store.add_authored(
@@ -83,6 +83,27 @@ class Authoring:
             self._catalog.put(row, quiz)
             return Saved(row)
         raise AssertionError("unreachable: candidate_names never ends")
+
+    async def replace(
+        self, row: AuthoredQuiz, quiz: Quiz, pictures: Iterable[Picture] = ()
+    ) -> tuple[AuthoredQuiz, int] | None:
+        """A stored quiz's new version (an edit, or a file replacing it): same number, name and
+        links; the old version kept for the runs planned with it. (row, version); None if the
+        quiz is gone."""
+        await self._store.store_images((p.sha256, p.mime, p.data) for p in pictures)
+        new = NewVersion(
+            row.quiz_no,
+            write_yaml(quiz),
+            quiz.to_json(),
+            quiz.title(quiz.language),
+            len(quiz.questions),
+        )
+        version = await self._store.replace_authored(new, self._clock())
+        fresh = await self._store.authored(row.quiz_no)
+        if fresh is None or fresh.deleted_at is not None:
+            return None
+        self._catalog.put(fresh, quiz)
+        return fresh, version
 
     async def refresh(self, quiz_no: int) -> AuthoredQuiz | None:
         """Re-read one stored quiz after a change (deleted, published, shared)."""

@@ -21,12 +21,13 @@ from bot.banks.importers.model import Parsed
 from bot.core.bank import MAX_OPTIONS, MAX_QUESTIONS, MAX_TITLE_CHARS, MIN_OPTIONS, Quiz
 from bot.core.images import Picture
 from bot.core.problems import Where
-from bot.i18n import ascii_digits
+from bot.i18n import ascii_digits, num
 from bot.i18n.lang import Lang
 
 MAX_QUIZZES_PER_AUTHOR = 50
 MAX_DRAFT_QUESTIONS = MAX_QUESTIONS  # 200
-_SLUG = re.compile(r"[^a-z0-9\u0981-\u09e3\u09f0\u09f1]+")  # ASCII and Bengali letters
+_SLUG = re.compile(r"[^a-z0-9\u0981-\u09e3\u09e6-\u09f1]+")  # ASCII and Bengali letters, digits
+_BENGALI = re.compile(r"[\u0981-\u09f1]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,13 +177,20 @@ def check_title(raw: str) -> str | None:
 
 def slug(title: str) -> str:
     """A name for a new quiz from its title, in its own script: lowercase ASCII or Bengali words
-    joined by '-' (Bengali digits as ASCII), else 'quiz'."""
-    words = _SLUG.sub("-", ascii_digits(unicodedata.normalize("NFC", title)).casefold()).strip("-")
+    joined by '-' (digits as written, in either script), else 'quiz'."""
+    words = _SLUG.sub("-", unicodedata.normalize("NFC", title).casefold()).strip("-")
     return words[:24].strip("-") or "quiz"
 
 
 def candidate_names(base: str) -> Iterator[str]:
-    """``base``, then ``base-2``, ``base-3`` ...: names to try until one is free."""
+    """``base``, then ``base-2``, ``base-3`` ... (``base-২`` ... for a Bengali name): names to
+    try until one is free."""
     yield base
+    bengali = _BENGALI.search(base) is not None
     for n in itertools.count(2):
-        yield f"{base}-{n}"
+        yield f"{base}-{num('bn', n) if bengali else n}"
+
+
+def name_key(name: str) -> str:
+    """A name as compared for being taken: "আলো-৩" and "আলো-3" are one name."""
+    return ascii_digits(name)

@@ -100,7 +100,13 @@ class Recaps(AppBound):
 
     async def _run_finished(self, run_id: int) -> None:
         run = await self._store.get_run(run_id)
-        quiz = self._catalog.matching(run.quiz_id, run.plan.question_ids) if run else None
+        quiz = (
+            self._catalog.matching(
+                run.quiz_id, run.plan.question_ids, await self._store.run_version(run.run_id)
+            )
+            if run
+            else None
+        )
         if run is None or quiz is None:
             return
         results = await self._store.run_results(run_id)
@@ -231,7 +237,13 @@ class Recaps(AppBound):
     async def deliver_link(self, chat_id: int, user_id: int, run_id: int, lang: Lang) -> None:
         """``/start recap_<run id>`` in private: that user's recap of that run, here."""
         run = await self._store.get_run(run_id)
-        quiz = self._catalog.matching(run.quiz_id, run.plan.question_ids) if run else None
+        quiz = (
+            self._catalog.matching(
+                run.quiz_id, run.plan.question_ids, await self._store.run_version(run.run_id)
+            )
+            if run
+            else None
+        )
         texts: list[Safe] = []
         markup = None
         if run is not None and run.status == "running":  # the open question stays secret

@@ -8,6 +8,7 @@ from bot.core.engine import Plan
 from .analysis import REASONS, Rescored
 from .authored import AuthoredQuiz, Draft, NameTaken, NewAuthored
 from .homework import AttemptRefused, Homework, NewHomework, QuestionTally
+from .keyfixes import KeyFix, key_fixes_in_file
 from .models import (
     END_STATUSES,
     GROUP,
@@ -38,6 +39,7 @@ from .models import (
 from .review import Card, OpenReview, Student
 from .schema import SCHEMA_VERSION, create_schema
 from .store import Store
+from .versions import NewVersion, PendingEdit
 
 __all__ = [
     "END_STATUSES",
@@ -60,14 +62,17 @@ __all__ = [
     "ExportRun",
     "GroupLine",
     "Homework",
+    "KeyFix",
     "Leaderboard",
     "Mode",
     "NameTaken",
     "NewAuthored",
     "NewHomework",
     "NewRun",
+    "NewVersion",
     "OpenReview",
     "Overview",
+    "PendingEdit",
     "Plan",
     "QuestionTally",
     "Rescored",
@@ -80,6 +85,7 @@ __all__ = [
     "Student",
     "Weak",
     "create_schema",
+    "key_fixes_in_file",
     "plan_from_json",
     "plan_to_json",
 ]

@@ -35,6 +35,30 @@ class Rescored:
     credit: float | None = None  # 0..1; None: 1 if correct, else 0
 
 
+async def write_rescored(conn: aiosqlite.Connection, changes: Sequence[Rescored]) -> int:
+    """Re-scored answers written in an open transaction; the number of answers that changed."""
+    changed = 0
+    for c in changes:
+        cursor = await conn.execute(
+            "UPDATE answers SET correct = ?, points = ?, credit = ?"
+            " WHERE run_id = ? AND q_index = ? AND user_id = ?"
+            " AND (correct IS NOT ? OR points IS NOT ? OR credit IS NOT ?)",
+            (
+                int(c.correct),
+                c.points,
+                c.credit,
+                c.run_id,
+                c.q_index,
+                c.user_id,
+                int(c.correct),
+                c.points,
+                c.credit,
+            ),
+        )
+        changed += cursor.rowcount
+    return changed
+
+
 class AnalysisMixin(StoreCore):
     async def season_answers(self, chat_id: int, season: int, quiz_id: str) -> list[Graded]:
         """Every answer to ``quiz_id`` in the chat's season (live quizzes and homework)."""
@@ -69,26 +93,7 @@ class AnalysisMixin(StoreCore):
         """Write re-scored answers in one transaction; the number of answers that changed."""
 
         async def tx(conn: aiosqlite.Connection) -> int:
-            changed = 0
-            for c in changes:
-                cursor = await conn.execute(
-                    "UPDATE answers SET correct = ?, points = ?, credit = ?"
-                    " WHERE run_id = ? AND q_index = ? AND user_id = ?"
-                    " AND (correct IS NOT ? OR points IS NOT ? OR credit IS NOT ?)",
-                    (
-                        int(c.correct),
-                        c.points,
-                        c.credit,
-                        c.run_id,
-                        c.q_index,
-                        c.user_id,
-                        int(c.correct),
-                        c.points,
-                        c.credit,
-                    ),
-                )
-                changed += cursor.rowcount
-            return changed
+            return await write_rescored(conn, changes)
 
         return await self._write(tx)
 
@@ -138,10 +143,12 @@ class AnalysisMixin(StoreCore):
         return await self._write(tx)
 
     async def report_counts(self, chat_id: int, quiz_id: str) -> dict[str, dict[str, int]]:
-        """question id → reason → how many students reported it, in this chat."""
+        """question id → reason → how many students reported it, in this chat (reports a key
+        fix resolved left out: ``resolved_reports``)."""
         rows = await self._fetchall(
             "SELECT question_id, reason, COUNT(DISTINCT user_id) FROM reports"
-            " WHERE chat_id = ? AND quiz_id = ? GROUP BY question_id, reason",
+            " WHERE chat_id = ? AND quiz_id = ? AND resolved_by IS NULL"
+            " GROUP BY question_id, reason",
             (chat_id, quiz_id),
         )
         out: dict[str, dict[str, int]] = {}

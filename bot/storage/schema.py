@@ -538,6 +538,70 @@ ACTIONS_STATEMENTS: tuple[str, ...] = (
     """,
 )
 
+# A key fixed by a re-grade stays the quiz's key: each fix is
+# kept with who made it, in which group and when, and the key before it (so undoing it is named
+# as such). A stored quiz's own text is changed too; a folder bank's file is not, the fixes are
+# laid over it when it is loaded (``quizbot validate`` lists them). A student's report of a
+# wrong key is resolved by the fix it led to.
+KEY_FIXES_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE key_fixes (
+        fix_id INTEGER PRIMARY KEY,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        old_key TEXT NOT NULL,
+        chat_id INTEGER,
+        user_id INTEGER NOT NULL,
+        fixed_at REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX key_fixes_quiz ON key_fixes (quiz_id, fix_id)",
+    "ALTER TABLE reports ADD COLUMN resolved_by INTEGER REFERENCES key_fixes (fix_id)",
+)
+
+# Stored quizzes changed in place (edited in Telegram, or replaced by a file of the same title):
+# same number, name and links, a new version; each earlier version's model is kept, so the runs
+# planned with it still find their questions. One pending change per user (a field being
+# edited, or an uploaded file waiting for "replace or keep both"), one step at a time.
+VERSIONS_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE authored_quizzes ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+    """
+    CREATE TABLE authored_versions (
+        quiz_no INTEGER NOT NULL REFERENCES authored_quizzes (quiz_no),
+        version INTEGER NOT NULL,
+        bank_json TEXT NOT NULL,
+        replaced_at REAL NOT NULL,
+        PRIMARY KEY (quiz_no, version)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE run_versions (
+        run_id INTEGER PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE,
+        version INTEGER NOT NULL
+    )
+    """,
+    # every run of a stored quiz notes the version it was planned (and is judged) with
+    """
+    CREATE TRIGGER runs_quiz_version AFTER INSERT ON runs WHEN NEW.quiz_id LIKE 'u.%'
+    BEGIN
+        INSERT INTO run_versions (run_id, version)
+        SELECT NEW.run_id, version FROM authored_quizzes
+        WHERE quiz_no = CAST(substr(NEW.quiz_id, 3) AS INTEGER);
+    END
+    """,
+    """
+    CREATE TABLE quiz_edits (
+        user_id INTEGER PRIMARY KEY,
+        quiz_no INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        field TEXT NOT NULL,
+        payload TEXT,
+        updated_at REAL NOT NULL
+    )
+    """,
+)
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -554,6 +618,8 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(LISTING_STATEMENTS),  # 12 -> 13: /quiz lists stored quizzes without decoding
     _statements(STORAGE_STATEMENTS),  # 13 -> 14: bytes stored per quiz, pictures per quiz
     _statements(ACTIONS_STATEMENTS),  # 14 -> 15: buttons acted on once, uploads' quizzes
+    _statements(KEY_FIXES_STATEMENTS),  # 15 -> 16: key fixes kept, reports resolved by them
+    _statements(VERSIONS_STATEMENTS),  # 16 -> 17: stored quizzes' versions, pending edits
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -25,11 +25,13 @@ from .core import Clock, _UserJob, pragmas
 from .deliveries import DeliveriesMixin
 from .homework import HomeworkMixin
 from .images import ImagesMixin
+from .keyfixes import KeyFixesMixin
 from .models import LANGUAGES
 from .review import ReviewMixin
 from .runs import RunsMixin, ensure_chat
 from .schema import prepare_file
 from .stats import StatsMixin
+from .versions import VersionsMixin
 
 CHAT_CACHE_MAX = 50_000
 
@@ -95,6 +97,8 @@ class Store(
     AuthoredMixin,
     DeliveriesMixin,
     ImagesMixin,
+    KeyFixesMixin,
+    VersionsMixin,
 ):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 

@@ -406,9 +406,11 @@ class World:
         announced_size: int | AnyType | None = ANY,
         chat: ChatRef | None = None,
         size_known: bool = True,
+        caption: str | None = None,
     ) -> JSON:
         """A user sends a file. ``announced_size``: the Document's ``file_size`` (ANY: the real
-        size; None: left out, as Telegram may); ``size_known`` False: getFile leaves it out too."""
+        size; None: left out, as Telegram may); ``size_known`` False: getFile leaves it out too;
+        ``caption``: the text sent with it."""
         u = self.user(user)
         c = self.private_chat(u) if chat is None else self.chat(chat)
         if c.type == "private":
@@ -417,6 +419,8 @@ class World:
         size = len(data) if announced_size is ANY else announced_size
         assert not isinstance(size, AnyType)
         extra: JSON = {"document": document_object(stored, file_name, mime_type, size)}
+        if caption is not None:
+            extra["caption"] = caption
         msg = self._new_user_message(c, None, sender=u, extra=extra)
         return self._queue_message(c, msg)
 

@@ -209,8 +209,12 @@ def _question(where: str, raw: str, category: str | None, notes: Notes) -> Draft
         raise _Skip("imp_not_mcq", kind="description")
     closing = _find(chars, "}", opening + 1)
     if closing < 0 or 0 <= _find(chars, "{", opening + 1) < closing:
+        if _tex_braces(chars):
+            raise _tex_skip()
         raise _Skip("imp_gift_unterminated")
     if _find(chars, "{", closing + 1) >= 0:
+        if _tex_braces(chars):
+            raise _tex_skip()
         raise _Skip("imp_not_mcq", kind="several answer blocks")
     before, body, after = chars[:opening], chars[opening + 1 : closing], chars[closing + 1 :]
     question = _format(_text(before), fmt)
@@ -219,6 +223,27 @@ def _question(where: str, raw: str, category: str | None, notes: Notes) -> Draft
         question = f"{question} _____ {tail}".strip()
     draft = _answers(where, body, question, fmt, notes)
     return replace(draft, tag=category)
+
+
+def _tex_skip() -> _Skip:
+    """TeX's braces unescaped: skipped, with how GIFT wants them written."""
+    return _Skip("imp_gift_tex_braces", tex="\\frac{a}{b}", gift="\\frac\\{a\\}\\{b\\}")
+
+
+def _tex_braces(chars: Chars) -> bool:
+    """Whether an unescaped brace follows a TeX command (``\\frac{``) or a super- or subscript
+    (``^{``, ``_{``): TeX written the usual way, whose braces GIFT reads as answer blocks."""
+    letters = False  # inside a run of letters that follows a backslash
+    for n, (ch, escaped) in enumerate(chars):
+        if ch == "{" and not escaped and n > 0:
+            prev = chars[n - 1][0]
+            if letters or (prev in "^_" and not chars[n - 1][1]):
+                return True
+        if ch == "\\" and escaped:
+            letters = True
+        elif not (letters and ch.isascii() and ch.isalpha()):
+            letters = False
+    return False
 
 
 def _piece(text: str, fmt: str) -> str:
