@@ -1,0 +1,90 @@
+"""The buttons of group quizzes and practice: answers, start buttons, "which quiz?" lists."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar, Self
+
+from bot.tg.callbackdata import MAX_ID, CallbackData
+
+SUBMIT = -1  # the ``shown`` of a Submit button (several right answers)
+QUIZ_ID = r"(?:[a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})"  # a folder bank's or ``u.N``
+_LONGEST_BANK_ID = "q" * 32
+
+
+def shown_text(shown: int) -> str:
+    """An option's place on the wire: its digit, or ``s`` for Submit."""
+    return "s" if shown == SUBMIT else str(shown)
+
+
+def shown_value(text: str) -> int:
+    """The place ``shown_text`` wrote."""
+    return SUBMIT if text == "s" else int(text)
+
+
+@dataclass(frozen=True)
+class AnswerData(CallbackData):
+    """``a:RUN:Q:OPT``: an answer (group run or practice) to question Q, the option shown at
+    OPT (on a several-answers question: tick or untick it); ``a:RUN:Q:s`` submits the ticks."""
+
+    prefix: ClassVar[str] = "a"
+    pattern: ClassVar[re.Pattern[str]] = re.compile(
+        r"([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])"
+    )
+    run_id: int
+    q_index: int
+    shown: int
+
+    def body(self) -> str:
+        return f"{self.run_id}:{self.q_index}:{shown_text(self.shown)}"
+
+    @classmethod
+    def build(cls, match: re.Match[str]) -> Self | None:
+        run_id = int(match[1])
+        return cls(run_id, int(match[2]), shown_value(match[3])) if run_id < MAX_ID else None
+
+    @classmethod
+    def largest(cls) -> Self:
+        return cls(MAX_ID - 1, 999, SUBMIT)
+
+
+@dataclass(frozen=True)
+class StartData(CallbackData):
+    """``s:QUIZ``: start (group) or practise (private) a quiz of the ``/quiz`` list."""
+
+    prefix: ClassVar[str] = "s"
+    pattern: ClassVar[re.Pattern[str]] = re.compile(f"({QUIZ_ID})")
+    quiz_id: str
+
+    def body(self) -> str:
+        return self.quiz_id
+
+    @classmethod
+    def build(cls, match: re.Match[str]) -> Self | None:
+        return cls(match[1])
+
+    @classmethod
+    def largest(cls) -> Self:
+        return cls(_LONGEST_BANK_ID)
+
+
+@dataclass(frozen=True)
+class PickData(CallbackData):
+    """``k:COMMAND:QUIZ``: a quiz picked from a "which quiz?" list: run ``/COMMAND QUIZ``."""
+
+    prefix: ClassVar[str] = "k"
+    pattern: ClassVar[re.Pattern[str]] = re.compile(f"([a-z]{{1,16}}):({QUIZ_ID})")
+    command: str
+    quiz_id: str
+
+    def body(self) -> str:
+        return f"{self.command}:{self.quiz_id}"
+
+    @classmethod
+    def build(cls, match: re.Match[str]) -> Self | None:
+        return cls(match[1], match[2])
+
+    @classmethod
+    def largest(cls) -> Self:
+        return cls("c" * 16, _LONGEST_BANK_ID)
