@@ -74,7 +74,7 @@ def test_help_and_menus_come_from_the_table() -> None:
         assert t(lang, "help_teacher_flow") in teachers  # how a teacher goes about it
         for command in REGISTRY.commands:
             for key, section in (
-                (command.help if command.who == "everyone" else None, students),
+                (command.help if command.who == "anyone" else None, students),
                 (command.help if command.who == "moderator" else None, moderators),
                 (command.mod_help, moderators),
             ):
@@ -85,7 +85,7 @@ def test_help_and_menus_come_from_the_table() -> None:
             assert t(lang, key) in teachers and t(lang, key) not in students + moderators
         everyone = [c.command for c in REGISTRY.menu(lang, admins=False)]
         admins = [c.command for c in REGISTRY.menu(lang, admins=True)]
-        assert everyone == [c.name for c in REGISTRY.commands if c.who == "everyone" and c.menu]
+        assert everyone == [c.name for c in REGISTRY.commands if c.who == "anyone" and c.menu]
         assert "next" not in everyone and "review" not in admins
         assert {"quiz", "next", "stop", "resetleaderboard", "export", "help"} <= set(admins)
 

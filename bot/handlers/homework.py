@@ -17,7 +17,6 @@ from bot.core.deadlines import DEFAULT_DURATION, parse_duration, show_offset
 from bot.handlers.replies import (
     card_quiz,
     is_moderator,
-    language,
     offer_quizzes,
     reply,
     thread_of,
@@ -54,7 +53,7 @@ async def homework_command(update: Update, context: Context) -> None:
     chat, message, user = update.effective_chat, update.effective_message, update.effective_user
     if chat is None or message is None or user is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     args = context.args or []
     hws = context.bot_data.homeworks
     if not args:
@@ -128,7 +127,7 @@ async def start_homework(update: Update, context: Context) -> None:
     match = HW_PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
     if user is None:
         return
-    lang = await language(update, context.bot_data)
+    lang = context.lang
     if match is None:
         await reply(update, context, t(lang, "hw_missing"))
         return
@@ -144,7 +143,7 @@ async def timezone_command(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None or update.effective_message is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     args = context.args or []
     offset = parse_offset(args[0]) if len(args) == 1 else None
     if len(args) > 1 or (args and offset is None):
@@ -188,11 +187,9 @@ async def timezone_command(update: Update, context: Context) -> None:
 
 
 async def _stop_picked(
-    context: Context, svc: Services, chat: Chat, user_id: int, homework_id: int, lang: Lang
+    context: Context, svc: Services, chat: Chat, homework_id: int, lang: Lang
 ) -> tuple[Safe | None, bool]:
     """A button of the ``/homework stop`` picker: (callback answer, as an alert)."""
-    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, user_id):
-        return t(lang, "not_moderator"), True
     hw = await svc.store.homework(homework_id)
     if hw is None or hw.chat_id != chat.id:
         return t(lang, "alert_invalid"), True
@@ -212,8 +209,8 @@ async def stop_button(update: Update, context: Context, data: callbacks.Homework
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
-    lang = await language(update, svc)
-    text, alert = await _stop_picked(context, svc, chat, query.from_user.id, data.homework_id, lang)
+    lang = context.lang
+    text, alert = await _stop_picked(context, svc, chat, data.homework_id, lang)
     if not alert and text:  # the picker becomes a note of what was done
         await outbox.edit(context.bot, chat.id, query.message.message_id, text)
     return (None, False) if not alert else (text, True)
@@ -222,14 +219,9 @@ async def stop_button(update: Update, context: Context, data: callbacks.Homework
 async def answer_button(
     update: Update, context: Context, data: callbacks.HomeworkAnswerData
 ) -> Notice:
-    """An option tapped in a homework attempt (private chats only)."""
+    """An option tapped in a homework attempt (the student's own, in private: its rule)."""
     svc = context.bot_data
-    query = update.callback_query
-    assert query is not None and query.message is not None
-    lang = await language(update, svc)
-    if query.message.chat.type != Chat.PRIVATE:  # attempts live in private chats
-        return t_plain(lang, "alert_invalid"), True
-    return await svc.attempts.tap(tap_of(update, svc, data, lang))
+    return await svc.attempts.tap(tap_of(update, svc, data, context.lang))
 
 
 # --- table entries (joined in bot.handlers.registry) ----------------------------------------------
@@ -261,13 +253,13 @@ async def homework_from_card(update: Update, context: Context) -> None:
 async def duration_button(
     update: Update, context: Context, data: callbacks.HomeworkDurationData
 ) -> Notice:
-    """A duration picked under a saved quiz's link (the guard let only the moderator who
-    followed it pick, in the group, a quiz they may start): the homework is set, once."""
+    """A duration picked under a saved quiz's link (its rule lets only the moderator who
+    followed it pick, in the group), of a quiz they may start: the homework is set, once."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None
     message = query.message
-    lang = await language(update, svc)
+    lang = context.lang
     quiz = svc.authored.may_start(data.quiz_id, data.user_id)
     if not isinstance(message, Message) or quiz is None:
         return t_plain(lang, "alert_invalid"), True
@@ -315,13 +307,14 @@ HOMEWORK_FROM_CARD = filters.Regex(
 ) & (filters.ChatType.GROUPS)
 
 COMMANDS = (
-    Command("start", start_homework, where="private", filters=HW_START),
+    Command("start", start_homework, who="anyone", where="private", filters=HW_START),
     Command(
         "start", homework_from_card, who="moderator", where="group", filters=HOMEWORK_FROM_CARD
     ),
     Command(
         "homework",
         homework_command,
+        who="anyone",
         where="group",
         help="help_homework",
         menu="cmd_homework_list",
@@ -331,13 +324,15 @@ COMMANDS = (
     Command(
         "timezone",
         timezone_command,
+        who="anyone",
+        where="both",
         help="help_timezone",
         menu="cmd_timezone",
         mod_menu="cmd_timezone",
     ),
 )
 BUTTONS = (
-    Button(callbacks.HomeworkAnswerData, answer_button),
-    Button(callbacks.HomeworkStopData, stop_button),
-    Button(callbacks.HomeworkDurationData, duration_button, where="group"),
+    Button(callbacks.HomeworkAnswerData, answer_button, who="participant", where="private"),
+    Button(callbacks.HomeworkStopData, stop_button, who="moderator", where="group"),
+    Button(callbacks.HomeworkDurationData, duration_button, who="setter", where="group"),
 )

@@ -10,7 +10,7 @@ from telegram.ext import filters
 from telegram.helpers import create_deep_linked_url
 
 from bot.handlers import guard
-from bot.handlers.replies import language, pressed, private_here, quiz_named, reply
+from bot.handlers.replies import pressed, quiz_named, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
@@ -27,8 +27,8 @@ SHARE_PREFIX = "sq-"
 
 async def myquizzes(update: Update, context: Context) -> None:
     """List the sender's stored quizzes with their question counts and runs."""
-    lang = await private_here(update, context)
-    if lang is None or update.effective_user is None:
+    lang = context.lang
+    if update.effective_user is None:
         return
     svc = context.bot_data
     rows = svc.authored.of_author(update.effective_user.id)
@@ -41,10 +41,7 @@ async def _own(
 ) -> tuple[Lang, AuthoredQuiz] | None:
     """The sender's quiz named in the command (admins may name anyone's), after answering with
     a list of their quizzes when there is none."""
-    lang = await private_here(update, context)
-    user = update.effective_user
-    if lang is None or user is None:
-        return None
+    lang, user = context.lang, context.caller.user
     svc = context.bot_data
     admin = user.id in svc.settings.admin_ids
     text = " ".join(context.args or [] if words is None else words)
@@ -59,9 +56,7 @@ async def rename(update: Update, context: Context) -> None:
     """``/rename NAME NEW``: a new name for one of the sender's quizzes."""
     args = context.args or []
     if len(args) < 2:
-        lang = await private_here(update, context)
-        if lang is not None:
-            await reply(update, context, t(lang, "rename_usage"))
+        await reply(update, context, t(context.lang, "rename_usage"))
         return
     found = await _own(update, context, "rename", args[:-1])
     if found is None:
@@ -103,13 +98,9 @@ async def delete_button(update: Update, context: Context, data: callbacks.Delete
     """The confirmation buttons of /deletequiz."""
     svc = context.bot_data
     user_id, chat_id, message_id = pressed(update)
-    lang = await language(update, svc)
+    lang = context.lang
     row = svc.authored.row(f"u.{data.quiz_no}")
-    if (
-        row is None
-        or row.deleted_at is not None
-        or (row.author_id != user_id and user_id not in svc.settings.admin_ids)
-    ):
+    if row is None or row.deleted_at is not None:  # its author's or an admin's: its rule
         return t_plain(lang, "alert_invalid"), True
     if not data.confirm:
         await outbox.edit(context.bot, chat_id, message_id, t(lang, "delete_kept", name=row.name))
@@ -142,11 +133,11 @@ async def _share_text(context: Context, lang: Lang, row: AuthoredQuiz) -> Safe:
 
 
 async def card_button(update: Update, context: Context, data: callbacks.QuizCardData) -> Notice:
-    """A button of a saved quiz's card (the guard let only its author, privately): its share
-    link, or how to set homework."""
+    """A button of a saved quiz's card (its rule: its author, privately): its share link, or
+    how to set homework."""
     svc = context.bot_data
     _, chat_id, _ = pressed(update)
-    lang = await language(update, svc)
+    lang = context.lang
     row = svc.authored.row(data.quiz_id)
     if row is None or row.deleted_at is not None:
         return t_plain(lang, "alert_invalid"), True
@@ -160,10 +151,7 @@ async def card_button(update: Update, context: Context, data: callbacks.QuizCard
 async def publish(update: Update, context: Context) -> None:
     """``/publish NAME [off]`` (admins): offer a stored quiz to every group, or withdraw it."""
     svc = context.bot_data
-    lang = await private_here(update, context)
-    user = update.effective_user
-    if lang is None or user is None:
-        return
+    lang = context.lang
     args = context.args or []
     off = len(args) >= 2 and args[-1].casefold() == "off"
     picked = await quiz_named(
@@ -181,7 +169,7 @@ async def start_shared(update: Update, context: Context) -> None:
     """``/start sq-TOKEN``: practise a shared quiz in this private chat."""
     svc = context.bot_data
     chat = update.effective_chat
-    lang = await language(update, svc)
+    lang = context.lang
     if chat is None or chat.type != Chat.PRIVATE:
         return
     token = (context.args or [""])[0].removeprefix(SHARE_PREFIX)
@@ -212,16 +200,28 @@ SHARE_START = (
 )
 
 COMMANDS = (
-    Command("start", start_shared, where="private", filters=SHARE_START),
-    Command("myquizzes", myquizzes, where="private", help="help_myquizzes", menu="cmd_myquizzes"),
-    Command("share", share, where="private", help="help_share", menu="cmd_share"),
+    Command("start", start_shared, who="anyone", where="private", filters=SHARE_START),
     Command(
-        "deletequiz", deletequiz, where="private", help="help_deletequiz", menu="cmd_deletequiz"
+        "myquizzes",
+        myquizzes,
+        who="anyone",
+        where="private",
+        help="help_myquizzes",
+        menu="cmd_myquizzes",
     ),
-    Command("rename", rename, where="private", help="help_rename", menu="cmd_rename"),
+    Command("share", share, who="anyone", where="private", help="help_share", menu="cmd_share"),
+    Command(
+        "deletequiz",
+        deletequiz,
+        who="anyone",
+        where="private",
+        help="help_deletequiz",
+        menu="cmd_deletequiz",
+    ),
+    Command("rename", rename, who="anyone", where="private", help="help_rename", menu="cmd_rename"),
     Command("publish", publish, who="admin", where="private", help="help_publish"),
 )
 BUTTONS = (
-    Button(callbacks.DeleteData, delete_button, where="private"),
-    Button(callbacks.QuizCardData, card_button, where="private"),
+    Button(callbacks.DeleteData, delete_button, who=("author", "admin"), where="private"),
+    Button(callbacks.QuizCardData, card_button, who="author", where="private"),
 )

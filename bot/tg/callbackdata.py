@@ -13,7 +13,7 @@ Declaring the class registers its prefix; a prefix declared twice is refused at 
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Self
+from typing import ClassVar, Literal, Self
 
 from telegram.constants import InlineKeyboardButtonLimit
 
@@ -22,6 +22,12 @@ MAX_BYTES: int = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
 MAX_ID = 2**53
 _PREFIX = re.compile(r"[a-z]{1,4}")
 _KINDS: dict[str, type[CallbackData]] = {}
+#: what a button belongs to, which the registry's access check reads from its data: the chat
+#: it is in; the run played in that chat (``run_id``); the tapping student's homework attempt
+#: (``run_id``); a run they answered in (``run_id``); their review card (``card_id``); a stored
+#: quiz (``quiz_id``); the user a link's button was made for (``user_id``); or the group of
+#: the run it names (``run_id``)
+Belongs = Literal["chat", "run", "attempt", "answers", "card", "quiz", "link", "run_group"]
 
 
 class CallbackData:
@@ -29,6 +35,7 @@ class CallbackData:
 
     prefix: ClassVar[str]
     pattern: ClassVar[re.Pattern[str]]
+    belongs_to: ClassVar[Belongs] = "chat"
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()

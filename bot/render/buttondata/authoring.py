@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from bot.render.buttondata.quiz import QUIZ_ID
-from bot.tg.callbackdata import MAX_ID, CallbackData, flag
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData, flag
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class DeleteData(CallbackData):
     NUMBER."""
 
     prefix: ClassVar[str] = "dq"
+    belongs_to: ClassVar[Belongs] = "quiz"
     pattern: ClassVar[re.Pattern[str]] = re.compile(r"([1-9][0-9]{0,15}):([yn])")
     quiz_no: int
     confirm: bool
@@ -66,6 +67,7 @@ class QuizCardData(CallbackData):
     its share link, ``h`` how to set it as homework."""
 
     prefix: ClassVar[str] = "g"
+    belongs_to: ClassVar[Belongs] = "quiz"
     pattern: ClassVar[re.Pattern[str]] = re.compile(f"({QUIZ_ID}):([sh])")
     quiz_id: str
     action: str

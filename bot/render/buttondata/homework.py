@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from bot.render.buttondata.quiz import SUBMIT, shown_text, shown_value
-from bot.tg.callbackdata import MAX_ID, CallbackData
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
 
 #: a homework set from a saved quiz's link runs for one of these (seconds): 1 h, 1, 3, 7 days
 HOMEWORK_DURATIONS = (3600, 86_400, 3 * 86_400, 7 * 86_400)
@@ -19,6 +19,7 @@ class HomeworkAnswerData(CallbackData):
     several-answers question OPT ticks or unticks, ``h:RUN:Q:s`` submits)."""
 
     prefix: ClassVar[str] = "h"
+    belongs_to: ClassVar[Belongs] = "attempt"
     pattern: ClassVar[re.Pattern[str]] = re.compile(
         r"([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])"
     )
@@ -66,6 +67,7 @@ class HomeworkDurationData(CallbackData):
     link, may pick."""
 
     prefix: ClassVar[str] = "hd"
+    belongs_to: ClassVar[Belongs] = "link"
     pattern: ClassVar[re.Pattern[str]] = re.compile(
         r"(u\.[1-9][0-9]{0,15}):([0-9]):([1-9][0-9]{0,15})"
     )

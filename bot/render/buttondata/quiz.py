@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from bot.tg.callbackdata import MAX_ID, CallbackData
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
 
 SUBMIT = -1  # the ``shown`` of a Submit button (several right answers)
 QUIZ_ID = r"(?:[a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15})"  # a folder bank's or ``u.N``
@@ -29,6 +29,7 @@ class AnswerData(CallbackData):
     OPT (on a several-answers question: tick or untick it); ``a:RUN:Q:s`` submits the ticks."""
 
     prefix: ClassVar[str] = "a"
+    belongs_to: ClassVar[Belongs] = "run"
     pattern: ClassVar[re.Pattern[str]] = re.compile(
         r"([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])"
     )

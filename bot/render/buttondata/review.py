@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from bot.render.buttondata.quiz import SUBMIT, shown_text, shown_value
-from bot.tg.callbackdata import MAX_ID, CallbackData
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
 
 TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 
@@ -20,6 +20,7 @@ class ReviewData(CallbackData):
     question OPT ticks or unticks (the selection is stored, not carried) and ``s`` submits."""
 
     prefix: ClassVar[str] = "v"
+    belongs_to: ClassVar[Belongs] = "card"
     pattern: ClassVar[re.Pattern[str]] = re.compile(
         r"([1-9][0-9]{0,15}):([0-9]{2,10}):([0-9s]):([1-9][0-9]?):(0|[1-9][0-9]?)"
     )

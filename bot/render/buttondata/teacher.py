@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from bot.render.buttondata.quiz import QUIZ_ID
-from bot.tg.callbackdata import MAX_ID, CallbackData, flag
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData, flag
 
 REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
 _REASON_LETTER = {v: k for k, v in REASON_CODES.items()}
@@ -23,6 +23,7 @@ class ReportData(CallbackData):
     reason R: ``k`` (wrong answer key), ``u`` (unclear), ``t`` (typo)."""
 
     prefix: ClassVar[str] = "p"
+    belongs_to: ClassVar[Belongs] = "answers"
     pattern: ClassVar[re.Pattern[str]] = re.compile(
         r"([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2})(?::([kut]))?"
     )
@@ -50,6 +51,7 @@ class CardReportData(CallbackData):
     """``pc:CARD``: "report a problem" under a ``/review`` question."""
 
     prefix: ClassVar[str] = "pc"
+    belongs_to: ClassVar[Belongs] = "card"
     pattern: ClassVar[re.Pattern[str]] = re.compile(r"([1-9][0-9]{0,15})")
     card_id: int
 
@@ -108,6 +110,7 @@ class RunRegradeData(CallbackData):
     S = ``p`` preview, ``y`` apply, ``n`` drop."""
 
     prefix: ClassVar[str] = "rr"
+    belongs_to: ClassVar[Belongs] = "run_group"
     pattern: ClassVar[re.Pattern[str]] = re.compile(
         f"([1-9][0-9]{{0,15}}):([1-9][0-9]{{0,2}}):([0-9]|{_NUMBER_KEY}):([pyn])"
     )
