@@ -10,6 +10,7 @@ new feature module adds its tuples to :data:`COMMANDS` / :data:`BUTTONS` here.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Iterable, Sequence
@@ -329,6 +330,7 @@ def _checked(command: Command) -> CommandCallback:
     language) worked out once and set on the context."""
     who, where = command.who or "anyone", command.where or "both"
 
+    @functools.wraps(command.callback)
     async def checked(update: Update, context: Context) -> None:
         """Run the command if this sender may use it here; else say why not."""
         chat, user, message = update.effective_chat, update.effective_user, update.message

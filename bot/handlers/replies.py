@@ -201,7 +201,7 @@ async def private_here(update: Update, context: Context) -> Lang | None:
     chat = update.effective_chat
     if chat is None or update.effective_message is None:
         return None
-    lang = context.lang
+    lang = await language(update, context.bot_data)
     if chat.type == ChatType.PRIVATE:
         return lang
     await reply(update, context, t(lang, "private_only"))
