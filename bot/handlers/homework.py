@@ -77,7 +77,7 @@ async def homework_command(update: Update, context: Context) -> None:
     found, rest = named(args, lambda text: svc.resolver.find(text, choices, chat.id, user.id))
     picked = found.choice
     if picked is None:
-        await offer_quizzes(update, context, lang, "homework", found)
+        await offer_quizzes(update, context, "homework", found)
         return
     duration = (parse_duration(rest[0]) if rest else DEFAULT_DURATION) if len(rest) <= 1 else None
     quiz = picked.quiz

@@ -46,7 +46,7 @@ async def _own(
     admin = user.id in svc.settings.admin_ids
     text = " ".join(context.args or [] if words is None else words)
     picked = await quiz_named(
-        update, context, lang, command, text, svc.resolver.own(user.id, admin=admin)
+        update, context, command, text, svc.resolver.own(user.id, admin=admin)
     )
     row = svc.authored.row(picked.quiz_id) if picked is not None else None
     return None if row is None else (lang, row)
@@ -97,9 +97,9 @@ async def deletequiz(update: Update, context: Context) -> None:
 async def delete_button(update: Update, context: Context, data: callbacks.DeleteData) -> Notice:
     """The confirmation buttons of /deletequiz."""
     svc = context.bot_data
-    user_id, chat_id, message_id = pressed(update)
+    _, chat_id, message_id = pressed(update)
     lang = context.lang
-    row = svc.authored.row(f"u.{data.quiz_no}")
+    row = svc.authored.row(data.quiz_id)
     if row is None or row.deleted_at is not None:  # its author's or an admin's: its rule
         return t_plain(lang, "alert_invalid"), True
     if not data.confirm:
@@ -155,7 +155,7 @@ async def publish(update: Update, context: Context) -> None:
     args = context.args or []
     off = len(args) >= 2 and args[-1].casefold() == "off"
     picked = await quiz_named(
-        update, context, lang, "publish", " ".join(args[:-1] if off else args), svc.resolver.live()
+        update, context, "publish", " ".join(args[:-1] if off else args), svc.resolver.live()
     )
     row = svc.authored.row(picked.quiz_id) if picked is not None else None
     if row is None:

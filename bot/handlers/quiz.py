@@ -74,7 +74,7 @@ async def quiz(update: Update, context: Context) -> None:
         return
     request = parse_quiz_args(args, lambda text: svc.resolver.find(text, choices, chat.id, user.id))
     if request.choice is None:
-        await offer_quizzes(update, context, lang, "quiz", request.missed or Found(None))
+        await offer_quizzes(update, context, "quiz", request.missed or Found(None))
         return
     if request.usage:
         await reply(

@@ -96,7 +96,7 @@ async def regrade_command(update: Update, context: Context) -> None:
     keyed = split_args(args)
     words = keyed[0] if keyed is not None else args
     visible, _ = await guard.visible_quizzes(svc, chat.id, user.id)
-    picked = await quiz_named(update, context, lang, "regrade", " ".join(words), visible)
+    picked = await quiz_named(update, context, "regrade", " ".join(words), visible)
     if picked is None:
         return
     quiz = picked.quiz

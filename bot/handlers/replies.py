@@ -131,7 +131,6 @@ async def held_back(update: Update, context: Context, text: Safe) -> None:
 async def quiz_named(
     update: Update,
     context: Context,
-    lang: Lang,
     command: str,
     text: str,
     choices: Sequence[Choice],
@@ -141,18 +140,13 @@ async def quiz_named(
     found = context.bot_data.resolver.find(text, choices, *_who_where(update))
     if found.choice is not None:
         return found.choice
-    await offer_quizzes(update, context, lang, command, found)
+    await offer_quizzes(update, context, command, found)
     return None
 
 
-async def offer_quizzes(
-    update: Update,
-    context: Context,
-    lang: Lang,
-    command: str,
-    found: Found,
-) -> None:
+async def offer_quizzes(update: Update, context: Context, command: str, found: Found) -> None:
     """Which quiz? A short numbered list, a button each; remembered so "/command 2" works."""
+    lang = context.lang
     shown = list(found.options[:LIST_SIZE])
     context.bot_data.resolver.remember(*_who_where(update), shown)
     await reply(

@@ -44,7 +44,7 @@ async def leaderboard(update: Update, context: Context) -> None:
         current = await svc.store.current_season(chat.id)
         played = await svc.store.quizzes_played(chat.id, current)
         quiz = await quiz_named(
-            update, context, lang, "leaderboard", " ".join(args), svc.resolver.known(played)
+            update, context, "leaderboard", " ".join(args), svc.resolver.known(played)
         )
         if quiz is None:
             return

@@ -58,9 +58,7 @@ async def analysis_command(update: Update, context: Context) -> None:
     lang = context.lang
     visible, played = await guard.visible_quizzes(svc, chat.id, user.id)
     if context.args:
-        picked = await quiz_named(
-            update, context, lang, "analysis", " ".join(context.args), visible
-        )
+        picked = await quiz_named(update, context, "analysis", " ".join(context.args), visible)
         if picked is None:
             return
         quiz = picked.quiz
