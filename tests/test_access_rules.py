@@ -156,3 +156,27 @@ async def test_a_topic_command_works_only_in_a_topic(tg: FakeTelegram, db_path: 
         tg.user_says(cls.chat_id, student, "/ping", thread_id=50)
         await tg.wait_for_message(cls.chat_id, "pong en", thread_id=50)
         assert [cls.chat_id] == PONGED
+
+
+async def test_a_homework_links_duration_is_its_setters_while_a_moderator(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    """``setter`` (``hd:``): the moderator who followed the link, and only while still a
+    moderator of the group (other users and places: tests/test_homework_link.py)."""
+    cls = populate(tg, students=1)
+    chat, setter = cls.chat_id, cls.creator
+    clock = FrozenClock()
+    async with harness(tg, db_path, clock) as bot:
+        await write_quiz(tg, setter, "Cells")
+        tg.user_says(chat, setter, "/start qh-1")
+        picker = await tg.wait_for(lambda: next((m for m in tg.messages(chat) if m.buttons), None))
+        one_day = datas(picker)[1]
+        tg.set_member(chat, setter, "member")  # no longer a moderator of the group
+        bot.services.moderators.forget(chat)  # as when Telegram reports the change
+        await refused(tg, chat, setter, picker.message_id, one_day, "alert_mod_only")
+        assert await bot.services.store.open_homework() == []
+        tg.set_member(chat, setter, "creator")
+        bot.services.moderators.forget(chat)
+        picked = await tg.wait_answered(tg.tap(chat, setter, picker.message_id, one_day))
+        assert picked.text is None
+        await tg.wait_for(lambda: tg.find_message(chat, "Homework: Cells"))
