@@ -42,8 +42,10 @@ def startable_here(
     return next((q for q in svc.catalog.for_chat(chat_id) if q.id == quiz_id), None)
 
 
-async def practice_refusal(context: Context, user_id: int, quiz: Quiz, lang: Lang) -> Safe | None:
-    """Why this user may not practise ``quiz`` privately now, as a message, or None."""
+async def practice_refusal(context: Context, user_id: int, quiz: Quiz) -> Safe | None:
+    """Why this user may not practise ``quiz`` privately now, as a message in the caller's
+    language, or None."""
+    lang = context.lang
     key = await practice_wait(context, user_id, quiz)
     return t(lang, key, title=quiz.title(lang)) if key is not None else None
 

@@ -71,7 +71,7 @@ async def homework_command(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "not_moderator"))
         return
     if args[0].casefold() in ("stop", "বন্ধ"):
-        await _stop(update, context, svc, lang, args[1:])
+        await _stop(update, context, args[1:])
         return
     choices = svc.resolver.startable(chat.id, user.id, own=True)
     found, rest = named(args, lambda text: svc.resolver.find(text, choices, chat.id, user.id))
@@ -88,9 +88,8 @@ async def homework_command(update: Update, context: Context) -> None:
     await _set(svc, chat.id, thread_of(message), quiz, lang, user.id, duration)
 
 
-async def _stop(
-    update: Update, context: Context, svc: Services, lang: Lang, args: list[str]
-) -> None:
+async def _stop(update: Update, context: Context, args: list[str]) -> None:
+    svc, lang = context.bot_data, context.lang
     chat = update.effective_chat
     assert chat is not None
     items = await _open_items(svc, chat.id)
@@ -186,10 +185,9 @@ async def timezone_command(update: Update, context: Context) -> None:
         hws.refresh_card(hw.homework_id, force=True)
 
 
-async def _stop_picked(
-    context: Context, svc: Services, chat: Chat, homework_id: int, lang: Lang
-) -> tuple[Safe | None, bool]:
+async def _stop_picked(context: Context, chat: Chat, homework_id: int) -> tuple[Safe | None, bool]:
     """A button of the ``/homework stop`` picker: (callback answer, as an alert)."""
+    svc, lang = context.bot_data, context.lang
     hw = await svc.store.homework(homework_id)
     if hw is None or hw.chat_id != chat.id:
         return t(lang, "alert_invalid"), True
@@ -205,12 +203,10 @@ async def _stop_picked(
 
 async def stop_button(update: Update, context: Context, data: callbacks.HomeworkStopData) -> Notice:
     """A homework picked in the ``/homework stop`` picker: end it (moderators)."""
-    svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
-    lang = context.lang
-    text, alert = await _stop_picked(context, svc, chat, data.homework_id, lang)
+    text, alert = await _stop_picked(context, chat, data.homework_id)
     if not alert and text:  # the picker becomes a note of what was done
         await outbox.edit(context.bot, chat.id, query.message.message_id, text)
     return (None, False) if not alert else (text, True)

@@ -116,12 +116,13 @@ async def share(update: Update, context: Context) -> None:
     found = await _own(update, context, "share")
     if found is None:
         return
-    lang, row = found
-    await reply(update, context, await _share_text(context, lang, row))
+    _, row = found
+    await reply(update, context, await _share_text(context, row))
 
 
-async def _share_text(context: Context, lang: Lang, row: AuthoredQuiz) -> Safe:
+async def _share_text(context: Context, row: AuthoredQuiz) -> Safe:
     """The share link of a quiz (made on first use)."""
+    lang = context.lang
     svc = context.bot_data
     token = row.share_token
     if token is None:
@@ -142,7 +143,7 @@ async def card_button(update: Update, context: Context, data: callbacks.QuizCard
     if row is None or row.deleted_at is not None:
         return t_plain(lang, "alert_invalid"), True
     if data.action == "s":
-        await outbox.send(context.bot, chat_id, await _share_text(context, lang, row))
+        await outbox.send(context.bot, chat_id, await _share_text(context, row))
     else:
         await outbox.send(context.bot, chat_id, t(lang, "card_homework_how", name=row.name))
     return None, False
@@ -178,7 +179,7 @@ async def start_shared(update: Update, context: Context) -> None:
     if quiz is None or row is None:
         await reply(update, context, t(lang, "share_gone"))
         return
-    wait = await guard.practice_refusal(context, chat.id, quiz, lang)
+    wait = await guard.practice_refusal(context, chat.id, quiz)
     if wait is not None:
         await reply(update, context, wait)
         return

@@ -87,7 +87,7 @@ async def quiz(update: Update, context: Context) -> None:
     chosen = request.choice.quiz
     seconds = request.seconds or chosen.seconds or svc.settings.question_seconds
     if private:
-        wait = await guard.practice_refusal(context, user.id, chosen, lang)
+        wait = await guard.practice_refusal(context, user.id, chosen)
         if wait is not None:
             await reply(update, context, wait)
             return

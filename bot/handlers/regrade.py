@@ -239,7 +239,7 @@ async def button(update: Update, context: Context, data: ReportButton) -> Notice
             return t_plain(lang, "alert_invalid"), True
         data = callbacks.ReportData(found[0], found[1])
     if data.reason is None:
-        return await _ask_reason(context, svc, chat.id, data, lang)
+        return await _ask_reason(context, chat.id, data)
     added = await svc.store.add_report(data.run_id, data.q_index, user.id, data.reason, svc.clock())
     if added is None:
         return t_plain(lang, "alert_invalid"), True
@@ -378,9 +378,8 @@ async def run_regrade_button(
     return None, False
 
 
-async def _ask_reason(
-    context: Context, svc: Services, chat_id: int, data: callbacks.ReportData, lang: Lang
-) -> Notice:
+async def _ask_reason(context: Context, chat_id: int, data: callbacks.ReportData) -> Notice:
+    svc, lang = context.bot_data, context.lang
     run = await svc.store.get_run(data.run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or data.q_index >= run.question_count:
