@@ -37,8 +37,11 @@ class CallbackData:
     pattern: ClassVar[re.Pattern[str]]
     belongs_to: ClassVar[Belongs] = "chat"
 
-    def __init_subclass__(cls) -> None:
+    def __init_subclass__(cls, *, shared: bool = False) -> None:
+        """Registers the kind's prefix; ``shared``: a base of several kinds (no prefix)."""
         super().__init_subclass__()
+        if shared:
+            return
         prefix = cls.__dict__.get("prefix")
         if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
             raise TypeError(f"{cls.__name__}: a prefix of 1 to 4 small letters is required")

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from bot.render.buttondata.quiz import SUBMIT, shown_text, shown_value
+from bot.render.buttondata.quiz import OptionData
 from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
 
 #: a homework set from a saved quiz's link runs for one of these (seconds): 1 h, 1, 3, 7 days
@@ -14,30 +14,11 @@ HOMEWORK_DURATIONS = (3600, 86_400, 3 * 86_400, 7 * 86_400)
 
 
 @dataclass(frozen=True)
-class HomeworkAnswerData(CallbackData):
-    """``h:RUN:Q:OPT``: an answer to a homework question in a private chat (as ``a:``: on a
-    several-answers question OPT ticks or unticks, ``h:RUN:Q:s`` submits)."""
+class HomeworkAnswerData(OptionData):
+    """``h:RUN:Q:OPT``: an answer to a homework question in a private chat (as ``a:``)."""
 
     prefix: ClassVar[str] = "h"
     belongs_to: ClassVar[Belongs] = "attempt"
-    pattern: ClassVar[re.Pattern[str]] = re.compile(
-        r"([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])"
-    )
-    run_id: int
-    q_index: int
-    shown: int
-
-    def body(self) -> str:
-        return f"{self.run_id}:{self.q_index}:{shown_text(self.shown)}"
-
-    @classmethod
-    def build(cls, match: re.Match[str]) -> Self | None:
-        run_id = int(match[1])
-        return cls(run_id, int(match[2]), shown_value(match[3])) if run_id < MAX_ID else None
-
-    @classmethod
-    def largest(cls) -> Self:
-        return cls(MAX_ID - 1, 999, SUBMIT)
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,10 @@ def shown_value(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class AnswerData(CallbackData):
-    """``a:RUN:Q:OPT``: an answer (group run or practice) to question Q, the option shown at
-    OPT (on a several-answers question: tick or untick it); ``a:RUN:Q:s`` submits the ticks."""
+class OptionData(CallbackData, shared=True):
+    """``RUN:Q:OPT`` after its prefix: an option tapped in a run, question Q, the option shown
+    at OPT (on a several-answers question: tick or untick it); ``RUN:Q:s`` submits the ticks."""
 
-    prefix: ClassVar[str] = "a"
-    belongs_to: ClassVar[Belongs] = "run"
     pattern: ClassVar[re.Pattern[str]] = re.compile(
         r"([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([0-9s])"
     )
@@ -48,6 +46,14 @@ class AnswerData(CallbackData):
     @classmethod
     def largest(cls) -> Self:
         return cls(MAX_ID - 1, 999, SUBMIT)
+
+
+@dataclass(frozen=True)
+class AnswerData(OptionData):
+    """``a:RUN:Q:OPT``: an answer in a group run or in practice."""
+
+    prefix: ClassVar[str] = "a"
+    belongs_to: ClassVar[Belongs] = "run"
 
 
 @dataclass(frozen=True)
