@@ -304,7 +304,7 @@ async def test_forged_buttons_get_an_alert_and_store_nothing(
             (f"a:{2**53 + 1}:0:0", INVALID),
             (f"a:{run + 1000}:0:0", OVER),  # a run that never existed
             ("s:../../etc/passwd", INVALID),
-            ("s:nonexistent", INVALID),
+            ("s:nonexistent", "Only the group's moderators start quizzes here."),  # who, first
             ("s:zero", "Only the group's moderators start quizzes here."),  # not a moderator
             ("r:1:y", "Only the group's moderators can do that."),  # reset, not a moderator
             ("r:0:y", INVALID),

@@ -74,7 +74,7 @@ def test_help_and_menus_come_from_the_table() -> None:
         assert t(lang, "help_teacher_flow") in teachers  # how a teacher goes about it
         for command in REGISTRY.commands:
             for key, section in (
-                (command.help if command.who == "everyone" else None, students),
+                (command.help if command.who == "anyone" else None, students),
                 (command.help if command.who == "moderator" else None, moderators),
                 (command.mod_help, moderators),
             ):
@@ -85,7 +85,7 @@ def test_help_and_menus_come_from_the_table() -> None:
             assert t(lang, key) in teachers and t(lang, key) not in students + moderators
         everyone = [c.command for c in REGISTRY.menu(lang, admins=False)]
         admins = [c.command for c in REGISTRY.menu(lang, admins=True)]
-        assert everyone == [c.name for c in REGISTRY.commands if c.who == "everyone" and c.menu]
+        assert everyone == [c.name for c in REGISTRY.commands if c.who == "anyone" and c.menu]
         assert "next" not in everyone and "review" not in admins
         assert {"quiz", "next", "stop", "resetleaderboard", "export", "help"} <= set(admins)
 
@@ -98,16 +98,61 @@ def test_a_broken_table_is_refused() -> None:
         return None, False
 
     with pytest.raises(ValueError, match="/quiz has two handlers"):
-        Registry((*COMMANDS, Command("quiz", noop)), BUTTONS)
+        Registry((*COMMANDS, Command("quiz", noop, who="anyone", where="both")), BUTTONS)
     with pytest.raises(ValueError, match="no text 'help_nope'"):
-        Registry((*COMMANDS, Command("nope", noop, help="help_nope")), BUTTONS)
+        Registry(
+            (*COMMANDS, Command("nope", noop, who="anyone", where="both", help="help_nope")),
+            BUTTONS,
+        )
     with pytest.raises(ValueError, match="bad command name"):
-        Registry((*COMMANDS, Command("Nope", noop)), BUTTONS)
+        Registry((*COMMANDS, Command("Nope", noop, who="anyone", where="both")), BUTTONS)
     with pytest.raises(ValueError, match="two handlers for one kind"):
-        Registry(COMMANDS, (*BUTTONS, Button(callbacks.StartData, tap)))
+        Registry(COMMANDS, (*BUTTONS, Button(callbacks.StartData, tap, who="anyone", where="both")))
     # a payload route may share its name with the generic command
     route = next(c for c in COMMANDS if c.filters is not None)
-    Registry((*COMMANDS, Command("start", noop, filters=route.filters)), BUTTONS)
+    Registry(
+        (*COMMANDS, Command("start", noop, who="anyone", where="both", filters=route.filters)),
+        BUTTONS,
+    )
+
+
+def test_an_entry_without_its_access_rule_is_refused_by_name() -> None:
+    """No defaults: a command or a button without ``who`` or ``where`` stops the build, and
+    the message names it; a rule the button's data cannot be checked against too."""
+
+    async def noop(update: Update, context: Context) -> None:
+        """Nothing."""
+
+    async def tap(update: Update, context: Context, data: object) -> Notice:
+        return None, False
+
+    for command in (
+        Command("nope", noop),
+        Command("nope", noop, who="anyone"),
+        Command("nope", noop, where="group"),
+    ):
+        with pytest.raises(ValueError, match=r"/nope \(.*noop\): no access rule"):
+            Registry((*COMMANDS, command), BUTTONS)
+    with pytest.raises(ValueError, match="/nope: who='author' is a button's rule"):
+        Registry((*COMMANDS, Command("nope", noop, who="author", where="both")), BUTTONS)
+    others = tuple(b for b in BUTTONS if b.kind is not callbacks.ResetData)
+    for button in (
+        Button(callbacks.ResetData, tap),
+        Button(callbacks.ResetData, tap, who="moderator"),
+        Button(callbacks.ResetData, tap, where="group"),
+        Button(callbacks.ResetData, tap, who=(), where="group"),
+    ):
+        with pytest.raises(ValueError, match=r"button ResetData \(.*tap\): no access rule"):
+            Registry(COMMANDS, (*others, button))
+    # an author's button must name a quiz; a setter's, the user the link was made for
+    with pytest.raises(ValueError, match="ResetData: who='author' needs data naming quiz"):
+        Registry(COMMANDS, (*others, Button(callbacks.ResetData, tap, who="author", where="group")))
+    with pytest.raises(ValueError, match="ResetData: who='setter' needs data naming link"):
+        Registry(COMMANDS, (*others, Button(callbacks.ResetData, tap, who="setter", where="group")))
+    # and the application is never built from such a table
+    broken = (*COMMANDS, Command("nope", noop, help="help_next"))
+    with pytest.raises(ValueError, match="/nope"):
+        handled_commands(Registry(broken, BUTTONS))
 
 
 # --- one entry is all a new command needs ----------------------------------------------------
@@ -134,7 +179,7 @@ async def test_one_entry_adds_a_checked_listed_command(tg: FakeTelegram, db_path
             Command(
                 "ping", ping, who="moderator", where="group", help="help_next", menu="cmd_next"
             ),
-            Command("op", operator_ping, who="admin", help="help_export"),
+            Command("op", operator_ping, who="admin", where="both", help="help_export"),
         ),
         BUTTONS,
     )
@@ -188,7 +233,11 @@ def test_start_payloads_have_their_own_handlers_before_the_generic_start() -> No
         h for h in REGISTRY.handlers() if isinstance(h, CommandHandler) and "start" in h.commands
     ]
     assert len(starts) >= 2
-    generic = [i for i, h in enumerate(starts) if h.callback is commands.start]
+    generic = [
+        i
+        for i, h in enumerate(starts)
+        if getattr(h.callback, "__wrapped__", None) is commands.start
+    ]
     assert generic == [len(starts) - 1]  # routes with a payload filter come first
     assert callbacks.recap_payload(12) == "recap_12"
     assert re.fullmatch(callbacks.RECAP_START, "/start@quizbot recap_12")

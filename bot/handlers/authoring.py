@@ -16,7 +16,7 @@ from telegram import Message, Poll, Update
 
 from bot.core.images import MAX_IMAGE_BYTES, STORED_NAME
 from bot.handlers import guard
-from bot.handlers.replies import language, pressed, private_here, reply
+from bot.handlers.replies import pressed, private_here, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
@@ -45,8 +45,8 @@ MAX_TEXT_CHARS = 4096  # Telegram's own limit for a message; longer cannot arriv
 
 async def newquiz(update: Update, context: Context) -> None:
     """Start a draft: ask for its title (or take it from the command)."""
-    lang = await private_here(update, context)
-    if lang is None or update.effective_user is None:
+    lang = context.lang
+    if update.effective_user is None:
         return
     svc = context.bot_data
     user_id = update.effective_user.id
@@ -75,8 +75,8 @@ async def newquiz(update: Update, context: Context) -> None:
 
 async def cancel(update: Update, context: Context) -> None:
     """Drop the draft."""
-    lang = await private_here(update, context)
-    if lang is None or update.effective_user is None:
+    lang = context.lang
+    if update.effective_user is None:
         return
     dropped = await context.bot_data.store.drop_draft(update.effective_user.id)
     await reply(update, context, t(lang, "author_cancelled" if dropped else "author_no_draft"))
@@ -84,10 +84,7 @@ async def cancel(update: Update, context: Context) -> None:
 
 async def done(update: Update, context: Context) -> None:
     """Validate the draft as a whole and save it as the author's quiz."""
-    lang = await private_here(update, context)
-    user = update.effective_user
-    if lang is None or user is None:
-        return
+    lang, user = context.lang, context.caller.user
     svc = context.bot_data
     current = await svc.store.draft(user.id)
     if current is None:
@@ -302,7 +299,7 @@ async def undo(update: Update, context: Context, data: callbacks.UndoData) -> No
 async def _undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
     svc = context.bot_data
     user_id, chat_id, message_id = pressed(update)
-    lang = await language(update, svc)
+    lang = context.lang
     current = await svc.store.draft(user_id)
     questions = drafts.from_json(current.questions) if current is not None else []
     if current is None or len(questions) != data.number or _stamp(questions[-1]) != data.stamp:
@@ -362,8 +359,11 @@ def _lang(stored: str, fallback: Lang) -> Lang:
 # --- table entries (joined in bot.handlers.registry) ----------------------------------------------
 
 COMMANDS = (
-    Command("newquiz", newquiz, where="private", help="help_newquiz", menu="cmd_newquiz"),
-    Command("done", done, where="private", help="help_done", menu="cmd_done"),
-    Command("cancel", cancel, where="private", help="help_cancel", menu="cmd_cancel"),
+    Command(
+        "newquiz", newquiz, who="anyone", where="private", help="help_newquiz", menu="cmd_newquiz"
+    ),
+    Command("done", done, who="anyone", where="private", help="help_done", menu="cmd_done"),
+    Command("cancel", cancel, who="anyone", where="private", help="help_cancel", menu="cmd_cancel"),
 )
-BUTTONS = (Button(callbacks.UndoData, undo, where="private"),)
+#: the draft undone is the tapping user's own (drafts are kept per user)
+BUTTONS = (Button(callbacks.UndoData, undo, who="anyone", where="private"),)

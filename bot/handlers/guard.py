@@ -1,26 +1,14 @@
-"""Who may press a button, follow a link or name a quiz, and where (issue 23).
+"""Which quizzes a caller may see or start here, practice waiting for a live quiz, daily upload
+limits, and message updates handled once.
 
-Run ids and homework ids are small sequential numbers shown in every button, so an id alone
-must never be enough: every button passes :func:`button_refusal` before its handler (the
-registry calls it), and the teacher's commands and links ask :func:`may_see_quiz`. Message
-updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`). The checks:
-
-- a private chat belongs to one user: a button pressed there by anyone else is refused;
-- an answer button in a private chat only answers that chat's own practice run (a group run's
-  tap is checked against its chat by the handler, on the hot path, without a database read);
-- a homework answer only answers the tapping student's own attempt;
-- "report a problem" only for a run the reporter answered in;
-- a start button only for a quiz listed in that chat (folder banks with a chat list) or one the
-  user may start (own, published; in private, one shared by link when the button carries the
-  link's token: the quiz's number alone grants nothing), and, in private, not while that quiz
-  is live or open as homework in one of the user's groups (:func:`practice_refusal`);
-- a saved quiz's card (share, homework) only for its author, in private; a /regrade preview's
-  buttons only for the group's moderators and a quiz they may see there; a re-grade under a
-  report only in private, by a moderator of the run's group;
-- a quiz picked from a "which quiz?" list runs its command as if typed (who, where, which
-  quizzes); the group links ``/start qs-N`` and ``/start qh-N`` only for a quiz the sender may
-  start (own, published; ``qh`` by the group's moderators); the duration asked after ``qh``
-  only by the moderator who followed the link, in a group, still a moderator there.
+Who may press a button or use a command, and where, is each entry's rule, checked by the
+registry (``bot.handlers.access``). What a button or link names is checked here: a start button
+only for a quiz listed in that chat (folder banks with a chat list) or one the user may start
+(own, published; in private, one shared by link when the button carries the link's token: the
+quiz's number alone grants nothing), and, in private, not while that quiz is live or open as
+homework in one of the user's groups (:func:`practice_wait`); a /regrade preview's buttons and the teacher's
+commands and links only for a quiz the moderator may see there (:func:`may_see_quiz`). Message
+updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`).
 """
 
 from __future__ import annotations
@@ -30,98 +18,21 @@ import shutil
 from dataclasses import dataclass
 from typing import NoReturn
 
-from telegram import Chat, Update
+from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
 from bot.banks.authored import AUTHORED_ID
 from bot.banks.resolver import Choice
 from bot.core.bank import Question, Quiz
-from bot.core.limits import ALERT_LIMIT
-from bot.handlers.replies import language
-from bot.handlers.routes import Notice
-from bot.i18n import t, t_plain
+from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
-from bot.render import callbacks, fit
+from bot.render import fit
 from bot.services.container import Context, Services
 from bot.tg import outbox
 from bot.tg.membership import is_member
 
 log = logging.getLogger(__name__)
-
-
-async def button_refusal(
-    update: Update, context: Context, data: callbacks.CallbackData
-) -> Notice | None:
-    """The alert refusing this tap, or None when the tapping user may press it here."""
-    svc = context.bot_data
-    query = update.callback_query
-    assert query is not None and query.message is not None
-    chat, user = query.message.chat, query.from_user
-    private = chat.type == Chat.PRIVATE
-    if private and chat.id != user.id:  # a private chat is one user's
-        return t_plain(await language(update, svc), "alert_invalid"), True
-    if isinstance(data, (callbacks.ResetData, callbacks.ReviewData, callbacks.TimezoneData)):
-        return None  # checked by their handlers (moderator of the chat; the user's own card)
-    if isinstance(data, callbacks.AnswerData) and not private:
-        return None  # a group tap: its handler checks the run's chat (hot path: no reads)
-    lang = await language(update, svc)
-    invalid = t_plain(lang, "alert_invalid"), True
-    if isinstance(data, callbacks.AnswerData):
-        run = await svc.store.get_run(data.run_id)
-        if run is not None and (run.mode != "practice" or run.chat_id != chat.id):
-            return invalid
-    elif isinstance(data, callbacks.HomeworkAnswerData):
-        attempt = svc.attempts.get(data.run_id)
-        if not private or (attempt is not None and attempt.user_id != user.id):
-            return invalid
-    elif isinstance(data, callbacks.ReportData):
-        if not await svc.store.took_part(data.run_id, user.id):
-            return invalid
-    elif isinstance(data, callbacks.StartData):
-        if not private and not await svc.moderators.may_moderate(chat, user.id):
-            if svc.resolver.choice(data.quiz_id) is None:
-                return invalid  # no such quiz (any more)
-            return t_plain(lang, "alert_mod_start"), True  # a group's start: its moderators'
-        token = data.token if private else ""
-        quiz = startable_here(svc, data.quiz_id, chat.id, user.id, token=token)
-        if quiz is None:
-            return invalid
-        if private and (key := await practice_wait(context, user.id, quiz)) is not None:
-            return t_plain(lang, key, title=quiz.title(lang))[:ALERT_LIMIT], True
-    elif isinstance(data, callbacks.QuizCardData):  # a saved quiz's card: its author's (private:
-        row = svc.authored.row(data.quiz_id)  # its Button's ``where``)
-        if row is None or row.author_id != user.id:
-            return invalid
-    elif isinstance(data, callbacks.QuizEditData):  # editing a saved quiz: its author's, privately
-        row = svc.authored.row(f"u.{data.quiz_no}")
-        if not private or row is None or row.author_id != user.id:
-            return invalid
-    elif isinstance(data, callbacks.RegradeData):  # a /regrade preview: the group's moderators
-        if private:
-            return invalid
-        if not await svc.moderators.may_moderate(chat, user.id):
-            return t_plain(lang, "alert_mod_only"), True
-        if await may_see_quiz(svc, data.quiz_id, chat.id, user.id) is None:
-            return invalid
-    elif isinstance(data, callbacks.RunRegradeData):  # under a report, in a teacher's private
-        run = await svc.store.get_run(data.run_id) if private else None
-        if run is None or run.chat_id >= 0:
-            return invalid
-        if not await svc.moderators.may_moderate(Chat(run.chat_id, Chat.SUPERGROUP), user.id):
-            return t_plain(lang, "alert_mod_only"), True
-    elif isinstance(data, callbacks.HomeworkDurationData):  # after /start qh-N in a group
-        if user.id != data.user_id:
-            return t_plain(lang, "hw_duration_not_yours"), True
-        if not await svc.moderators.may_moderate(chat, user.id):  # (in a group: its ``where``)
-            return t_plain(lang, "alert_mod_only"), True
-        if svc.authored.may_start(data.quiz_id, user.id) is None:
-            return invalid
-    elif isinstance(data, callbacks.PickData) and svc.resolver.choice(data.quiz_id) is None:
-        return invalid  # no such quiz (any more)
-    # PickData: the command it runs checks who and where (an alert when refused), and finds the
-    # quiz only among those the command's own rule lets this user name here (as when typed)
-    return None
 
 
 def startable_here(
@@ -135,8 +46,10 @@ def startable_here(
     return next((q for q in svc.catalog.for_chat(chat_id) if q.id == quiz_id), None)
 
 
-async def practice_refusal(context: Context, user_id: int, quiz: Quiz, lang: Lang) -> Safe | None:
-    """Why this user may not practise ``quiz`` privately now, as a message, or None."""
+async def practice_refusal(context: Context, user_id: int, quiz: Quiz) -> Safe | None:
+    """Why this user may not practise ``quiz`` privately now, as a message in the caller's
+    language, or None."""
+    lang = context.lang
     key = await practice_wait(context, user_id, quiz)
     return t(lang, key, title=quiz.title(lang)) if key is not None else None
 

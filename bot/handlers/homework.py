@@ -18,7 +18,6 @@ from bot.core.engine import TYPED_MIN_SECONDS
 from bot.handlers.replies import (
     card_quiz,
     is_moderator,
-    language,
     offer_quizzes,
     reply,
     thread_of,
@@ -55,7 +54,7 @@ async def homework_command(update: Update, context: Context) -> None:
     chat, message, user = update.effective_chat, update.effective_message, update.effective_user
     if chat is None or message is None or user is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     args = context.args or []
     hws = context.bot_data.homeworks
     if not args:
@@ -73,13 +72,13 @@ async def homework_command(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "not_moderator"))
         return
     if args[0].casefold() in ("stop", "বন্ধ"):
-        await _stop(update, context, svc, lang, args[1:])
+        await _stop(update, context, args[1:])
         return
     choices = svc.resolver.startable(chat.id, user.id, own=True)
     found, rest = named(args, lambda text: svc.resolver.find(text, choices, chat.id, user.id))
     picked = found.choice
     if picked is None:
-        await offer_quizzes(update, context, lang, "homework", found)
+        await offer_quizzes(update, context, "homework", found)
         return
     duration = (parse_duration(rest[0]) if rest else DEFAULT_DURATION) if len(rest) <= 1 else None
     quiz = picked.quiz
@@ -93,9 +92,8 @@ async def homework_command(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "hw_already_set", title=quiz.title(lang)))
 
 
-async def _stop(
-    update: Update, context: Context, svc: Services, lang: Lang, args: list[str]
-) -> None:
+async def _stop(update: Update, context: Context, args: list[str]) -> None:
+    svc, lang = context.bot_data, context.lang
     chat = update.effective_chat
     assert chat is not None
     items = await _open_items(svc, chat.id)
@@ -132,7 +130,7 @@ async def start_homework(update: Update, context: Context) -> None:
     match = HW_PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
     if user is None:
         return
-    lang = await language(update, context.bot_data)
+    lang = context.lang
     if match is None:
         await reply(update, context, t(lang, "hw_missing"))
         return
@@ -148,7 +146,7 @@ async def timezone_command(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None or update.effective_message is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     args = context.args or []
     offset = parse_offset(args[0]) if len(args) == 1 else None
     if len(args) > 1 or (args and offset is None):
@@ -191,12 +189,9 @@ async def timezone_command(update: Update, context: Context) -> None:
         hws.refresh_card(hw.homework_id, force=True)
 
 
-async def _stop_picked(
-    context: Context, svc: Services, chat: Chat, user_id: int, homework_id: int, lang: Lang
-) -> tuple[Safe | None, bool]:
+async def _stop_picked(context: Context, chat: Chat, homework_id: int) -> tuple[Safe | None, bool]:
     """A button of the ``/homework stop`` picker: (callback answer, as an alert)."""
-    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, user_id):
-        return t(lang, "not_moderator"), True
+    svc, lang = context.bot_data, context.lang
     hw = await svc.store.homework(homework_id)
     if hw is None or hw.chat_id != chat.id:
         return t(lang, "alert_invalid"), True
@@ -212,12 +207,10 @@ async def _stop_picked(
 
 async def stop_button(update: Update, context: Context, data: callbacks.HomeworkStopData) -> Notice:
     """A homework picked in the ``/homework stop`` picker: end it (moderators)."""
-    svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
-    lang = await language(update, svc)
-    text, alert = await _stop_picked(context, svc, chat, query.from_user.id, data.homework_id, lang)
+    text, alert = await _stop_picked(context, chat, data.homework_id)
     if not alert and text:  # the picker becomes a note of what was done
         await outbox.edit(context.bot, chat.id, query.message.message_id, text)
     return (None, False) if not alert else (text, True)
@@ -226,14 +219,9 @@ async def stop_button(update: Update, context: Context, data: callbacks.Homework
 async def answer_button(
     update: Update, context: Context, data: callbacks.HomeworkAnswerData
 ) -> Notice:
-    """An option tapped in a homework attempt (private chats only)."""
+    """An option tapped in a homework attempt (the student's own, in private: its rule)."""
     svc = context.bot_data
-    query = update.callback_query
-    assert query is not None and query.message is not None
-    lang = await language(update, svc)
-    if query.message.chat.type != Chat.PRIVATE:  # attempts live in private chats
-        return t_plain(lang, "alert_invalid"), True
-    return await svc.attempts.tap(tap_of(update, svc, data, lang))
+    return await svc.attempts.tap(tap_of(update, svc, data, context.lang))
 
 
 # --- table entries (joined in bot.handlers.registry) ----------------------------------------------
@@ -265,13 +253,13 @@ async def homework_from_card(update: Update, context: Context) -> None:
 async def duration_button(
     update: Update, context: Context, data: callbacks.HomeworkDurationData
 ) -> Notice:
-    """A duration picked under a saved quiz's link (the guard let only the moderator who
-    followed it pick, in the group, a quiz they may start): the homework is set, once."""
+    """A duration picked under a saved quiz's link (its rule lets only the moderator who
+    followed it pick, in the group), of a quiz they may start: the homework is set, once."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None
     message = query.message
-    lang = await language(update, svc)
+    lang = context.lang
     quiz = svc.authored.may_start(data.quiz_id, data.user_id)
     if not isinstance(message, Message) or quiz is None:
         return t_plain(lang, "alert_invalid"), True
@@ -346,13 +334,14 @@ HOMEWORK_FROM_CARD = filters.Regex(
 ) & (filters.ChatType.GROUPS)
 
 COMMANDS = (
-    Command("start", start_homework, where="private", filters=HW_START),
+    Command("start", start_homework, who="anyone", where="private", filters=HW_START),
     Command(
         "start", homework_from_card, who="moderator", where="group", filters=HOMEWORK_FROM_CARD
     ),
     Command(
         "homework",
         homework_command,
+        who="anyone",
         where="group",
         help="help_homework",
         menu="cmd_homework_list",
@@ -362,13 +351,15 @@ COMMANDS = (
     Command(
         "timezone",
         timezone_command,
+        who="anyone",
+        where="both",
         help="help_timezone",
         menu="cmd_timezone",
         mod_menu="cmd_timezone",
     ),
 )
 BUTTONS = (
-    Button(callbacks.HomeworkAnswerData, answer_button),
-    Button(callbacks.HomeworkStopData, stop_button),
-    Button(callbacks.HomeworkDurationData, duration_button, where="group"),
+    Button(callbacks.HomeworkAnswerData, answer_button, who="participant", where="private"),
+    Button(callbacks.HomeworkStopData, stop_button, who="moderator", where="group"),
+    Button(callbacks.HomeworkDurationData, duration_button, who="setter", where="group"),
 )

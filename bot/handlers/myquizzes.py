@@ -10,7 +10,7 @@ from telegram.ext import filters
 from telegram.helpers import create_deep_linked_url
 
 from bot.handlers import guard
-from bot.handlers.replies import language, pressed, private_here, quiz_named, reply
+from bot.handlers.replies import pressed, quiz_named, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
@@ -28,8 +28,8 @@ SHARE_PREFIX = "sq-"
 
 async def myquizzes(update: Update, context: Context) -> None:
     """List the sender's stored quizzes with their question counts and runs."""
-    lang = await private_here(update, context)
-    if lang is None or update.effective_user is None:
+    lang = context.lang
+    if update.effective_user is None:
         return
     svc = context.bot_data
     rows = svc.authored.of_author(update.effective_user.id)
@@ -43,15 +43,12 @@ async def _own(
 ) -> tuple[Lang, AuthoredQuiz] | None:
     """The sender's quiz named in the command (admins may name anyone's), after answering with
     a list of their quizzes when there is none."""
-    lang = await private_here(update, context)
-    user = update.effective_user
-    if lang is None or user is None:
-        return None
+    lang, user = context.lang, context.caller.user
     svc = context.bot_data
     admin = user.id in svc.settings.admin_ids
     text = " ".join(context.args or [] if words is None else words)
     picked = await quiz_named(
-        update, context, lang, command, text, svc.resolver.own(user.id, admin=admin)
+        update, context, command, text, svc.resolver.own(user.id, admin=admin)
     )
     row = svc.authored.row(picked.quiz_id) if picked is not None else None
     return None if row is None else (lang, row)
@@ -61,9 +58,7 @@ async def rename(update: Update, context: Context) -> None:
     """``/rename NAME NEW``: a new name for one of the sender's quizzes."""
     args = context.args or []
     if len(args) < 2:
-        lang = await private_here(update, context)
-        if lang is not None:
-            await reply(update, context, t(lang, "rename_usage"))
+        await reply(update, context, t(context.lang, "rename_usage"))
         return
     found = await _own(update, context, "rename", args[:-1])
     if found is None:
@@ -105,14 +100,10 @@ async def deletequiz(update: Update, context: Context) -> None:
 async def delete_button(update: Update, context: Context, data: callbacks.DeleteData) -> Notice:
     """The confirmation buttons of /deletequiz."""
     svc = context.bot_data
-    user_id, chat_id, message_id = pressed(update)
-    lang = await language(update, svc)
-    row = svc.authored.row(f"u.{data.quiz_no}")
-    if (
-        row is None
-        or row.deleted_at is not None
-        or (row.author_id != user_id and user_id not in svc.settings.admin_ids)
-    ):
+    _, chat_id, message_id = pressed(update)
+    lang = context.lang
+    row = svc.authored.row(data.quiz_id)
+    if row is None or row.deleted_at is not None:  # its author's or an admin's: its rule
         return t_plain(lang, "alert_invalid"), True
     if not data.confirm:
         await outbox.edit(context.bot, chat_id, message_id, t(lang, "delete_kept", name=row.name))
@@ -128,12 +119,13 @@ async def share(update: Update, context: Context) -> None:
     found = await _own(update, context, "share")
     if found is None:
         return
-    lang, row = found
-    await reply(update, context, await _share_text(context, lang, row))
+    _, row = found
+    await reply(update, context, await _share_text(context, row))
 
 
-async def _share_text(context: Context, lang: Lang, row: AuthoredQuiz) -> Safe:
+async def _share_text(context: Context, row: AuthoredQuiz) -> Safe:
     """The share link of a quiz (made on first use)."""
+    lang = context.lang
     svc = context.bot_data
     token = row.share_token
     if token is None:
@@ -145,16 +137,16 @@ async def _share_text(context: Context, lang: Lang, row: AuthoredQuiz) -> Safe:
 
 
 async def card_button(update: Update, context: Context, data: callbacks.QuizCardData) -> Notice:
-    """A button of a saved quiz's card (the guard let only its author, privately): its share
-    link, or how to set homework."""
+    """A button of a saved quiz's card (its rule: its author, privately): its share link, or
+    how to set homework."""
     svc = context.bot_data
     _, chat_id, _ = pressed(update)
-    lang = await language(update, svc)
+    lang = context.lang
     row = svc.authored.row(data.quiz_id)
     if row is None or row.deleted_at is not None:
         return t_plain(lang, "alert_invalid"), True
     if data.action == "s":
-        await outbox.send(context.bot, chat_id, await _share_text(context, lang, row))
+        await outbox.send(context.bot, chat_id, await _share_text(context, row))
     else:
         await outbox.send(context.bot, chat_id, t(lang, "card_homework_how", name=row.name))
     return None, False
@@ -163,14 +155,11 @@ async def card_button(update: Update, context: Context, data: callbacks.QuizCard
 async def publish(update: Update, context: Context) -> None:
     """``/publish NAME [off]`` (admins): offer a stored quiz to every group, or withdraw it."""
     svc = context.bot_data
-    lang = await private_here(update, context)
-    user = update.effective_user
-    if lang is None or user is None:
-        return
+    lang = context.lang
     args = context.args or []
     off = len(args) >= 2 and args[-1].casefold() == "off"
     picked = await quiz_named(
-        update, context, lang, "publish", " ".join(args[:-1] if off else args), svc.resolver.live()
+        update, context, "publish", " ".join(args[:-1] if off else args), svc.resolver.live()
     )
     row = svc.authored.row(picked.quiz_id) if picked is not None else None
     if row is None:
@@ -184,7 +173,7 @@ async def start_shared(update: Update, context: Context) -> None:
     """``/start sq-TOKEN``: practise a shared quiz in this private chat."""
     svc = context.bot_data
     chat = update.effective_chat
-    lang = await language(update, svc)
+    lang = context.lang
     if chat is None or chat.type != Chat.PRIVATE:
         return
     token = (context.args or [""])[0].removeprefix(SHARE_PREFIX)
@@ -193,7 +182,7 @@ async def start_shared(update: Update, context: Context) -> None:
     if quiz is None or row is None:
         await reply(update, context, t(lang, "share_gone"))
         return
-    wait = await guard.practice_refusal(context, chat.id, quiz, lang)
+    wait = await guard.practice_refusal(context, chat.id, quiz)
     if wait is not None:
         await reply(update, context, wait)
         return
@@ -215,16 +204,28 @@ SHARE_START = (
 )
 
 COMMANDS = (
-    Command("start", start_shared, where="private", filters=SHARE_START),
-    Command("myquizzes", myquizzes, where="private", help="help_myquizzes", menu="cmd_myquizzes"),
-    Command("share", share, where="private", help="help_share", menu="cmd_share"),
+    Command("start", start_shared, who="anyone", where="private", filters=SHARE_START),
     Command(
-        "deletequiz", deletequiz, where="private", help="help_deletequiz", menu="cmd_deletequiz"
+        "myquizzes",
+        myquizzes,
+        who="anyone",
+        where="private",
+        help="help_myquizzes",
+        menu="cmd_myquizzes",
     ),
-    Command("rename", rename, where="private", help="help_rename", menu="cmd_rename"),
+    Command("share", share, who="anyone", where="private", help="help_share", menu="cmd_share"),
+    Command(
+        "deletequiz",
+        deletequiz,
+        who="anyone",
+        where="private",
+        help="help_deletequiz",
+        menu="cmd_deletequiz",
+    ),
+    Command("rename", rename, who="anyone", where="private", help="help_rename", menu="cmd_rename"),
     Command("publish", publish, who="admin", where="private", help="help_publish"),
 )
 BUTTONS = (
-    Button(callbacks.DeleteData, delete_button, where="private"),
-    Button(callbacks.QuizCardData, card_button, where="private"),
+    Button(callbacks.DeleteData, delete_button, who=("author", "admin"), where="private"),
+    Button(callbacks.QuizCardData, card_button, who="author", where="private"),
 )

@@ -12,9 +12,9 @@ from telegram.constants import ChatMemberStatus
 from telegram.ext import filters
 
 from bot import render
-from bot.banks.authored import AUTHORED_ID
 from bot.banks.resolver import Choice, Found, named
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS
+from bot.core.limits import ALERT_LIMIT
 from bot.handlers import guard
 from bot.handlers.replies import (
     card_quiz,
@@ -26,7 +26,7 @@ from bot.handlers.replies import (
 )
 from bot.handlers.routes import Button, Command, Notice
 from bot.handlers.taps import tap_of
-from bot.i18n import parse_lang, t, whole_number
+from bot.i18n import parse_lang, t, t_plain, whole_number
 from bot.i18n.markup import join
 from bot.render import callbacks
 from bot.services.container import Context
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 async def start(update: Update, context: Context) -> None:
     """Greet and explain, in the user's language."""
-    await reply(update, context, t(await language(update, context.bot_data), "start"))
+    await reply(update, context, t(context.lang, "start"))
 
 
 async def quiz(update: Update, context: Context) -> None:
@@ -46,7 +46,7 @@ async def quiz(update: Update, context: Context) -> None:
     chat, message, user = update.effective_chat, update.effective_message, update.effective_user
     if chat is None or message is None or user is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     args = context.args or []
     private = chat.type == Chat.PRIVATE
     mod = private or await is_moderator(update, svc)
@@ -74,7 +74,7 @@ async def quiz(update: Update, context: Context) -> None:
         return
     request = parse_quiz_args(args, lambda text: svc.resolver.find(text, choices, chat.id, user.id))
     if request.choice is None:
-        await offer_quizzes(update, context, lang, "quiz", request.missed or Found(None))
+        await offer_quizzes(update, context, "quiz", request.missed or Found(None))
         return
     if request.usage:
         await reply(
@@ -87,7 +87,7 @@ async def quiz(update: Update, context: Context) -> None:
     chosen = request.choice.quiz
     seconds = request.seconds or chosen.seconds or svc.settings.question_seconds
     if private:
-        wait = await guard.practice_refusal(context, user.id, chosen, lang)
+        wait = await guard.practice_refusal(context, user.id, chosen)
         if wait is not None:
             await reply(update, context, wait)
             return
@@ -145,7 +145,7 @@ async def _running_here(update: Update, context: Context) -> Any:
     chat, message = update.effective_chat, update.effective_message
     if chat is None or message is None:
         return None
-    lang = await language(update, context.bot_data)
+    lang = context.lang
     run = context.bot_data.groups.running(chat.id, thread_of(message))
     if run is None:
         await reply(update, context, t(lang, "quiz_not_running"), important=True)
@@ -172,7 +172,7 @@ async def set_language(update: Update, context: Context) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     chosen = parse_lang(context.args[0]) if context.args and len(context.args) == 1 else None
     if chosen is None:
         await reply(update, context, t(lang, "lang_usage"))
@@ -208,37 +208,29 @@ async def answer_button(update: Update, context: Context, data: callbacks.Answer
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
-    run = svc.groups.by_id(data.run_id)
+    run = svc.groups.by_id(data.run_id)  # live in this chat: its entry's rule
     if run is not None:
-        if run.chat_id != query.message.chat.id:
-            return t(run.lang, "alert_invalid"), True
         return await svc.groups.tap(tap_of(update, svc, data, run.lang))
-    return await svc.practice.tap(tap_of(update, svc, data, await language(update, svc)))
+    return await svc.practice.tap(tap_of(update, svc, data, context.lang))
 
 
 async def start_button(update: Update, context: Context, data: callbacks.StartData) -> Notice:
     """A start button under ``/quiz``: practise in private; start the quiz in a group
-    (moderators)."""
+    (moderators: its entry's rule), if the quiz is one listed here or the user may start."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
-    chat = query.message.chat
-    lang = await language(update, svc)
+    chat, lang, user_id = query.message.chat, context.lang, query.from_user.id
     private = chat.type == Chat.PRIVATE
-    quiz_ = (
-        svc.authored.may_start(
-            data.quiz_id, query.from_user.id, token=data.token if private else ""
-        )
-        if AUTHORED_ID.match(data.quiz_id)
-        else svc.catalog.get(data.quiz_id)
-    )
+    token = data.token if private else ""  # a quiz shared by link: practised with its token
+    quiz_ = guard.startable_here(svc, data.quiz_id, chat.id, user_id, token=token)
     if quiz_ is None:
-        return t(lang, "alert_invalid"), True
+        return t_plain(lang, "alert_invalid"), True
     if private:
+        if (key := await guard.practice_wait(context, user_id, quiz_)) is not None:
+            return t_plain(lang, key, title=quiz_.title(lang))[:ALERT_LIMIT], True
         await svc.practice.start(chat.id, quiz_, lang, svc.rng)
         return None, False
-    if not await svc.moderators.may_moderate(chat, query.from_user.id):
-        return t(lang, "alert_mod_start"), True
     thread = thread_of(query.message) if isinstance(query.message, Message) else 0
     started = await svc.groups.start(
         chat.id,
@@ -350,10 +342,12 @@ GROUP_START = filters.Regex(
 ) & (filters.ChatType.GROUPS)
 
 COMMANDS = (
-    Command("start", start_in_group, where="group", filters=GROUP_START),
+    Command("start", start_in_group, who="anyone", where="group", filters=GROUP_START),
     Command(
         "quiz",
         quiz,
+        who="anyone",
+        where="both",
         help="help_quiz",
         menu="cmd_quiz",
         mod_help="help_quiz_mod",
@@ -369,14 +363,23 @@ GENERAL_COMMANDS = (
     Command(
         "lang",
         set_language,
+        who="anyone",
+        where="both",
         help="help_lang",
         menu="cmd_lang",
         mod_help="help_lang_mod",
         mod_menu="cmd_lang",
     ),
-    Command("start", start, menu="cmd_start"),
+    Command("start", start, who="anyone", where="both", menu="cmd_start"),
 )
 BUTTONS = (
-    Button(callbacks.AnswerData, answer_button),
-    Button(callbacks.StartData, start_button),
+    Button(callbacks.AnswerData, answer_button, who="participant", where="both"),
+    # in a group, its moderators start the quiz; in a private chat, its user practises it
+    Button(
+        callbacks.StartData,
+        start_button,
+        who="moderator",
+        where="both",
+        refused="alert_mod_start",
+    ),
 )

@@ -155,4 +155,4 @@ async def _uploaded(
     return None, False
 
 
-BUTTONS = (Button(callbacks.QuizEditData, edit_button, where="private"),)
+BUTTONS = (Button(callbacks.QuizEditData, edit_button, who="author", where="private"),)

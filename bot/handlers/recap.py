@@ -8,7 +8,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import filters
 
 from bot import render
-from bot.handlers.replies import language, reply
+from bot.handlers.replies import reply
 from bot.handlers.routes import Command
 from bot.render.callbacks import RECAP_PREFIX, RECAP_START
 from bot.services.container import Context
@@ -45,7 +45,7 @@ async def start_recap(update: Update, context: Context) -> None:
         return
     svc = context.bot_data
     run_id = int(context.args[0].removeprefix(RECAP_PREFIX))
-    await svc.recaps.deliver_link(chat.id, user.id, run_id, await language(update, svc))
+    await svc.recaps.deliver_link(chat.id, user.id, run_id, context.lang)
 
 
 async def recap_command(update: Update, context: Context) -> None:
@@ -53,7 +53,7 @@ async def recap_command(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is None:
         return
-    lang = await language(update, context.bot_data)
+    lang = context.lang
     args = [a.casefold() for a in context.args or []]
     choice = (
         {"on": True, "off": False, "চালু": True, "বন্ধ": False}.get(args[0])
@@ -71,6 +71,8 @@ async def recap_command(update: Update, context: Context) -> None:
 
 
 COMMANDS = (
-    Command("start", start_recap, where="private", filters=START_FILTER),
-    Command("recap", recap_command, where="private", help="help_recap", menu="cmd_recap"),
+    Command("start", start_recap, who="anyone", where="private", filters=START_FILTER),
+    Command(
+        "recap", recap_command, who="anyone", where="private", help="help_recap", menu="cmd_recap"
+    ),
 )

@@ -10,6 +10,7 @@ new feature module adds its tuples to :data:`COMMANDS` / :data:`BUTTONS` here.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Iterable, Sequence
@@ -22,15 +23,15 @@ from telegram import (
     BotCommandScopeAllChatAdministrators,
     BotCommandScopeChat,
     BotCommandScopeDefault,
+    Message,
     Update,
 )
-from telegram.constants import BotCommandLimit, ChatType
+from telegram.constants import BotCommandLimit
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.handlers import (
     authoring,
-    guard,
     homework,
     myquizzes,
     quiz,
@@ -42,13 +43,22 @@ from bot.handlers import (
     stats,
     teacher,
 )
-from bot.handlers.replies import answer_query, language, permitted, refusal, reply
+from bot.handlers.access import (
+    COMMAND_WHO,
+    INVALID,
+    NEEDS,
+    button_refusal,
+    command_refusal,
+    place_refusal,
+)
+from bot.handlers.replies import answer_query, language, reply
 from bot.handlers.routes import Button, Command, CommandCallback, Notice
 from bot.i18n import MESSAGES, t, t_plain
 from bot.i18n.lang import LANGS, Lang
 from bot.i18n.markup import Safe, join
 from bot.render import callbacks
-from bot.services.container import Context
+from bot.services.container import Caller, Context
+from bot.tg.callbackdata import CallbackData, kind_of
 
 log = logging.getLogger(__name__)
 
@@ -98,22 +108,52 @@ TEACHER_HELP = frozenset(
 
 
 class Registry:
-    """A table of commands and buttons (``/help`` is added to it), checked when built."""
+    """A table of commands and buttons (``/help`` and the "which quiz?" lists' buttons are
+    added to it), checked when built: an entry without its access rule is refused by name."""
 
     def __init__(self, commands: Sequence[Command], buttons: Sequence[Button]) -> None:
         self.commands: tuple[Command, ...] = (
             *commands,
             Command(
-                "help", self.help_command, help="help_help", menu="cmd_help", mod_menu="cmd_help"
+                "help",
+                self.help_command,
+                who="anyone",
+                where="both",
+                help="help_help",
+                menu="cmd_help",
+                mod_menu="cmd_help",
             ),
         )
-        self.buttons: dict[type, Button] = {b.kind: b for b in buttons}
+        # a picked quiz runs its command, which checks its own rule as when typed
+        buttons = (*buttons, Button(callbacks.PickData, self.picked, who="anyone", where="both"))
+        self.buttons: dict[type[CallbackData], Button] = {b.kind: b for b in buttons}
         problems = self._problems(buttons)
         if problems:
             raise ValueError("command table: " + "; ".join(problems))
 
     def _problems(self, buttons: Sequence[Button]) -> list[str]:
-        problems = []
+        problems = [
+            f"/{c.name} ({c.callback.__qualname__}): no access rule (who and where)"
+            for c in self.commands
+            if c.who is None or c.where is None
+        ]
+        problems += [
+            f"/{c.name}: who={c.who!r} is a button's rule"
+            for c in self.commands
+            if c.who is not None and c.who not in COMMAND_WHO
+        ]
+        problems += [
+            f"button {b.kind.__name__} ({b.callback.__qualname__}): no access rule (who and where)"
+            for b in buttons
+            if not b.kinds or b.where is None
+        ]
+        problems += [
+            f"button {b.kind.__name__}: who={who!r} needs data naming "
+            + " or ".join(sorted(NEEDS[who]))
+            for b in buttons
+            for who in b.kinds
+            if who in NEEDS and b.kind.belongs_to not in NEEDS[who]
+        ]
         plain = [n for c in self.commands if c.filters is None for n in c.names]
         problems += [f"/{n} has two handlers" for n in sorted(set(plain)) if plain.count(n) > 1]
         problems += [
@@ -155,57 +195,68 @@ class Registry:
     async def help_command(self, update: Update, context: Context) -> None:
         """List the commands for students and moderators (and the bot's administrators, to
         them)."""
-        svc = context.bot_data
-        user = update.effective_user
-        admin = user is not None and user.id in svc.settings.admin_ids
-        await reply(update, context, self.help_text(await language(update, svc), admin=admin))
+        caller = context.caller
+        admin = caller.user.id in context.bot_data.settings.admin_ids
+        await reply(update, context, self.help_text(caller.lang, admin=admin))
 
     async def button(self, update: Update, context: Context) -> None:
-        """Every inline button, routed by the type of its data. Each callback query is
-        answered, forged ones included."""
+        """Every inline button, routed by the kind of its data after its entry's access check.
+        Each callback query is answered, forged ones included."""
         query = update.callback_query
         if query is None:
             return
         svc = context.bot_data
+        lang = await language(update, svc)
         try:
-            text, alert = await self._route(update, context)
+            text, alert = await self._route(update, context, lang)
         except Exception:
-            await answer_query(query, t(await language(update, svc), "apology"), True, svc)
+            await answer_query(query, t(lang, "apology"), True, svc)
             raise
         await answer_query(query, text, alert, svc)
 
-    async def _route(self, update: Update, context: Context) -> Notice:
+    async def _route(self, update: Update, context: Context, lang: Lang) -> Notice:
         query = update.callback_query
         assert query is not None
-        data = callbacks.parse(query.data)
-        if isinstance(data, callbacks.PickData) and query.message is not None:
-            return await guard.button_refusal(update, context, data) or await self.picked(
-                update, context, data
-            )
-        entry = self.buttons.get(type(data)) if data is not None else None
-        chat = query.message.chat if query.message is not None else None
-        if data is None or entry is None or chat is None or not _fits(entry.where, chat.type):
-            return t(await language(update, context.bot_data), "alert_invalid"), True
-        # who taps, where: checked for every kind of button before its handler (issue 23)
-        refused = await guard.button_refusal(update, context, data)
-        return refused or await entry.callback(update, context, data)
+        invalid = t_plain(lang, INVALID), True
+        kind = kind_of(query.data)
+        if kind is None:  # not a button of this bot: forged, or of a version long gone
+            log.info("button of no declared kind refused: %r", (query.data or "")[:64])
+            return invalid
+        entry = self.buttons.get(kind)
+        data = kind.parse(query.data or "")
+        message = query.message
+        if entry is None or data is None or message is None or entry.where is None:
+            return invalid
+        context.caller = caller = Caller(message.chat, query.from_user, lang)
+        where = place_refusal(
+            entry.where, caller, message if isinstance(message, Message) else None, tap=True
+        )
+        refused = where or await button_refusal(context.bot_data, caller, entry.kinds, data)
+        if refused is not None and where is None and entry.refused is not None:
+            refused = entry.refused  # the entry's own words for who may press it
+        if refused is not None:
+            return t_plain(lang, refused), True
+        return await entry.callback(update, context, data)
 
     async def picked(self, update: Update, context: Context, data: callbacks.PickData) -> Notice:
         """A quiz picked from a "which quiz?" list: run its command with it, after the same
         who/where checks as the typed command."""
-        lang = await language(update, context.bot_data)
+        caller = context.caller
+        svc = context.bot_data
         command = next(
             (c for c in self.commands if c.filters is None and data.command in c.names), None
         )
-        chat = update.effective_chat
-        if command is None or chat is None or not _fits(command.where, chat.type):
-            return t_plain(lang, "alert_invalid"), True
+        if command is None or command.where is None or svc.resolver.choice(data.quiz_id) is None:
+            return t_plain(caller.lang, INVALID), True
+        message = update.effective_message
+        if place_refusal(command.where, caller, message, tap=True) is not None:
+            return t_plain(caller.lang, INVALID), True
         # naming a quiz to a command moderators use differently (/quiz, /homework) starts or
         # sets it: in a group, a moderator's (as the typed command's handler decides)
-        who = "moderator" if command.mod_help is not None else command.who
-        refused = await refusal(update, context.bot_data, who, command.where)
+        who = "moderator" if command.mod_help is not None else command.who or "anyone"
+        refused = await command_refusal(update, svc, caller, who)
         if refused is not None:  # a tap is answered with an alert, not a message in the chat
-            return t_plain(lang, refused), True
+            return t_plain(caller.lang, refused), True
         context.args = [data.quiz_id]
         await command.callback(update, context)
         return None, False
@@ -215,7 +266,7 @@ class Registry:
     def help_text(self, lang: Lang, *, admin: bool = False) -> Safe:
         """``/help``: a section per role (student, teacher, moderator in a group, and the bot's
         operators, only for an ``admin``), a line per command in table order."""
-        students = [c.help for c in self.commands if c.who == "everyone"]
+        students = [c.help for c in self.commands if c.who == "anyone"]
         moderators = [
             c.help if c.who == "moderator" else c.mod_help
             for c in self.commands
@@ -243,13 +294,11 @@ class Registry:
         out = []
         for c in self.commands:
             if admins:
-                key = (
-                    c.mod_menu if c.who == "everyone" else c.menu if c.who == "moderator" else None
-                )
+                key = c.mod_menu if c.who == "anyone" else c.menu if c.who == "moderator" else None
             elif operator:
-                key = c.menu if c.who in ("everyone", "admin") else None
+                key = c.menu if c.who in ("anyone", "admin") else None
             else:
-                key = c.menu if c.who == "everyone" else None
+                key = c.menu if c.who == "anyone" else None
             if key:
                 out.append(
                     BotCommand(c.name, t_plain(lang, key)[: BotCommandLimit.MAX_DESCRIPTION])
@@ -280,20 +329,26 @@ class Registry:
                 log.warning("could not register the command list (%s): %s", scope.type, exc)
 
 
-def _fits(where: str, chat_type: str) -> bool:
-    private = chat_type == ChatType.PRIVATE
-    return where == "both" or (where == "private") == private
-
-
 def _checked(command: Command) -> CommandCallback:
-    """The entry's handler, behind its ``who``/``where`` check."""
-    if command.who == "everyone" and command.where == "both":
-        return command.callback
+    """The entry's handler, behind its ``who``/``where`` check; the caller (sender, chat and
+    language) worked out once and set on the context."""
+    who, where = command.who or "anyone", command.where or "both"
 
+    @functools.wraps(command.callback)
     async def checked(update: Update, context: Context) -> None:
         """Run the command if this sender may use it here; else say why not."""
-        if await permitted(update, context, command.who, command.where) is not None:
-            await command.callback(update, context)
+        chat, user, message = update.effective_chat, update.effective_user, update.message
+        if chat is None or user is None or message is None:
+            return
+        svc = context.bot_data
+        context.caller = caller = Caller(chat, user, await language(update, svc))
+        refused = place_refusal(where, caller, message, tap=False) or await command_refusal(
+            update, svc, caller, who
+        )
+        if refused is not None:
+            await reply(update, context, t(caller.lang, refused))
+            return
+        await command.callback(update, context)
 
     return checked
 

@@ -24,7 +24,7 @@ from bot.handlers.regrade_keys import (
     report_how,
     split_args,
 )
-from bot.handlers.replies import language, quiz_named, reply
+from bot.handlers.replies import quiz_named, reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
@@ -100,12 +100,12 @@ async def regrade_command(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     args = context.args or []
     keyed = split_args(args)
     words = keyed[0] if keyed is not None else args
     visible, _ = await guard.visible_quizzes(svc, chat.id, user.id)
-    picked = await quiz_named(update, context, lang, "regrade", " ".join(words), visible)
+    picked = await quiz_named(update, context, "regrade", " ".join(words), visible)
     if picked is None:
         return
     quiz = picked.quiz
@@ -273,14 +273,14 @@ async def _stored_key(
 
 
 async def regrade_button(update: Update, context: Context, data: callbacks.RegradeData) -> Notice:
-    """Apply (or drop) the re-grading ``/regrade`` previewed (the guard let only the group's
-    moderators, in the group)."""
+    """Apply (or drop) the re-grading ``/regrade`` previewed (its rule: the group's moderators,
+    in the group) of a quiz they may see there."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
-    lang = await language(update, svc)
-    quiz = svc.quizzes.get(data.quiz_id)
+    lang = context.lang
+    quiz = await guard.may_see_quiz(svc, data.quiz_id, chat.id, query.from_user.id)
     if quiz is None or data.number > len(quiz.questions):
         return t_plain(lang, "alert_invalid"), True
     if not data.confirm:
@@ -313,21 +313,19 @@ async def button(update: Update, context: Context, data: ReportButton) -> Notice
     query = update.callback_query
     assert query is not None and query.message is not None
     chat, user = query.message.chat, query.from_user
-    lang = await language(update, svc)
-    if chat.type != Chat.PRIVATE:  # reports live in private chats
-        return t_plain(lang, "alert_invalid"), True
-    if isinstance(data, callbacks.CardReportData):
+    lang = context.lang
+    if isinstance(data, callbacks.CardReportData):  # the student's own card: its rule
         card = await svc.store.card(data.card_id)
         found = (
             await svc.store.latest_answer_run(user.id, card.quiz_id, card.question_id)
-            if card is not None and card.user_id == user.id
+            if card is not None
             else None
         )
         if found is None:
             return t_plain(lang, "alert_invalid"), True
         data = callbacks.ReportData(found[0], found[1])
     if data.reason is None:
-        return await _ask_reason(context, svc, chat.id, data, lang)
+        return await _ask_reason(context, chat.id, data)
     added = await svc.store.add_report(data.run_id, data.q_index, user.id, data.reason, svc.clock())
     if added is None:
         return t_plain(lang, "alert_invalid"), True
@@ -475,12 +473,12 @@ async def run_regrade_button(
     update: Update, context: Context, data: callbacks.RunRegradeData
 ) -> Notice:
     """A button under a report the teacher received privately: preview, apply or drop a
-    re-grading of the run's group (the guard let only its moderators, privately)."""
+    re-grading of the run's group (its rule: the group's moderators, privately)."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
-    lang = await language(update, svc)
+    lang = context.lang
     run = await svc.store.get_run(data.run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or run.chat_id >= 0 or data.number > len(quiz.questions):
@@ -510,9 +508,8 @@ async def run_regrade_button(
     return None, False
 
 
-async def _ask_reason(
-    context: Context, svc: Services, chat_id: int, data: callbacks.ReportData, lang: Lang
-) -> Notice:
+async def _ask_reason(context: Context, chat_id: int, data: callbacks.ReportData) -> Notice:
+    svc, lang = context.bot_data, context.lang
     run = await svc.store.get_run(data.run_id)
     quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or data.q_index >= run.question_count:
@@ -539,8 +536,8 @@ COMMANDS = (
     ),
 )
 BUTTONS = (
-    Button(callbacks.ReportData, button),
-    Button(callbacks.CardReportData, button),
-    Button(callbacks.RegradeData, regrade_button),
-    Button(callbacks.RunRegradeData, run_regrade_button),
+    Button(callbacks.ReportData, button, who="participant", where="private"),
+    Button(callbacks.CardReportData, button, who="participant", where="private"),
+    Button(callbacks.RegradeData, regrade_button, who="moderator", where="group"),
+    Button(callbacks.RunRegradeData, run_regrade_button, who="moderator", where="private"),
 )

@@ -13,7 +13,7 @@ from telegram.ext import Application
 from bot.banks.reload import ReloadReport, apply_loaded
 from bot.banks.yaml_reader import load_folder
 from bot.core.limits import bank_limits
-from bot.handlers.replies import language, reply
+from bot.handlers.replies import reply
 from bot.handlers.routes import Command
 from bot.render.reload import reload_report
 from bot.services.container import Context, Services
@@ -34,7 +34,7 @@ async def reload_now(svc: Services) -> ReloadReport:
 async def reload_command(update: Update, context: Context) -> None:
     """Re-read the questions folder and report what changed (bot administrators only)."""
     svc = context.bot_data
-    lang = await language(update, svc)
+    lang = context.lang
     report = await reload_now(svc)
     await reply(update, context, reload_report(report, lang), important=True)
 

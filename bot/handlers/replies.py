@@ -1,5 +1,6 @@
 """Answering where a command came from: the chat's language, replies paced for groups, the
-moderator check, and callback answers. Shared by every feature's handlers."""
+moderator test, and callback answers. Shared by every feature's handlers (who may use what,
+where: ``bot.handlers.access``, run by the registry)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from telegram.error import BadRequest, TelegramError
 from bot import render
 from bot.banks.resolver import LIST_SIZE, Choice, Found
 from bot.core.bank import Quiz
-from bot.handlers.routes import Where, Who
 from bot.i18n import parse_lang, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
@@ -143,7 +143,6 @@ async def held_back(update: Update, context: Context, text: Safe) -> None:
 async def quiz_named(
     update: Update,
     context: Context,
-    lang: Lang,
     command: str,
     text: str,
     choices: Sequence[Choice],
@@ -153,18 +152,13 @@ async def quiz_named(
     found = context.bot_data.resolver.find(text, choices, *_who_where(update))
     if found.choice is not None:
         return found.choice
-    await offer_quizzes(update, context, lang, command, found)
+    await offer_quizzes(update, context, command, found)
     return None
 
 
-async def offer_quizzes(
-    update: Update,
-    context: Context,
-    lang: Lang,
-    command: str,
-    found: Found,
-) -> None:
+async def offer_quizzes(update: Update, context: Context, command: str, found: Found) -> None:
     """Which quiz? A short numbered list, a button each; remembered so "/command 2" works."""
+    lang = context.lang
     shown = list(found.options[:LIST_SIZE])
     context.bot_data.resolver.remember(*_who_where(update), shown)
     await reply(
@@ -181,7 +175,7 @@ async def card_quiz(update: Update, context: Context, prefix: str) -> tuple[Lang
     start it (their own, or published); None after saying the link is no longer valid."""
     svc = context.bot_data
     args, user = context.args or [], update.effective_user
-    lang = await language(update, svc)
+    lang = context.lang
     number = args[0].removeprefix(prefix) if args else ""
     quiz = (
         svc.authored.may_start(f"u.{number}", user.id)
@@ -207,40 +201,17 @@ async def is_moderator(update: Update, svc: Services) -> bool:
     return await svc.moderators.may_moderate(chat, user_id, sender)
 
 
-async def refusal(update: Update, svc: Services, who: Who, where: Where) -> str | None:
-    """Why this sender may not use a command here (``who``, ``where``), as a message key; None
-    if they may."""
-    chat, user = update.effective_chat, update.effective_user
-    private = chat is not None and chat.type == ChatType.PRIVATE
-    if where == "group" and private:
-        return "group_only"
-    if where == "private" and not private:
-        return "private_only"
-    if who == "moderator" and not private and not await is_moderator(update, svc):
-        return "not_moderator"
-    if who == "admin" and (user is None or user.id not in svc.settings.admin_ids):
-        return "not_admin"
-    return None
-
-
-async def permitted(update: Update, context: Context, who: Who, where: Where) -> Lang | None:
-    """The language to answer in if this sender may use a command here (``who``, ``where``);
-    else None, after a short reply saying why not."""
-    svc = context.bot_data
-    if update.effective_chat is None or update.effective_message is None:
-        return None
-    lang = await language(update, svc)
-    refused = await refusal(update, svc, who, where)
-    if refused is None:
-        return lang
-    await reply(update, context, t(lang, refused))
-    return None
-
-
 async def private_here(update: Update, context: Context) -> Lang | None:
-    """For private-chat commands: the language to answer in, or None after saying this
-    command belongs in a private chat."""
-    return await permitted(update, context, "everyone", "private")
+    """For private messages the registry does not route (files, a draft's polls and text): the
+    language to answer in, or None after saying this belongs in a private chat."""
+    chat = update.effective_chat
+    if chat is None or update.effective_message is None:
+        return None
+    lang = await language(update, context.bot_data)
+    if chat.type == ChatType.PRIVATE:
+        return lang
+    await reply(update, context, t(lang, "private_only"))
+    return None
 
 
 async def answer_query(query: CallbackQuery, text: str | None, alert: bool, svc: Services) -> None:

@@ -6,7 +6,7 @@ from telegram import Update
 
 from bot import render
 from bot.core.deadlines import show_offset
-from bot.handlers.replies import language, reply
+from bot.handlers.replies import reply
 from bot.handlers.routes import Button, Command, Notice
 from bot.handlers.taps import tap_of
 from bot.i18n import t
@@ -20,9 +20,7 @@ async def review_command(update: Update, context: Context) -> None:
     """``/review`` in private."""
     svc = context.bot_data
     if update.effective_chat and update.effective_user:
-        await svc.reviews.begin(
-            update.effective_chat.id, update.effective_user.id, await language(update, svc)
-        )
+        await svc.reviews.begin(update.effective_chat.id, update.effective_user.id, context.lang)
 
 
 async def remind_command(update: Update, context: Context) -> None:
@@ -31,7 +29,7 @@ async def remind_command(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     args = context.args or []
     rv = svc.reviews
     if len(args) == 1 and args[0].casefold() in ("off", "বন্ধ"):
@@ -62,7 +60,7 @@ async def remind_command(update: Update, context: Context) -> None:
 async def review_button(update: Update, context: Context, data: callbacks.ReviewData) -> Notice:
     """An answer button of a ``/review`` question."""
     svc = context.bot_data
-    return await svc.reviews.tap(tap_of(update, svc, data, await language(update, svc)))
+    return await svc.reviews.tap(tap_of(update, svc, data, context.lang))
 
 
 async def timezone_button(update: Update, context: Context, data: callbacks.TimezoneData) -> Notice:
@@ -70,7 +68,7 @@ async def timezone_button(update: Update, context: Context, data: callbacks.Time
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
-    user_id, lang = query.from_user.id, await language(update, svc)
+    user_id, lang = query.from_user.id, context.lang
     tz = data.minutes
     await svc.store.set_timezone(user_id, tz)
     student = await svc.store.student(user_id)
@@ -85,10 +83,24 @@ async def timezone_button(update: Update, context: Context, data: callbacks.Time
 
 
 COMMANDS = (
-    Command("review", review_command, where="private", help="help_review", menu="cmd_review"),
-    Command("remind", remind_command, where="private", help="help_remind", menu="cmd_remind"),
+    Command(
+        "review",
+        review_command,
+        who="anyone",
+        where="private",
+        help="help_review",
+        menu="cmd_review",
+    ),
+    Command(
+        "remind",
+        remind_command,
+        who="anyone",
+        where="private",
+        help="help_remind",
+        menu="cmd_remind",
+    ),
 )
 BUTTONS = (
-    Button(callbacks.ReviewData, review_button, where="private"),
-    Button(callbacks.TimezoneData, timezone_button, where="private"),
+    Button(callbacks.ReviewData, review_button, who="participant", where="private"),
+    Button(callbacks.TimezoneData, timezone_button, who="anyone", where="private"),
 )

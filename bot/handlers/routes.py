@@ -15,12 +15,19 @@ from telegram import Update
 from telegram.ext.filters import BaseFilter
 
 from bot.services.container import Context
+from bot.tg.callbackdata import CallbackData
 
-#: who may use a command: anyone, a group's moderators (in groups; anyone in private), or the
-#: bot's operators (``QUIZBOT_ADMIN_IDS``)
-Who = Literal["everyone", "moderator", "admin"]
-#: where a command works; elsewhere it gets a short "use it there" reply
-Where = Literal["group", "private", "both"]
+#: who may press a button or use a command (checked by the registry before the handler runs):
+#: ``anyone``; ``participant``, a student of the run, attempt or review card the button belongs
+#: to (in a group: anyone there); ``moderator``, a group's creator and administrators (in a
+#: group; for a button naming a run, of the run's group; a command in private: anyone);
+#: ``author``, of the stored quiz the button names; ``setter``, the moderator a homework link's
+#: button names; ``admin``, the bot's operators (``QUIZBOT_ADMIN_IDS``). Several kinds: any one.
+Who = Literal["anyone", "participant", "moderator", "author", "setter", "admin"]
+#: where: a group, a private chat (a button: the tapping user's own), a forum topic of a group,
+#: or both a group and a private chat; elsewhere a command gets a short "use it there" reply and
+#: a button a polite alert
+Where = Literal["group", "private", "topic", "both"]
 #: a callback query's answer: (text or None, shown as an alert)
 Notice = tuple[str | None, bool]
 CommandCallback = Callable[[Update, Context], Coroutine[Any, Any, None]]
@@ -39,14 +46,15 @@ class Command:
     messages reach it (a ``/start`` payload's own handler); without ``help`` and ``menu`` an
     entry is a route, not a documented command.
 
-    The registry checks ``who`` and ``where`` before the handler runs: a handler is only ever
-    called where, and by whom, its entry allows.
+    ``who`` and ``where`` have no default: the registry refuses to build without them, and
+    checks them before the handler runs, so a handler is only ever called where, and by whom,
+    its entry allows (it reads the caller and the language from ``context.caller``).
     """
 
     name: str
     callback: CommandCallback
-    who: Who = "everyone"
-    where: Where = "both"
+    who: Who | None = None
+    where: Where | None = None
     help: str | None = None
     menu: str | None = None
     mod_help: str | None = None
@@ -56,6 +64,7 @@ class Command:
 
     @property
     def names(self) -> tuple[str, ...]:
+        """Its name and aliases."""
         return (self.name, *self.aliases)
 
     @property
@@ -65,12 +74,25 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """The handler of one kind of callback data (a class of ``bot.render.callbacks``).
+    """The handler of one kind of callback data (a ``CallbackData`` class of its feature's
+    module in ``bot/render/buttondata/``), and who may press it where.
 
     It returns the callback query's answer; the registry sends it, and answers with an apology
-    if the handler fails. ``where="private"`` buttons pressed elsewhere get "no longer valid".
+    if the handler fails. ``who`` (one kind or several, any of which may) and ``where`` have no
+    default: the registry refuses to build without them, and refuses a tap they do not allow
+    with a polite alert before the handler runs. ``participant``, ``author`` and ``setter``
+    find what the button belongs to from its data's ``belongs_to``.
     """
 
-    kind: type
+    kind: type[CallbackData]
     callback: ButtonCallback
-    where: Where = "both"
+    who: Who | tuple[Who, ...] | None = None
+    where: Where | None = None
+    #: the i18n key of the alert when ``who`` refuses, where the kind's own words would
+    #: mislead (a group's start button: "moderators start quizzes here")
+    refused: str | None = None
+
+    @property
+    def kinds(self) -> tuple[Who, ...]:
+        """The kinds of user who may press it."""
+        return (self.who,) if isinstance(self.who, str) else self.who or ()

@@ -10,7 +10,7 @@ from telegram.error import TelegramError
 
 from bot import render
 from bot.banks.resolver import Choice
-from bot.handlers.replies import language, quiz_named, reply, thread_of
+from bot.handlers.replies import quiz_named, reply, thread_of
 from bot.handlers.routes import Button, Command, Notice
 from bot.i18n import t, t_plain, whole_number
 from bot.render import callbacks
@@ -30,7 +30,7 @@ async def leaderboard(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     if chat.type == Chat.PRIVATE:
         await reply(update, context, render.my_groups(await svc.store.user_overview(user.id), lang))
         return
@@ -44,7 +44,7 @@ async def leaderboard(update: Update, context: Context) -> None:
         current = await svc.store.current_season(chat.id)
         played = await svc.store.quizzes_played(chat.id, current)
         quiz = await quiz_named(
-            update, context, lang, "leaderboard", " ".join(args), svc.resolver.known(played)
+            update, context, "leaderboard", " ".join(args), svc.resolver.known(played)
         )
         if quiz is None:
             return
@@ -65,7 +65,7 @@ async def me(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     if chat.type != Chat.PRIVATE:
         row = await svc.store.group_stats(chat.id, user.id, homework=svc.settings.homework_in_group)
         await reply(update, context, render.me_in_group(row, lang))
@@ -80,7 +80,7 @@ async def reset(update: Update, context: Context) -> None:
     chat, message = update.effective_chat, update.effective_message
     if chat is None or message is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     season = await svc.store.current_season(chat.id)
     await outbox.send(
         context.bot,
@@ -97,9 +97,7 @@ async def reset_button(update: Update, context: Context, data: callbacks.ResetDa
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
-    lang = await language(update, svc)
-    if chat.type == Chat.PRIVATE or not await svc.moderators.may_moderate(chat, query.from_user.id):
-        return t(lang, "not_moderator"), True
+    lang = context.lang
     if data.season != await svc.store.current_season(chat.id):
         return t(lang, "reset_stale"), True
     if data.confirm:
@@ -119,7 +117,7 @@ async def export(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
 
     def quiz_label(quiz_id: str) -> str:
         found = svc.resolver.choice(quiz_id)
@@ -173,12 +171,14 @@ COMMANDS = (
     Command(
         "leaderboard",
         leaderboard,
+        who="anyone",
+        where="both",
         aliases=("top",),
         help="help_leaderboard",
         menu="cmd_top",
         mod_menu="cmd_top",
     ),
-    Command("me", me, help="help_me", menu="cmd_me", mod_menu="cmd_me"),
+    Command("me", me, who="anyone", where="both", help="help_me", menu="cmd_me", mod_menu="cmd_me"),
     Command(
         "resetleaderboard",
         reset,
@@ -191,4 +191,4 @@ COMMANDS = (
         "export", export, who="moderator", where="group", help="help_export", menu="cmd_export"
     ),
 )
-BUTTONS = (Button(callbacks.ResetData, reset_button),)
+BUTTONS = (Button(callbacks.ResetData, reset_button, who="moderator", where="group"),)

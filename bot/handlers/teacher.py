@@ -16,7 +16,7 @@ from telegram.ext import filters
 
 from bot.core.bank import Quiz
 from bot.handlers import guard
-from bot.handlers.replies import language, quiz_named, reply
+from bot.handlers.replies import quiz_named, reply
 from bot.handlers.routes import Command
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
@@ -56,12 +56,10 @@ async def analysis_command(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     visible, played = await guard.visible_quizzes(svc, chat.id, user.id)
     if context.args:
-        picked = await quiz_named(
-            update, context, lang, "analysis", " ".join(context.args), visible
-        )
+        picked = await quiz_named(update, context, "analysis", " ".join(context.args), visible)
         if picked is None:
             return
         quiz = picked.quiz
@@ -106,7 +104,7 @@ async def start_analysis(update: Update, context: Context) -> None:
     match = AN_PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
     if user is None:
         return
-    lang = await language(update, svc)
+    lang = context.lang
     quiz_id = ("u." + match[2][1:] if match[2].startswith("U") else match[2]) if match else ""
     group = Chat(-int(match[1]), Chat.SUPERGROUP) if match else None
     quiz = await guard.may_see_quiz(svc, quiz_id, group.id, user.id) if group else None
@@ -129,7 +127,7 @@ AN_START = (
 )
 
 COMMANDS = (
-    Command("start", start_analysis, where="private", filters=AN_START),
+    Command("start", start_analysis, who="anyone", where="private", filters=AN_START),
     Command(
         "analysis",
         analysis_command,

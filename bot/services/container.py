@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from telegram import Chat, User
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot.banks.authored import AuthoredCatalog
@@ -124,8 +125,42 @@ class Services:
         self.chat_languages[chat_id] = lang
 
 
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who sent the update being handled, in which chat, and the language to answer in: worked
+    out once per update by the registry, before a command's or a button's handler runs."""
+
+    chat: Chat
+    user: User
+    lang: Lang
+
+    @property
+    def private(self) -> bool:
+        """Sent in a private chat."""
+        return self.chat.type == Chat.PRIVATE
+
+
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Services]):
-    """The ``context`` every handler and job gets: ``context.bot_data`` is the :class:`Services`."""
+    """The ``context`` every handler and job gets: ``context.bot_data`` is the :class:`Services`;
+    for a command or a button, ``caller`` (and ``lang``) is set by the registry."""
+
+    _caller: Caller | None = None
+
+    @property
+    def caller(self) -> Caller:
+        """The update's sender, chat and language (for handlers the registry runs)."""
+        if self._caller is None:
+            raise LookupError("no caller: a handler the registry did not run")
+        return self._caller
+
+    @caller.setter
+    def caller(self, caller: Caller) -> None:
+        self._caller = caller
+
+    @property
+    def lang(self) -> Lang:
+        """The language to answer the update in."""
+        return self.caller.lang
 
 
 CONTEXT_TYPES: ContextTypes[Context, dict[Any, Any], dict[Any, Any], Services] = ContextTypes(

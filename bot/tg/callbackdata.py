@@ -1,0 +1,102 @@
+"""Callback data of inline buttons: small frozen classes that pack and parse themselves.
+
+Telegram gives a button at most 64 bytes of data and hands back whatever a client sends, so
+every callback is untrusted. A kind of button data is a frozen dataclass deriving from
+:class:`CallbackData`, with its ``prefix`` (the text before the first ``:``), a ``pattern`` for
+the rest (one spelling per value, numbers bounded) and three methods: ``body`` (its fields as
+text), ``build`` (its value from the pattern's match, or None when out of range) and
+``largest`` (the longest value it may carry, which a test packs against the 64-byte limit).
+Declaring the class registers its prefix; a prefix declared twice is refused at import.
+:func:`unpack` finds the class by the prefix and lets it parse the rest: no chain of patterns.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, Literal, Self
+
+from telegram.constants import InlineKeyboardButtonLimit
+
+MAX_BYTES: int = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
+#: the largest id a button may carry (JSON numbers stay exact below it)
+MAX_ID = 2**53
+_PREFIX = re.compile(r"[a-z]{1,4}")
+_KINDS: dict[str, type[CallbackData]] = {}
+#: what a button belongs to, which the registry's access check reads from its data: the chat
+#: it is in; the run played in that chat (``run_id``); the tapping student's homework attempt
+#: (``run_id``); a run they answered in (``run_id``); their review card (``card_id``); a stored
+#: quiz (``quiz_id``); the user a link's button was made for (``user_id``); or the group of
+#: the run it names (``run_id``)
+Belongs = Literal["chat", "run", "attempt", "answers", "card", "quiz", "link", "run_group"]
+
+
+class CallbackData:
+    """The data of one kind of inline button (see the module's docstring)."""
+
+    prefix: ClassVar[str]
+    pattern: ClassVar[re.Pattern[str]]
+    belongs_to: ClassVar[Belongs] = "chat"
+
+    def __init_subclass__(cls, *, shared: bool = False) -> None:
+        """Registers the kind's prefix; ``shared``: a base of several kinds (no prefix)."""
+        super().__init_subclass__()
+        if shared:
+            return
+        prefix = cls.__dict__.get("prefix")
+        if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
+            raise TypeError(f"{cls.__name__}: a prefix of 1 to 4 small letters is required")
+        taken = _KINDS.get(prefix)
+        if taken is not None:
+            raise TypeError(f"{cls.__name__}: prefix {prefix!r} is {taken.__name__}'s already")
+        _KINDS[prefix] = cls
+
+    def body(self) -> str:
+        """What follows ``prefix:`` on the wire."""
+        raise NotImplementedError
+
+    @classmethod
+    def build(cls, match: re.Match[str]) -> Self | None:
+        """The value ``pattern`` matched, or None when a part is out of range."""
+        raise NotImplementedError
+
+    @classmethod
+    def largest(cls) -> Self:
+        """The longest value of this kind (the 64-byte limit is tested on it)."""
+        raise NotImplementedError
+
+    def pack(self) -> str:
+        """The button's data; refused (``ValueError``) if over 64 bytes or not read back."""
+        text = f"{self.prefix}:{self.body()}"
+        if len(text.encode()) > MAX_BYTES or type(self).parse(text) != self:
+            raise ValueError(f"cannot encode {self!r}")
+        return text
+
+    @classmethod
+    def parse(cls, raw: str) -> Self | None:
+        """The value ``raw`` carries if it is exactly of this kind, else None."""
+        head, colon, rest = raw.partition(":")
+        if head != cls.prefix or not colon or len(raw) > MAX_BYTES:
+            return None
+        match = cls.pattern.fullmatch(rest)
+        return cls.build(match) if match is not None else None
+
+
+def kind_of(raw: str | None) -> type[CallbackData] | None:
+    """The declared kind ``raw``'s prefix names, or None (an undeclared prefix)."""
+    return _KINDS.get(raw.partition(":")[0]) if raw else None
+
+
+def unpack(raw: str | None) -> CallbackData | None:
+    """The typed meaning of a button's data, or None for anything malformed or out of range."""
+    kind = kind_of(raw)
+    return kind.parse(raw) if kind is not None and raw is not None else None
+
+
+def kinds() -> tuple[type[CallbackData], ...]:
+    """Every kind declared so far (those of the modules imported)."""
+    return tuple(_KINDS.values())
+
+
+def flag(confirm: bool) -> str:
+    """``y`` or ``n``: a confirm or cancel button's last field."""
+    return "y" if confirm else "n"
