@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Protocol
 
 from bot.banks.authored import AUTHORED_ID, AuthoredCatalog
 from bot.banks.catalog import Catalog
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.core.regrade import NewKey, current_key, key_from_json, key_to_json, with_fixes
-from bot.services.attempts import Attempts
 from bot.storage import AuthoredQuiz, KeyFix, NewVersion, Rescored, Store
 
 log = logging.getLogger(__name__)
@@ -44,11 +44,17 @@ def undoes(fix: KeyFix | None, key: NewKey) -> bool:
     return fix is not None and key_from_json(fix.old_key) == key
 
 
+class Rekeyed(Protocol):
+    """Homework attempts in progress that can take a quiz's fixed keys (``Attempts``)."""
+
+    def rekey(self, quiz: Quiz, homework_ids: set[int]) -> int: ...
+
+
 async def keep_fix(
     store: Store,
     catalog: Catalog,
     authored: AuthoredCatalog,
-    attempts: Attempts,
+    attempts: Rekeyed,
     changes: Sequence[Rescored],
     quiz: Quiz,
     question_id: str,
