@@ -39,14 +39,23 @@ def tapped(tg: FakeTelegram, *args: Any) -> tuple[str, dict[str, Any]]:
     return query_id, copy.deepcopy(tg.updates[-1].data)
 
 
-async def picker(tg: FakeTelegram, chat: int, teacher: Any) -> StoredMessage:
-    """The teacher follows a saved quiz's "set as homework" link in the group: the picker."""
-    tg.user_says(chat, teacher, "/start qh-1")
-    return await tg.wait_for(lambda: tg.find_message(chat, "for how long?"), timeout=20)
-
-
 def first_button(message: StoredMessage) -> str:
     return next(d for row in message.buttons for _, d in row if d)
+
+
+async def picker(tg: FakeTelegram, chat: int, teacher: Any) -> StoredMessage:
+    """The teacher follows a saved quiz's "set as homework" link in the group and picks how
+    long it runs: the picker, now asking each question's time (its taps set the homework)."""
+    tg.user_says(chat, teacher, "/start qh-1")
+    offer = await tg.wait_for(lambda: tg.find_message(chat, "for how long?"), timeout=20)
+    await tg.wait_answered(tg.tap(chat, teacher, offer.message_id, first_button(offer)))
+
+    def seconds() -> StoredMessage | None:
+        message = tg.stored_message(chat, offer.message_id)
+        ready = message is not None and first_button(message).count(":") == 4  # hd:Q:D:U:S
+        return message if ready else None
+
+    return await tg.wait_for(seconds, timeout=20, what="each question's time asked")
 
 
 async def test_a_duration_tap_delivered_again_sets_one_homework(
