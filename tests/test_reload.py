@@ -137,7 +137,7 @@ async def test_reload_by_admin_only_and_what_it_reports(
         assert "Added" not in again.text and "নতুন" not in again.text
         assert ": correct: ৯ সীমার বাইরে (১ থেকে ৪)" in again.text
         assert "• " + f"{banks / 'zero.yaml'}:" in again.text
-        assert "অজানা কী '<b>&x' (যেগুলো চলে: language, questions, settings, title)" in again.text
+        assert "অজানা key '<b>&x' (যেগুলো চলে: language, questions, settings, title)" in again.text
         assert "out of range" not in again.text and "প্রশ্ন ১ (id " in again.text
 
 
