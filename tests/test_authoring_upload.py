@@ -133,7 +133,7 @@ async def test_the_validators_problems_come_in_the_uploaders_language(
     async with BotHarness(tg, db_path) as bot:
         reply = await upload(tg, bn, "net.yaml", BROKEN_YAML.encode(), "কিছুই সংরক্ষণ হয়নি")
         assert (
-            "• net.yaml:8: প্রশ্নব্যাংকে সমস্যা: প্রশ্ন ১ (id q1): অজানা কী '<i>&' (যেগুলো চলে: "
+            "• net.yaml:8: প্রশ্নব্যাংকে সমস্যা: প্রশ্ন ১ (id q1): অজানা key '<i>&' (যেগুলো চলে: "
             "answers, case_sensitive, correct, explanation, fractions, id, image, note, options, "
             "question, tag, type, units, wrong_feedback)" in reply.text
         )

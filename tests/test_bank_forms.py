@@ -167,3 +167,24 @@ def test_the_shipped_quiz_does_not_give_its_answers_away() -> None:
         assert 2 <= places.count(0) <= 3, (lang, places)
         assert sum(1 for p in places if p >= 2) >= 2, (lang, places)
         assert max(places.count(p) for p in set(places)) <= len(places) // 2, (lang, places)
+
+
+def test_each_question_of_the_shipped_quiz_tests_its_own_fact() -> None:
+    """No two questions of the shipped quiz share their answer: no long word (9+ letters) is
+    in the right options of two questions, so one question cannot give another away (the
+    cost of sharding was asked twice, both answered "more communication")."""
+    import re
+    from collections import Counter
+    from pathlib import Path
+
+    from bot.banks.yaml_reader import load_quiz
+
+    quiz = load_quiz(
+        Path(__file__).resolve().parent.parent / "questions" / "zero.yaml", bank_limits()
+    )
+    words = Counter(
+        word
+        for q in quiz.questions
+        for word in {w.casefold() for w in re.findall(r"[\w-]{9,}", q.options[q.correct].en)}
+    )
+    assert [word for word, n in words.items() if n > 1] == []

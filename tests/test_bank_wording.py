@@ -112,7 +112,7 @@ def test_a_problem_in_each_language() -> None:
         ]
     )
     assert lines("bn") == [
-        "bad.yaml:18: প্রশ্ন ১ (id q1): অজানা কী 'colour' (যেগুলো চলে: answers, "
+        "bad.yaml:18: প্রশ্ন ১ (id q1): অজানা key 'colour' (যেগুলো চলে: answers, "
         "case_sensitive, correct, explanation, fractions, id, image, note, options, question, "
         "tag, type, units, wrong_feedback)",
         "bad.yaml:15: প্রশ্ন ১ (id q1): options[2].en: বিকল্প ১-এর সঙ্গে হুবহু এক",
@@ -129,7 +129,7 @@ def test_imported_files_carry_the_validators_words_in_each_language() -> None:
         "options, question, tag, type, units, wrong_feedback)"
     )
     assert own.fatal.text("bn").startswith(
-        "own.yaml:18: প্রশ্নব্যাংকে সমস্যা: প্রশ্ন ১ (id q1): অজানা কী 'colour'"
+        "own.yaml:18: প্রশ্নব্যাংকে সমস্যা: প্রশ্ন ১ (id q1): অজানা key 'colour'"
     )
     # a question another format brings, refused by the validator: no "question 1" of the
     # one-question bank it was checked as

@@ -261,12 +261,12 @@ async def test_typed_homework_analysis_and_export_in_bengali(
         before = len(tg.messages(mod.id))
         tg.user_says(chat, mod, "/analysis typed")
         await tg.wait_for(lambda: tg.find_message(chat, "📬"), what="sent privately")
-        await tg.wait_for(lambda: "সাধারণ ভুল উত্তর" in private_texts(tg, mod, before))
+        await tg.wait_for(lambda: "বারবার আসা ভুল উত্তর" in private_texts(tg, mod, before))
         report = private_texts(tg, mod, before)
         # an answer given part of the marks is not listed as wrong, but as partly right
-        assert "সাধারণ ভুল উত্তর: “10.5” × ২; “-2” × ১\n" in report
+        assert "বারবার আসা ভুল উত্তর: “10.5” × ২; “-2” × ১\n" in report
         assert "আংশিক সঠিক উত্তর (নম্বরের কিছু অংশ পেয়েছে): “3” × ১" in report
-        assert "সাধারণ ভুল উত্তর: “the skin” × ২; “liver” × ১\n" in report
+        assert "বারবার আসা ভুল উত্তর: “the skin” × ২; “liver” × ১\n" in report
         assert "আংশিক সঠিক উত্তর (নম্বরের কিছু অংশ পেয়েছে): “epidermis” × ১" in report
         # both: one full marks and one half, (1 + ½) / 5
         partly = "✅ ১ জন পুরো সঠিক · 🟡 ১ জন আংশিক সঠিক · মোট নম্বরের ৩০% পেয়েছেন"

@@ -124,7 +124,7 @@ async def test_typed_reports_offer_to_accept_the_answer_in_bengali(
         assert "এই শিক্ষার্থীর লেখা উত্তরটি গ্রহণ করতে" in offer.text
         assert str(abs(chat)) not in offer.text
         ((label, accept),) = [row[0] for row in offer.buttons]
-        assert label == "✅ “Outer layer” সঠিক ধরুন"
+        assert label == "✅ সঠিক ধরুন: “Outer layer”"
         assert accept is not None and accept.startswith(f"rr:{run}:5:+") and accept.endswith(":p")
         assert len(accept.encode()) <= 64
         refused = await tg.wait_answered(tg.tap(one.id, one, offer.message_id, accept))
@@ -149,7 +149,7 @@ async def test_typed_reports_offer_to_accept_the_answer_in_bengali(
         number = await tg.wait_for(lambda: told(tg, teacher, "/regrade kinds 3 3.14:0.01"))
         assert "সহনসীমা" in number.text
         ((label, widen),) = [row[0] for row in number.buttons]
-        assert label == "✅ “3.16” সঠিক ধরুন" and widen == f"rr:{run}:3:#3.14:0.02:p"
+        assert label == "✅ সঠিক ধরুন: “3.16”" and widen == f"rr:{run}:3:#3.14:0.02:p"
         await tg.wait_answered(tg.tap(teacher.id, teacher, number.message_id, widen))
         wider = await tg.wait_for(
             lambda: next(

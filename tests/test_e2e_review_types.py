@@ -171,7 +171,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
         # ticking every box: each wrong one takes back a right one's credit, nothing earned
         other_asked = await say(tg, other, "/review")
         assert labels_of(other_asked)[-1] == "✔ জমা দিন"
-        assert "সঠিক সবগুলো বেছে নিন" in other_asked.text
+        assert "সব সঠিক উত্তর বেছে নিন" in other_asked.text
         for label in ("☐ A", "☐ B", "☐ C", "☐ D"):
             await tap(tg, other, other_asked, label)
         wrong = await tap(tg, other, other_asked, "✔ জমা দিন")

@@ -150,7 +150,7 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
         assert "Finished: 3" in closed.text and not closed.buttons
 
         late_start = await start_hw(tg, s3, 1)  # Bengali
-        assert late_start.text == "এই হোমওয়ার্কের শেষ সময় পেরিয়ে গেছে; এখন আর জমা দেওয়া যাবে না।"
+        assert late_start.text == "এই হোমওয়ার্কের জমার শেষ সময় পেরিয়ে গেছে; এখন আর জমা দেওয়া যাবে না।"
 
         # homework points count on the leaderboard, with the live quiz's, in one season
         clock.advance(60)

@@ -253,8 +253,8 @@ def test_hostile_gift_imports_nothing(tmp_path: Path, capsys: pytest.CaptureFixt
         "hostile.gift:7: a lone \\ at the end (bad escape); skipped.",
         "hostile.gift:9: the ::title:: is not closed; skipped.",
         'hostile.gift:11: answer text without = or ~: "Network"; skipped.',
-        "hostile.gift:13: a type of question the bot does not ask (several answer "
-        "blocks); skipped.",
+        "hostile.gift:13: a type of question the bot does not ask (several { } blocks — "
+        "for LaTeX braces write \\{ \\}); skipped.",
         "hostile.gift: no question could be imported.",
     ]
     assert "0 banks" in summary
@@ -383,7 +383,7 @@ def test_the_tool_speaks_bengali(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert summary.endswith("০টি প্রশ্নব্যাংকে আনা হয়েছে; ১টি সমস্যা; ১টি ফাইল আনা যায়নি\n")
     code, lines, _ = run_import(tmp_path, capsys, trivia, trivia, "--force", say="bn")
     assert code == 1 and lines[-1] == (
-        "trivia.yaml: কুইজ আইডি 'trivia' এই ইমপোর্টেরই আগের একটি ফাইল থেকে লেখা হয়ে "
+        "trivia.yaml: কুইজ আইডি 'trivia' এবার আনা ফাইলগুলোর আগের একটি থেকেই লেখা হয়ে "
         "গেছে; কিছুই আনা হয়নি (--id দিয়ে অন্য নাম দিন)।"
     )
     refusals = [

@@ -172,7 +172,7 @@ def test_the_question_cap_is_one_line() -> None:
     ]
     report = import_bytes("opentdb-dump.json", data, quiz_id="x")
     assert [p.text("bn") for p in report.problems] == [
-        "opentdb-dump.json, প্রশ্ন ২০১: আরও ৫০৫০টি প্রশ্ন ইমপোর্ট হয়নি: সীমা ২০০টি প্রশ্ন।"
+        "opentdb-dump.json, প্রশ্ন ২০১: আরও ৫০৫০টি প্রশ্ন আনা হয়নি: সীমা ২০০টি প্রশ্ন।"
     ]
 
 
@@ -222,7 +222,7 @@ def test_a_bank_in_another_language_is_labelled_and_served_as_written(
     ]
     report = import_bytes("francais.gift", (DATA / "francais.gift").read_bytes(), quiz_id="x")
     assert [p.text("bn") for p in report.notes] == [
-        "francais.gift: ফরাসি: এক-ভাষার প্রশ্নব্যাংক হিসেবে ইমপোর্ট হয়েছে (প্রশ্নগুলো যেমন লেখা "
+        "francais.gift: ফরাসি: এক-ভাষার প্রশ্নব্যাংক হিসেবে আনা হয়েছে (প্রশ্নগুলো যেমন লেখা "
         "তেমনই দেখানো হবে, বটের নিজের কথা প্রতিটি চ্যাটের ভাষায়)।"
     ]
     spanish, lines = imported("espanol-aiken.txt")

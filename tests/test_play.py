@@ -104,5 +104,5 @@ def test_a_blank_typed_answer_is_asked_again(blank: str) -> None:
 def test_in_bengali_digits_and_words() -> None:
     (right, asked), shown = _play(["এ", "A,C", "খ", "B", "৩.১৪", "Skin"], lang="bn")
     assert (right, asked) == (4, 4)
-    assert "সঠিক সবগুলো লিখুন" in shown  # several right answers: how to answer, in Bengali
+    assert "সব সঠিক উত্তর লিখুন" in shown  # several right answers: how to answer, in Bengali
     assert "ঠিক।" in shown and "স্কোর: ৪/৪" in shown

@@ -80,8 +80,8 @@ async def test_bengali_group_season_digits_closed_alert_and_menus(
             for c in tg.commands("all_chat_administrators", "bn") or []
         }
         assert menu["next"] == "চলতি প্রশ্ন বন্ধ করে পরেরটিতে যান"
-        assert menu["stop"] == "কুইজ শেষ করে ফলাফল প্রকাশ"
-        assert menu["resetleaderboard"] == "নতুন লিডারবোর্ড সিজন শুরু"
+        assert menu["stop"] == "কুইজ শেষ করে ফলাফল দেখান"
+        assert menu["resetleaderboard"] == "লিডারবোর্ডের নতুন সিজন শুরু করুন"
         assert menu["export"] == "ফলাফল CSV ফাইল হিসেবে নিন"
         students = {c["command"]: c["description"] for c in tg.commands("default", "bn") or []}
         assert students["review"] == "ভুল হওয়া প্রশ্নগুলো রিভিউ করুন"

@@ -63,7 +63,7 @@ async def test_start_prompt_refusal_counts_and_homework_after_the_run(
         start = offer.buttons[0][0][1]
         refused = await tg.wait_answered(tg.tap(chat, student, offer.message_id, start))
         assert refused.show_alert and refused.text is not None
-        assert "moderators" in refused.text or "মডারেটর" in refused.text
+        assert "moderators" in refused.text or "গ্রুপের অ্যাডমিন" in refused.text
         assert "no longer valid" not in refused.text and "আর কাজ করে না" not in refused.text
         await tg.wait_answered(tg.tap(chat, teacher, offer.message_id, start))
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1))
@@ -98,7 +98,7 @@ async def test_a_students_quiz_list_in_a_group_offers_no_pick(
         tg.user_says(chat, cls.students[0], "/quiz")
         listed = await new_in_group(tg, chat, before)
         assert "pick one" not in listed.text and "বেছে নিন" not in listed.text
-        assert "moderators start quizzes" in listed.text or "মডারেটররা" in listed.text
+        assert "moderators start quizzes" in listed.text or "অ্যাডমিনরা" in listed.text
 
 
 @pytest.mark.parametrize(("default", "hint"), [("bn", "/lang en"), ("en", "/lang bn")])

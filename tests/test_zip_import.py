@@ -83,7 +83,7 @@ async def test_hostile_zips_in_the_chat_are_refused_whole_and_save_nothing(
         ),
         "nested.zip": (
             zip_of({"layouts.gift": GIFT_BYTES, "more.zip": teacher_zip()}),
-            "a .zip inside the .zip (more.zip) is not opened",
+            "the .zip holds another .zip (more.zip), which is not opened",
         ),
     }
     async with BotHarness(tg, db_path) as bot:
