@@ -93,7 +93,8 @@ async def test_a_key_fixed_from_a_report_stays_the_quizs_key(
     reporter, _, later, _ = cls.students  # the even ones read English
     practiser = tg.add_user(5000, "Rumi", language_code=lang)  # not in the group: the link
     clock = FrozenClock()
-    async with harness(tg, db_path, clock) as bot:
+    # homework counts in the group's standings here (``/me`` after the fix is checked)
+    async with harness(tg, db_path, clock, QUIZBOT_HOMEWORK_RESULTS="group") as bot:
         for user in (teacher, reporter, later, practiser):
             tg.user_says(tg.private_chat(user), user, "/start")
             await tg.wait_for(functools.partial(tg.messages, user.id))
