@@ -135,13 +135,20 @@ def test_restore_rebuilds_a_run_and_never_double_counts() -> None:
     assert again.standings()[0].points == v.answer.points
 
 
-def test_retract_lets_a_student_tap_again() -> None:
+def test_a_decision_changes_nothing_until_the_run_applies_it() -> None:
+    """judge() only decides: an answer that was never stored (applied) leaves no trace, so the
+    student may answer again; once applied, it stands."""
     e = engine()
     e.open(T0)
-    v = e.answer(1, 0, 0, T0 + 1)
-    assert v.answer is not None
-    e.retract(v.answer)
-    assert e.answer(1, 0, 1, T0 + 2).status == "accepted"
+    v = e.judge(1, 0, 0, T0 + 1)
+    assert v.status == "accepted" and v.answer is not None
+    assert e.answered() == 0 and e.answers_of(1) == {}
+    w = e.judge(1, 0, 1, T0 + 2)  # not applied: still the student's first answer
+    assert w.status == "accepted" and w.answer is not None
+    e.apply(w.answer)
+    e.apply(v.answer)  # a late apply of another decision changes nothing: the first stands
+    assert e.answered() == 1 and e.answers_of(1)[0] == w.answer
+    assert e.judge(1, 0, 0, T0 + 3).status == "again"
 
 
 def test_a_plan_that_no_longer_fits_the_bank_is_refused() -> None:

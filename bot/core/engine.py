@@ -271,8 +271,10 @@ class QuizEngine:
     def is_open(self, now: float) -> bool:
         return self.phase == "open" and (self.deadline is None or now <= self.deadline)
 
-    def answer(self, user_id: int, q_index: int, shown: int, now: float) -> Verdict:
-        """A tap on option ``shown`` of question ``q_index``; only a student's first tap counts."""
+    def judge(self, user_id: int, q_index: int, shown: int, now: float) -> Verdict:
+        """The decision on a tap on option ``shown`` of question ``q_index`` (only a student's
+        first tap counts). Nothing changes: the run applies an accepted answer once it is
+        stored (:meth:`apply`), so one that could not be stored leaves no trace."""
         if not 0 <= q_index < self.count:
             return Verdict("invalid")
         if not 0 <= shown < len(self._questions[q_index].options):
@@ -283,15 +285,13 @@ class QuizEngine:
         question = self._questions[q_index]
         option = self.plan.permutations[q_index][shown]
         if question.kind == "multiple":
-            return self.answer_many(user_id, q_index, (shown,), now)
+            return self.judge_many(user_id, q_index, (shown,), now)
         fraction = grade_choice(question, (option,))
         return self._accept(user_id, q_index, now, fraction, shown, option=option)
 
-    def answer_many(
-        self, user_id: int, q_index: int, shown: tuple[int, ...], now: float
-    ) -> Verdict:
-        """A Submit of the options at the ``shown`` positions (several right answers); only a
-        student's first Submit counts."""
+    def judge_many(self, user_id: int, q_index: int, shown: tuple[int, ...], now: float) -> Verdict:
+        """The decision on a Submit of the options at the ``shown`` positions (several right
+        answers; only a student's first Submit counts). Nothing changes until :meth:`apply`."""
         status = self.check(user_id, q_index, now)
         if status is not None:
             return status
@@ -304,8 +304,9 @@ class QuizEngine:
             user_id, q_index, now, fraction, min(shown), option=picked[0], picked=picked
         )
 
-    def answer_typed(self, user_id: int, q_index: int, text: str, now: float) -> Verdict:
-        """A typed answer (numeric, short); only a student's first one counts."""
+    def judge_typed(self, user_id: int, q_index: int, text: str, now: float) -> Verdict:
+        """The decision on a typed answer (numeric, short; only a student's first one counts).
+        Nothing changes until :meth:`apply`."""
         status = self.check(user_id, q_index, now)
         if status is not None:
             return status
@@ -358,13 +359,32 @@ class QuizEngine:
         answer = Answer(
             q_index, user_id, option, full, points, now, streak, picked, typed, credit, matched
         )
-        self._answers[q_index][user_id] = answer
         return Verdict("accepted", answer, shown)
 
-    def retract(self, answer: Answer) -> None:
-        """Undo an accepted answer that could not be stored, so the student may tap again."""
-        if self._answers[answer.q_index].get(answer.user_id) == answer:
-            del self._answers[answer.q_index][answer.user_id]
+    def apply(self, answer: Answer) -> None:
+        """Record an accepted answer: the run applies the engine's decision once the answer is
+        stored (a student's first answer stands, so applying one twice changes nothing)."""
+        self._answers[answer.q_index].setdefault(answer.user_id, answer)
+
+    def answer(self, user_id: int, q_index: int, shown: int, now: float) -> Verdict:
+        """:meth:`judge` and :meth:`apply` at once, where nothing is stored (the terminal
+        game, tests)."""
+        return self._applied(self.judge(user_id, q_index, shown, now))
+
+    def answer_many(
+        self, user_id: int, q_index: int, shown: tuple[int, ...], now: float
+    ) -> Verdict:
+        """:meth:`judge_many` and :meth:`apply` at once, where nothing is stored."""
+        return self._applied(self.judge_many(user_id, q_index, shown, now))
+
+    def answer_typed(self, user_id: int, q_index: int, text: str, now: float) -> Verdict:
+        """:meth:`judge_typed` and :meth:`apply` at once, where nothing is stored."""
+        return self._applied(self.judge_typed(user_id, q_index, text, now))
+
+    def _applied(self, verdict: Verdict) -> Verdict:
+        if verdict.status == "accepted" and verdict.answer is not None:
+            self.apply(verdict.answer)
+        return verdict
 
     def close(self) -> Reveal:
         """Close the current question and tell what happened."""

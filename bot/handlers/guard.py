@@ -6,9 +6,10 @@ registry (``bot.handlers.access``). What a button or link names is checked here:
 only for a quiz listed in that chat (folder banks with a chat list) or one the user may start
 (own, published; in private, one shared by link when the button carries the link's token: the
 quiz's number alone grants nothing), and, in private, not while that quiz is live or open as
-homework in one of the user's groups (:func:`practice_wait`); a /regrade preview's buttons and the teacher's
-commands and links only for a quiz the moderator may see there (:func:`may_see_quiz`). Message
-updates are handled once (:func:`once`, :func:`handled`, :func:`tell_unfinished`).
+homework in one of the user's groups (:func:`practice_wait`); a /regrade preview's buttons and
+the teacher's commands and links only for a quiz the moderator may see there
+(:func:`may_see_quiz`). Message updates are handled once (:func:`once`, :func:`handled`,
+:func:`tell_unfinished`).
 """
 
 from __future__ import annotations

@@ -239,9 +239,9 @@ class Attempts(AppBound):
             if many and not a.ticked and engine.check(user_id, q_index, now) is None:
                 return render.choice_alert(a.lang, ()), True
             verdict = (
-                engine.answer_many(user_id, q_index, tuple(sorted(a.ticked)), now)
+                engine.judge_many(user_id, q_index, tuple(sorted(a.ticked)), now)
                 if many
-                else engine.answer(user_id, q_index, shown, now)
+                else engine.judge(user_id, q_index, shown, now)
             )
             if verdict.status == "closed" and q_index == engine.current and engine.phase == "open":
                 await self._time_up(a)  # its time ran out before its timer fired
@@ -250,13 +250,15 @@ class Attempts(AppBound):
                 return render.tap_alert(
                     a.lang, verdict, engine.question_at(q), engine.plan.permutations[q]
                 ), True
-            if not await self._driver.record(a, verdict.answer):
+            committed = await self._driver.commit(a, verdict)
+            if committed is None or committed.answer is None:
                 return t(a.lang, "alert_error"), True
+            verdict = committed
             alert = render.tap_alert(a.lang, verdict, engine.question, engine.permutation)
             prefix = render.verdict_prefix(
                 a.lang, verdict, engine.question, engine.permutation, practice=False
             )
-            picks = render.shown_picks(engine.permutation, verdict.answer.options)
+            picks = render.shown_picks(engine.permutation, committed.answer.options)
             await self._close(a, prefix, picks)
             return alert, True
 
@@ -332,16 +334,17 @@ class Attempts(AppBound):
             if now >= a.deadline:  # past the homework's deadline: the sweep ends the attempt
                 await self._say(a, t(a.lang, "hw_alert_over"), message_id)
                 return True
-            verdict = engine.answer_typed(user_id, engine.current, text, now)
+            verdict = engine.judge_typed(user_id, engine.current, text, now)
             if verdict.status == "closed":
                 await self._time_up(a)  # its time ran out before its timer fired
             if verdict.status != "accepted" or verdict.answer is None:
                 await self._say(a, t(a.lang, "hw_alert_over"), message_id)
                 return True
-            answer = verdict.answer
-            if not await self._driver.record(a, answer):
+            committed = await self._driver.commit(a, verdict)
+            if committed is None or committed.answer is None:
                 await self._say(a, t(a.lang, "alert_error"), message_id)
                 return True
+            verdict, answer = committed, committed.answer
             prefix = render.verdict_prefix(
                 a.lang, verdict, engine.question, engine.permutation, practice=False
             )

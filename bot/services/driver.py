@@ -24,7 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from telegram import InlineKeyboardMarkup
 from telegram.ext import Application, CallbackContext, ExtBot, Job, JobQueue
 
-from bot.core.engine import Answer, QuizEngine, Reveal
+from bot.core.engine import Answer, QuizEngine, Reveal, Verdict
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import rich as render_rich
@@ -189,6 +189,9 @@ class RunDriver:
         self._app, self._store, self._clock = app, store, clock
         self.timers = Timers(app)
         self.pictures = Pictures(store)
+        #: answers being stored, by (run, question, student): a second answer meanwhile is the
+        #: student's "again", the first one standing
+        self._storing: dict[tuple[int, int, int], Answer] = {}
 
     @property
     def _bot(self) -> ExtBot[Any]:
@@ -254,9 +257,23 @@ class RunDriver:
             self._bot, chat_id, text, rich=rich, thread_id=thread_id, markup=markup, urgent=urgent
         )
 
-    async def record(self, run: Run, answer: Answer, *, points: int | None = None) -> bool:
-        """Store an accepted answer (group commit) before its alert goes out; False, with the
-        answer taken back from the engine, if it could not be stored."""
+    async def commit(
+        self, run: Run, verdict: Verdict, *, points: int | None = None
+    ) -> Verdict | None:
+        """Store the engine's decision to accept an answer (group commit) before its alert goes
+        out, then apply it to the run: the verdict to tell the student. A second answer of the
+        same student to the same question while the first is being stored gets "again" (the
+        first stands); None if it could not be stored, and the run is as it was."""
+        answer = verdict.answer
+        if verdict.status != "accepted" or answer is None:
+            return verdict
+        key = (run.run_id, answer.q_index, answer.user_id)
+        earlier = self._storing.get(key)
+        if earlier is not None:
+            perm = run.engine.plan.permutations[answer.q_index]
+            shown = perm.index(earlier.option) if earlier.option in perm else None
+            return Verdict("again", earlier, shown)
+        self._storing[key] = answer
         try:
             await self._store.record_answer(
                 to_stored(
@@ -270,9 +287,11 @@ class RunDriver:
             log.exception(
                 "run %s: could not store an answer of user %s", run.run_id, answer.user_id
             )
-            run.engine.retract(answer)
-            return False
-        return True
+            return None
+        finally:
+            del self._storing[key]
+        run.engine.apply(answer)
+        return verdict
 
     async def close(self, run: Run, *timers: str) -> Reveal:
         """Close the open question: its timers cancelled, the reveal decided and saved."""

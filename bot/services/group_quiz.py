@@ -473,11 +473,12 @@ class GroupQuizzes(AppBound):
         question = run.engine.question_at(q_index) if 0 <= q_index < run.engine.count else None
         if question is not None and question.kind == "multiple":
             return await self._tick_or_submit(run, tap)
-        verdict = run.engine.answer(tap.user_id, q_index, shown, tap.at)
+        decided = run.engine.judge(tap.user_id, q_index, shown, tap.at)
         self._arrivals.settle(tap.update_id)
-        if verdict.status == "accepted" and verdict.answer is not None:
-            if not await self._driver.record(run, verdict.answer):
-                return t_plain(run.lang, "alert_error"), True
+        verdict = await self._driver.commit(run, decided)
+        if verdict is None:
+            return t_plain(run.lang, "alert_error"), True
+        if verdict.status == "accepted":
             run.names[tap.user_id] = tap.name
             self._schedule_count(run)
         q = verdict.answer.q_index if verdict.answer else run.engine.current
@@ -496,11 +497,12 @@ class GroupQuizzes(AppBound):
                 self._arrivals.settle(tap.update_id)
                 if q_index == engine.current and engine.is_open(tap.at):
                     return render.choice_alert(tap.lang, ()), True
-            verdict = engine.answer_many(tap.user_id, q_index, tuple(sorted(mine)), tap.at)
+            decided = engine.judge_many(tap.user_id, q_index, tuple(sorted(mine)), tap.at)
             self._arrivals.settle(tap.update_id)
-            if verdict.status == "accepted" and verdict.answer is not None:
-                if not await self._driver.record(run, verdict.answer):
-                    return t_plain(tap.lang, "alert_error"), True
+            verdict = await self._driver.commit(run, decided)
+            if verdict is None:
+                return t_plain(tap.lang, "alert_error"), True
+            if verdict.status == "accepted":
                 run.names[tap.user_id] = tap.name
                 self._schedule_count(run)
             perm = engine.plan.permutations[q_index]

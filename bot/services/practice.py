@@ -138,7 +138,7 @@ class PracticeSessions(AppBound):
             engine = session.engine
             if 0 <= q_index < engine.count and engine.question_at(q_index).kind == "multiple":
                 return await self._tick_or_submit(session, tap)
-            verdict = engine.answer(user_id, q_index, shown, self._clock())
+            verdict = engine.judge(user_id, q_index, shown, self._clock())
             return await self._judged(session, verdict, tap.message_id)
 
     async def _tick_or_submit(self, session: Session, tap: Tap[callbacks.AnswerData]) -> Notice:
@@ -149,7 +149,7 @@ class PracticeSessions(AppBound):
         if shown == callbacks.SUBMIT and check is None:
             if not session.ticked:
                 return render.choice_alert(session.lang, ()), True
-            verdict = engine.answer_many(
+            verdict = engine.judge_many(
                 tap.user_id, q_index, tuple(sorted(session.ticked)), self._clock()
             )
             return await self._judged(session, verdict, tap.message_id)
@@ -220,7 +220,7 @@ class PracticeSessions(AppBound):
                 notice = t(session.lang, "typed_not_number")
                 await outbox.send(self._bot, chat_id, notice, reply_to=message_id)
                 return True
-            verdict = engine.answer_typed(user_id, engine.current, text, self._clock())
+            verdict = engine.judge_typed(user_id, engine.current, text, self._clock())
             alert, _ = await self._judged(session, verdict, session.message_id)
             if verdict.status != "accepted" and alert:
                 await outbox.send(self._bot, chat_id, html("{}", alert), reply_to=message_id)
@@ -240,10 +240,10 @@ class PracticeSessions(AppBound):
                 practice=True,
             )
             return alert, False
-        answer = verdict.answer
-        if not await self._driver.record(session, answer, points=0):
+        committed = await self._driver.commit(session, verdict, points=0)
+        if committed is None or committed.answer is None:
             return t(session.lang, "alert_error"), True
-        return await self._answered(session, answer, message_id), False
+        return await self._answered(session, committed.answer, message_id), False
 
     async def _answered(self, session: Session, answer: Answer, message_id: int | None) -> str:
         """After an answer was stored (under the lock): kept for ``/review`` if missed, the
