@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from clockkit import ManualClock
 
-from bot.tg.overall import NORMAL, QUIZ, OverallBudget
 from bot.tg import pacing
+from bot.tg.overall import NORMAL, QUIZ, OverallBudget
 from bot.tg.pacing import GroupPacer, Skipped, SlidingWindow, counts_against_group
 
 

@@ -20,7 +20,7 @@ from bot.banks.yaml_reader import load_quiz
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.storage import NewAuthored, Store
-from bot.storage.schema import SCHEMA_VERSION, migrate
+from bot.storage.schema import migrate
 
 ZERO = load_quiz(ROOT / "questions" / "zero.yaml")  # bilingual titles
 
@@ -77,7 +77,7 @@ async def test_a_file_from_before_lists_its_quizzes_and_gets_their_listing(
     path = tmp_path / "old.db"
     old_file(path, 2)  # quiz-1 published, no JSON yet
     conn = sqlite3.connect(path, isolation_level=None)
-    migrate(conn, target=SCHEMA_VERSION - 1)
+    migrate(conn, target=12)  # the version before the listing columns (12 -> 13)
     conn.execute(
         "INSERT INTO authored_quizzes (author_id, name, title, language, bank_yaml,"
         " question_count, origin, published, created_at) VALUES (7, 'zero-three',"

@@ -168,9 +168,11 @@ class Registry:
         try:
             text, alert = await self._route(update, context)
         except Exception:
+            svc.groups.explanations.drop(query.id)
             await answer_query(query, t(await language(update, svc), "apology"), True, svc)
             raise
         await answer_query(query, text, alert, svc)
+        svc.groups.explanations.release(query.id)  # the whole explanation, after the alert
 
     async def _route(self, update: Update, context: Context) -> Notice:
         query = update.callback_query

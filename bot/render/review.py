@@ -35,10 +35,13 @@ def recap_messages(
     players: int,
     best_streak: int,
     missed: Sequence[Missed],
+    unread: Sequence[Missed] = (),
 ) -> list[Safe]:
     """A student's private recap: score (out of the ``asked`` questions) and rank, then each
     missed question with the right answer, its explanation and its note, as the reveal showed
-    them; split into messages that fit Telegram's limit."""
+    them, then each question answered whose whole explanation the student could not read
+    after their tap (``unread``: bot/render/explain.py); split into messages that fit
+    Telegram's limit."""
     head = [
         t(lang, "recap_head", title=quiz.title(lang)),
         t(
@@ -59,36 +62,36 @@ def recap_messages(
     if missed:
         blocks.append(t(lang, "recap_missed_head", count=len(missed)))
         for item in missed:
-            q = item.question
-            right = item.permutation.index(q.correct)
             first = (
                 t(lang, "recap_wrong", n=item.number, label=label(item.chosen))
                 if item.chosen is not None
                 else t(lang, "recap_skipped", n=item.number)
             )
-            blocks.append(
-                join(
-                    "\n",
-                    [
-                        first,
-                        fit(q.text(lang), 1500),
-                        t(
-                            lang,
-                            "recap_right",
-                            label=label(right),
-                            answer=fit(q.options[q.correct](lang), 500),
-                        ),
-                        *explained(
-                            q, lang, None if item.chosen is None else item.permutation[item.chosen]
-                        ),
-                        *([html("📖 {}", fit(q.note(lang), 1000))] if q.note is not None else []),
-                    ],
-                )
-            )
-        blocks.append(join("\n", [t(lang, "recap_review"), t(lang, "recap_footer")]))
-    else:
-        blocks.append(join("\n", [t(lang, "recap_perfect"), t(lang, "recap_footer")]))
+            blocks.append(_item(lang, item, first))
+    if unread:
+        blocks.append(t(lang, "recap_unread_head", count=len(unread)))
+        for item in unread:
+            chosen = label(item.chosen) if item.chosen is not None else ""
+            blocks.append(_item(lang, item, t(lang, "recap_unread", n=item.number, label=chosen)))
+    ending = "recap_review" if missed else "recap_perfect"
+    blocks.append(join("\n", [t(lang, ending), t(lang, "recap_footer")]))
     return pack(blocks)
+
+
+def _item(lang: Lang, item: Missed, first: Safe) -> Safe:
+    """One question of a recap: its text, the right answer, what explains it, its note."""
+    q = item.question
+    right = item.permutation.index(q.correct)
+    return join(
+        "\n",
+        [
+            first,
+            fit(q.text(lang), 1500),
+            t(lang, "recap_right", label=label(right), answer=fit(q.options[q.correct](lang), 500)),
+            *explained(q, lang, None if item.chosen is None else item.permutation[item.chosen]),
+            *([html("📖 {}", fit(q.note(lang), 1000))] if q.note is not None else []),
+        ],
+    )
 
 
 def pack(blocks: Sequence[Safe], limit: int = MESSAGE_LIMIT) -> list[Safe]:

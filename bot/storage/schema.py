@@ -496,6 +496,21 @@ REVIEW_OPEN_STATEMENTS: tuple[str, ...] = (
     "CREATE INDEX review_open_card ON review_open (card_id)",
 )
 
+# Explanations sent after a tap, each to its student alone (an ephemeral message): one row
+# per (run, student, question) once Telegram took it, so the recap carries the full text of
+# every other one and nothing is sent twice.
+EXPLAINED_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE explained (
+        run_id   INTEGER NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        q_index  INTEGER NOT NULL,
+        PRIMARY KEY (run_id, user_id, q_index)
+    ) WITHOUT ROWID
+    """,
+)
+
+
 MIGRATIONS: tuple[Step, ...] = (
     _statements(V1_STATEMENTS),  # 0 -> 1
     _statements(V2_STATEMENTS),  # 1 -> 2
@@ -510,6 +525,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(IMAGES_STATEMENTS),  # 10 -> 11: pictures of questions
     _statements(REVIEW_OPEN_STATEMENTS),  # 11 -> 12: the open /review question of each student
     _statements(LISTING_STATEMENTS),  # 12 -> 13: /quiz lists stored quizzes without decoding
+    _statements(EXPLAINED_STATEMENTS),  # 13 -> 14: explanations each student saw after a tap
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -23,6 +23,7 @@ from .analysis import AnalysisMixin
 from .authored import AuthoredMixin
 from .core import Clock, _UserJob, pragmas
 from .deliveries import DeliveriesMixin
+from .explained import ExplainedMixin
 from .homework import HomeworkMixin
 from .images import ImagesMixin
 from .models import LANGUAGES
@@ -95,6 +96,7 @@ class Store(
     AuthoredMixin,
     DeliveriesMixin,
     ImagesMixin,
+    ExplainedMixin,
 ):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 
