@@ -309,26 +309,27 @@ async def send_ephemeral(
     ``tg://photo?id=PICTURE_ID`` in ``html``). The lowest priority of the bot's budget, and none
     of the group's: :class:`Skipped` (as ``skipped``) when no slot came within ``to.max_wait``.
     The outcome's ``message_id`` is the ``ephemeral_message_id``."""
-    kwargs: dict[str, Any] = {"chat_id": chat_id, **to.parameters()}
-    if thread_id:
-        kwargs["message_thread_id"] = thread_id
+    limit = pacing.ephemeral(to.max_wait)
+    request: Awaitable[Message]
     if rich:
         content: dict[str, Any] = {"html": str(html)}
         if photo_id is not None:
             content["media"] = [{"id": PICTURE_ID, "media": {"type": "photo", "media": photo_id}}]
-        method, kwargs["rich_message"] = "sendRichMessage", content
-    else:
-        method, kwargs["text"], kwargs["parse_mode"] = "sendMessage", str(html), "HTML"
-    message = await _attempt(
-        "send ephemeral",
-        chat_id,
-        bot.do_api_request(
-            method,
-            api_kwargs=kwargs,
-            return_type=Message,
-            rate_limit_args=pacing.ephemeral(to.max_wait),
-        ),
-    )
+        kwargs: dict[str, Any] = {"chat_id": chat_id, "rich_message": content, **to.parameters()}
+        if thread_id:
+            kwargs["message_thread_id"] = thread_id
+        request = bot.do_api_request(
+            "sendRichMessage", api_kwargs=kwargs, return_type=Message, rate_limit_args=limit
+        )
+    else:  # PTB's send_message, the new parameters merged last (api_kwargs)
+        request = bot.send_message(
+            chat_id,
+            html,
+            message_thread_id=thread_id or None,
+            api_kwargs=to.parameters(),
+            rate_limit_args=limit,
+        )
+    message = await _attempt("send ephemeral", chat_id, request)
     if isinstance(message, Outcome):
         return message
     ident = message.api_kwargs.get("ephemeral_message_id")
