@@ -13,6 +13,7 @@ nothing is sent twice and the recap carries the text.
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -246,7 +247,7 @@ async def test_kill_between_the_alert_and_the_explanation_sends_nothing_twice(
         await tg.wait_answered(tg.tap(chat, ben, q1.message_id, button_data(q1, "B")), 20)
         await tg.wait_for(lambda: tg.ephemeral_for(chat, ben) or None, timeout=20)
         for number in (1, 2, 3, 4):
-            await tg.wait_for(lambda n=number: open_question(tg, chat, n), timeout=20)
+            await tg.wait_for(partial(open_question, tg, chat, number), timeout=20)
             tg.user_says(chat, cls.creator, "/next")
         await tg.wait_for(lambda: tg.find_message(chat, "🏁"), timeout=20)
         # Ann never got it (nothing twice, nothing late): her recap carries the whole text
