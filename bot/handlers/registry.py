@@ -102,7 +102,12 @@ class Registry:
         self.commands: tuple[Command, ...] = (
             *commands,
             Command(
-                "help", self.help_command, help="help_help", menu="cmd_help", mod_menu="cmd_help"
+                "help",
+                self.help_command,
+                help="help_help",
+                menu="cmd_help",
+                mod_menu="cmd_help",
+                ephemeral=True,
             ),
         )
         self.buttons: dict[type, Button] = {b.kind: b for b in buttons}
@@ -251,9 +256,13 @@ class Registry:
             else:
                 key = c.menu if c.who == "everyone" else None
             if key:
-                out.append(
-                    BotCommand(c.name, t_plain(lang, key)[: BotCommandLimit.MAX_DESCRIPTION])
-                )
+                # Bot API 10.2's BotCommand.is_ephemeral, which PTB 22.8 predates: its api_kwargs
+                # go into the request as they are; an ephemeral command's other names are
+                # listed too, so Telegram keeps them from the group whichever is typed
+                extra = {"is_ephemeral": True} if c.ephemeral else None
+                description = t_plain(lang, key)[: BotCommandLimit.MAX_DESCRIPTION]
+                names = c.names if c.ephemeral else (c.name,)
+                out += [BotCommand(name, description, api_kwargs=extra) for name in names]
         return out
 
     async def set_menus(self, bot: Bot, default: Lang, operators: Iterable[int] = ()) -> None:

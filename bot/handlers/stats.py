@@ -170,8 +170,9 @@ COMMANDS = (
         help="help_leaderboard",
         menu="cmd_top",
         mod_menu="cmd_top",
+        ephemeral=True,
     ),
-    Command("me", me, help="help_me", menu="cmd_me", mod_menu="cmd_me"),
+    Command("me", me, help="help_me", menu="cmd_me", mod_menu="cmd_me", ephemeral=True),
     Command(
         "resetleaderboard",
         reset,

@@ -336,7 +336,8 @@ class World:
         """A user writes ``text``; queues a ``message`` update and returns the Message dict.
 
         ``ephemeral``: the message is seen by the bot alone (``ephemeral_message_id``, message
-        id 0); by default, a group command the bot declared ``is_ephemeral`` is.
+        id 0); by default, a group command the bot declared ``is_ephemeral`` is (False: a client
+        that sends it visibly all the same, as one predating Bot API 10.2 would).
 
         Writing in a private chat means the user started (and unblocked) the bot. Writing in a
         group makes the user a member if unknown. Nothing is delivered from a group the bot is
