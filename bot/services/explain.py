@@ -7,6 +7,8 @@ task of its own as an ephemeral message with that callback query (Bot API 10.3),
 shows it under the question to that student only. It takes the lowest priority of the bot's
 budget and none of the group's (bot/tg/pacing.py), and is skipped when no slot comes before the
 callback window closes (about 15 s after the tap): the student's recap then carries the text.
+It also waits for a lull in the updates coming in, so a class's burst of taps is answered
+first and the explanations follow.
 
 Once Telegram took it, the store keeps (run, student, question) (``explained``), so the recap
 leaves it out. Only an accepted answer offers one, so a tap handled again after a restart (its
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
@@ -29,12 +32,18 @@ from bot.render import explain
 from bot.services.appbound import AppBound
 from bot.storage import Store
 from bot.tg import outbox
+from bot.tg.arrivals import Arrivals
 
 log = logging.getLogger(__name__)
 
 #: how long after a tap its callback query may still carry a message (libraries quote ~15 s;
 #: a second is kept for the request's way to Telegram)
 CALLBACK_WINDOW = 14.0
+#: an explanation waits for a lull (at most this many updates in flight) before it takes its
+#: turn, so a class's burst of taps is answered first; it waits at most ``LULL_SHARE`` of the
+#: window, the rest being for the bot's budget
+LULL_UPDATES = 4
+LULL_SHARE = 0.5
 
 
 class Explanations(AppBound):
@@ -45,8 +54,10 @@ class Explanations(AppBound):
         app: Application[Any, Any, Any, Any, Any, Any],
         store: Store,
         clock: Callable[[], float],
+        arrivals: Arrivals,
     ) -> None:
         self._app, self._store, self._clock = app, store, clock
+        self._arrivals = arrivals
         self._offered: dict[str, Callable[[], Coroutine[Any, Any, None]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         #: explanations Telegram took, and those skipped (no slot in time, refused), for logs
@@ -74,8 +85,11 @@ class Explanations(AppBound):
         q_index = verdict.answer.q_index
 
         async def send() -> None:
-            wait = CALLBACK_WINDOW - max(0.0, self._clock() - tapped_at)
-            to = outbox.Ephemeral(user_id, query_id=query_id, max_wait=wait)
+            left = CALLBACK_WINDOW - max(0.0, self._clock() - tapped_at)
+            began = time.monotonic()
+            await self._arrivals.lull(LULL_UPDATES, left * LULL_SHARE)
+            left -= time.monotonic() - began
+            to = outbox.Ephemeral(user_id, query_id=query_id, max_wait=left)
             image = question.image
             file_id = None
             if image is not None and image.sha256:

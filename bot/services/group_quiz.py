@@ -108,7 +108,7 @@ class GroupQuizzes(AppBound):
         self._pending_resume: list[LiveRun] = []
         self._driver = RunDriver(app, store, clock)
         #: the whole explanation after a tap, to the tapper alone (bot/services/explain.py)
-        self.explanations = Explanations(app, store, clock)
+        self.explanations = Explanations(app, store, clock, arrivals)
         #: pending timers by name (close and count jobs)
         self._timers = self._driver.timers
         #: called (as a background task) with the run id once a run's results are out
