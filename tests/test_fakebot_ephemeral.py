@@ -247,3 +247,31 @@ async def test_ephemeral_command_and_reply(
         )
     assert [m.text for m in server.messages(grp)] == []
     assert [e.text for e in server.ephemeral_for(grp, ann)] == ["Your score"]
+
+
+async def test_edit_an_ephemeral_photos_caption_and_media(server: FakeTelegram, bot: Bot) -> None:
+    grp, ann, _ = _class(server)
+    first = await bot.send_photo(grp, "https://example.com/a.png")
+    second = await bot.send_photo(grp, "https://example.com/b.png")
+    sent = await _raw(
+        bot,
+        "sendPhoto",
+        chat_id=grp,
+        photo=first.photo[-1].file_id,
+        caption="a",
+        ephemeral_message_parameters={"receiver_user_id": ann},
+    )
+    named = {
+        "chat_id": grp,
+        "receiver_user_id": ann,
+        "ephemeral_message_id": sent["ephemeral_message_id"],
+    }
+    assert await _raw(
+        bot, "editEphemeralMessageCaption", caption="<b>b</b>", parse_mode="HTML", **named
+    )
+    media = {"type": "photo", "media": second.photo[-1].file_id, "caption": "c"}
+    assert await _raw(bot, "editEphemeralMessageMedia", media=media, **named)
+    (seen,) = server.ephemeral_for(grp, ann)
+    assert seen.text == "c" and seen.message.photo is not None
+    assert [v.text for v in seen.message.edits] == ["a", "b"]
+    assert len(server.group_traffic(grp)) == 2  # the two visible photos only
