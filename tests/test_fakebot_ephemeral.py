@@ -25,8 +25,14 @@ from fakebot.ephemeral import (
     REPLY_TOO_OLD,
 )
 from telegram import Bot
+from telegram.constants import ParseMode
 from telegram.error import BadRequest
+from telegram.ext import Defaults, ExtBot
 from telegram.warnings import PTBUserWarning
+
+from bot.i18n.markup import Safe
+from bot.tg import outbox
+from bot.tg.pacing import GroupPacer
 
 TOKEN = "123456:TEST-token"
 KB = {"inline_keyboard": [[{"text": "A", "callback_data": "q1:a"}]]}
@@ -275,3 +281,43 @@ async def test_edit_an_ephemeral_photos_caption_and_media(server: FakeTelegram, 
     assert seen.text == "c" and seen.message.photo is not None
     assert [v.text for v in seen.message.edits] == ["a", "b"]
     assert len(server.group_traffic(grp)) == 2  # the two visible photos only
+
+
+async def test_the_bots_transport_sends_edits_and_deletes_ephemeral_messages(
+    server: FakeTelegram,
+) -> None:
+    """bot/tg/outbox.py through PTB's ExtBot and the bot's pacer, as the bot runs them."""
+    grp, ann, ben = _class(server)
+    pacer = GroupPacer()
+    defaults = Defaults(parse_mode=ParseMode.HTML)  # as the bot's Application has them
+    async with ExtBot(
+        TOKEN, base_url=server.base_url, rate_limiter=pacer, defaults=defaults
+    ) as ext:
+        to = outbox.Ephemeral(ann, max_wait=5.0)
+        sent = await outbox.send_ephemeral(ext, grp, to, Safe("<b>one</b>"))
+        assert sent.ok and sent.message_id is not None
+        rich = Safe(f'<p><tg-math>x^2</tg-math></p><img src="tg://photo?id={outbox.PICTURE_ID}"/>')
+        photo = await ext.send_photo(grp, "https://example.com/p.png")
+        shown = await outbox.send_ephemeral(
+            ext,
+            grp,
+            outbox.Ephemeral(ben, max_wait=5.0),
+            rich,
+            rich=True,
+            photo_id=photo.photo[-1].file_id,
+        )
+        assert shown.ok
+        edited = await outbox.edit_ephemeral(ext, grp, ann, sent.message_id, Safe("two"))
+        assert edited.ok
+        (seen,) = server.ephemeral_for(grp, ann)
+        assert seen.text == "two" and [v.text for v in seen.message.edits] == ["one"]
+        (picture,) = server.ephemeral_for(grp, ben)
+        assert picture.message.math == ["x^2"]
+        assert picture.message.rich is not None and picture.message.rich.photos == [
+            f"tg://photo?id={photo.photo[-1].file_id}"
+        ]
+        assert (await outbox.delete_ephemeral(ext, grp, ann, sent.message_id)).ok
+        assert server.ephemeral_for(grp, ann) == []
+        missing = await outbox.delete_ephemeral(ext, grp, ann, sent.message_id)
+        assert missing.status == "missing"  # as a deleted message is
+        assert len(server.group_traffic(grp)) == 1  # the visible photo only
