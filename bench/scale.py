@@ -305,6 +305,8 @@ def table(r: dict[str, Any]) -> list[str]:
             f"| groups finished; fastest / median / slowest (s) | {o['finished']}; "
             f"{o['fastest_s']:.1f} / {o['median_s']:.1f} / {o['slowest_s']:.1f} |",
             f"| slowest ÷ median | {o['slowest_over_median']:.3f} |",
+            f"| taps answered / explanations sent to their tapper alone (ephemeral) "
+            f"| {o.get('taps', 0):,} / {o.get('ephemeral', 0):,} |",
         ]
     stored = r.get("stored", [])
     if stored:

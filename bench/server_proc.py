@@ -215,6 +215,9 @@ class BenchTelegram(FakeTelegram):
             "open_times": open_times,
             "finish": {str(k): v for k, v in finish.items()},
             "max_per_group_minute": max(per_minute or [0]),
+            # explanations each tapper read alone (ephemeral messages), and the taps answered
+            "ephemeral": len(self.ephemeral),
+            "taps": len(self.answers),
         }
 
     def open_question(self, body: JSON) -> JSON:

@@ -112,7 +112,7 @@ async def test_names_owners_sharing_publishing_and_deleting(
             await tg.wait_for(functools.partial(open_question, tg, cls.chat_id, n))
         tg.user_says(cls.chat_id, other_mod, "/next")
         await tg.wait_for(lambda: tg.find_message(cls.chat_id, "🏁"))
-        tg.user_says(cls.chat_id, other_mod, "/leaderboard")
+        tg.user_says(cls.chat_id, other_mod, "/leaderboard", ephemeral=False)
         board = await tg.wait_for(lambda: tg.find_message(cls.chat_id, "points"))
         assert "Student0" in board.text
         # ... and it is out of use: not startable, the link is dead, not in lists

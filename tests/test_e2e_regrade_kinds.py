@@ -133,7 +133,7 @@ async def test_a_several_answers_key_in_a_group(tg: FakeTelegram, tmp_path: Path
 async def say(tg: FakeTelegram, chat: int, user: User, text: str, expect: str) -> StoredMessage:
     """``user`` sends ``text``; the bot's new message containing ``expect``."""
     before = {m.message_id for m in tg.messages(chat)}
-    tg.user_says(chat, user, text)
+    tg.user_says(chat, user, text, ephemeral=False)  # a visible command: its reply in the chat
     return await tg.wait_for(
         lambda: next(
             (m for m in tg.messages(chat) if m.message_id not in before and expect in m.text), None

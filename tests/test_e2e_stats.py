@@ -35,7 +35,7 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
         await play_two_questions(tg, cls, chat)
         await tg.wait_for(lambda: bot.services.groups.running(chat, 0) is None)
 
-        tg.user_says(chat, cls.students[5], "/leaderboard")
+        tg.user_says(chat, cls.students[5], "/leaderboard", ephemeral=False)
         board = await tg.wait_for(lambda: tg.find_message(chat, "Leaderboard"))
         lines = board.text.split("\n")
         assert lines[0] == "🏆 Leaderboard — season 1"
@@ -46,11 +46,11 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
         assert "0 points · 0 right" in ranked[3]
         assert "Players: 4" in board.text
 
-        tg.user_says(chat, cls.students[6], "/top zero")
+        tg.user_says(chat, cls.students[6], "/top zero", ephemeral=False)
         by_quiz = await tg.wait_for(lambda: tg.find_message(chat, "Quiz: zero"))
         assert "Student0" in by_quiz.text
 
-        tg.user_says(chat, cls.students[0], "/me")
+        tg.user_says(chat, cls.students[0], "/me", ephemeral=False)
         me = await tg.wait_for(lambda: tg.find_message(chat, "Right: 2/2 (100%)"))
         assert "Rank: 1" in me.text or "Rank: 2" in me.text or "Rank: 3" in me.text
 
@@ -74,9 +74,9 @@ async def test_leaderboard_me_seasons_export(tg: FakeTelegram, db_path: Path) ->
         stale = await tg.wait_answered(tg.tap(chat, cls.admin, confirm.message_id, yes))
         assert stale.text == "This button is out of date."
 
-        tg.user_says(chat, cls.students[7], "/leaderboard")
+        tg.user_says(chat, cls.students[7], "/leaderboard", ephemeral=False)
         await tg.wait_for(lambda: tg.find_message(chat, "Nobody has scored this season"))
-        tg.user_says(chat, cls.students[8], "/leaderboard season 1")
+        tg.user_says(chat, cls.students[8], "/leaderboard season 1", ephemeral=False)
         old = await tg.wait_for(lambda: tg.find_message(chat, "season 1\n"))
         assert "Players: 4" in old.text
 
@@ -139,7 +139,7 @@ async def test_supergroup_migration_carries_the_leaderboard(
         )
         tg.user_says(new_id, cls.creator, "/stop")
         await tg.wait_for(lambda: tg.find_message(new_id, "🏁"))
-        tg.user_says(new_id, cls.students[1], "/leaderboard")
+        tg.user_says(new_id, cls.students[1], "/leaderboard", ephemeral=False)
         board = await tg.wait_for(lambda: tg.find_message(new_id, "Leaderboard"))
         assert "2 right · 1 quiz\n" in board.text
 
@@ -216,7 +216,7 @@ async def test_backup_command_while_the_bot_runs(
         _, err = await asyncio.wait_for(proc.communicate(), 60)
         assert proc.returncode == 0, err
         # the bot keeps working while and after the copy is made
-        tg.user_says(chat, cls.students[0], "/me")
+        tg.user_says(chat, cls.students[0], "/me", ephemeral=False)
         await tg.wait_for(lambda: tg.find_message(chat, "Right: 2/2"))
     assert oct(dest.stat().st_mode & 0o777) == "0o600"
     with sqlite3.connect(dest) as conn:
@@ -274,9 +274,9 @@ async def test_names_and_group_titles_stay_current(tg: FakeTelegram, db_path: Pa
         # it is stored in the background (a tap's alert never waits for that write).
         cls.students[0].first_name = "Rumana"
         cls.students[0].last_name = "<Akter>"
-        tg.user_says(chat, cls.students[0], "/me")
+        tg.user_says(chat, cls.students[0], "/me", ephemeral=False)
         await until(lambda: stored_name(cls.students[0].id) == "Rumana <Akter>")
-        tg.user_says(chat, cls.students[1], "/leaderboard")
+        tg.user_says(chat, cls.students[1], "/leaderboard", ephemeral=False)
         board = await tg.wait_for(lambda: tg.find_message(chat, "Leaderboard"))
         assert "Rumana <Akter>" in board.text
         assert "Student0" not in board.text

@@ -74,7 +74,7 @@ def shown(message: StoredMessage, *texts: str) -> None:
 
 async def says(tg: FakeTelegram, chat: int, user: User, text: str) -> StoredMessage:
     before = len(tg.messages(chat))
-    tg.user_says(chat, user, text)
+    tg.user_says(chat, user, text, ephemeral=False)  # a visible command: its reply in the chat
     await tg.wait_for(lambda: len(tg.messages(chat)) > before)
     return tg.messages(chat)[before]
 

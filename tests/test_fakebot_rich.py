@@ -85,7 +85,26 @@ async def test_send_rich_message_stores_math_tables_photos(fake_tg: FakeTelegram
         ({"html": "<p>" + "x" * 32769 + "</p>"}, "RICH_MESSAGE_TOO_LONG"),
         ({"html": "<hr/>" * 501}, "RICH_MESSAGE_BLOCKS_TOO_MANY"),
         ({"html": "<table><tr>" + "<td>c</td>" * 21 + "</tr></table>"}, "RICH_MESSAGE_TABLE"),
-        ({"html": "<p>x</p>", "blocks": []}, 'unknown field "blocks"'),
+        # Bot API 10.3: exactly one of html, markdown or blocks
+        ({"html": "<p>x</p>", "blocks": []}, "RICH_MESSAGE_INVALID"),
+        ({"blocks": []}, "RICH_MESSAGE_EMPTY"),
+        ({"blocks": [{"type": "paragraph"}]}, 'field "text" is required'),
+        ({"blocks": [{"type": "nope"}]}, 'unsupported type "nope"'),
+        (
+            {
+                "html": "<p>x</p>",
+                "media": [{"id": "a b", "media": {"type": "photo", "media": "x"}}],
+            },
+            "RICH_MESSAGE_MEDIA_INVALID",
+        ),
+        (
+            {
+                "html": '<img src="tg://photo?id=p"/>',
+                "media": [{"id": "p", "media": {"type": "photo", "media": "nope"}}],
+            },
+            "wrong file identifier/HTTP URL",
+        ),
+        ({"html": "<p>x</p>", "media": [{"id": "p"}]}, 'field "media" is required'),
         ({"html": 5}, 'field "html" must be of type String'),
     ],
 )
@@ -112,6 +131,24 @@ async def test_rich_markdown_and_photo_by_file_id(fake_tg: FakeTelegram, bot: Bo
     assert first.rich is not None and first.rich.photos == [f"tg://photo?id={file_id}"]
     assert second.math == ["\\pi r^2", "e^{i\\pi}+1=0"]
     assert second.rich is not None and second.rich.tables == [[["a", "b"], ["1", "2"]]]
+
+
+async def test_rich_blocks_and_media_list(fake_tg: FakeTelegram, bot: Bot) -> None:
+    """Bot API 10.3: a rich message as explicit blocks, and a picture named through ``media``."""
+    grp = fake_tg.add_group(-1001, "Study")
+    photo = await bot.send_photo(grp.id, "https://example.com/p.png")
+    file_id = photo.photo[-1].file_id
+    blocks = [
+        {"type": "paragraph", "text": {"type": "plain", "text": "Area"}},
+        {"type": "mathematical_expression", "expression": "\\pi r^2"},
+    ]
+    await _raw(bot, "sendRichMessage", chat_id=grp.id, rich_message={"blocks": blocks})
+    media = [{"id": "pic", "media": {"type": "photo", "media": file_id}}]
+    html = '<p>look</p><img src="tg://photo?id=pic"/>'
+    await _raw(bot, "sendRichMessage", chat_id=grp.id, rich_message={"html": html, "media": media})
+    first, second = fake_tg.rich_messages(grp)
+    assert first.math == ["\\pi r^2"] and "Area" in first.text
+    assert second.rich is not None and second.rich.photos == [f"tg://photo?id={file_id}"]
 
 
 async def test_edit_rich_message_text_and_markup(fake_tg: FakeTelegram, bot: Bot) -> None:

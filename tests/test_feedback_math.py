@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fakebot import FakeTelegram
+from fakebot import Call, FakeTelegram
 from harness import BotHarness
 from quizkit import button_data, open_question, populate
 
@@ -29,7 +29,7 @@ from bot.core.limits import bank_limits
 from bot.core.mathtext import has_math, readable, tidy
 from bot.core.problems import BankError
 from bot.i18n.markup import Safe
-from bot.render import reveal_parts, rich_html
+from bot.render import group_reveal, note_left_out, rich_html
 from bot.render import teacher as render_teacher
 
 MATH_BANK = textwrap.dedent(
@@ -82,7 +82,7 @@ async def test_a_wrong_tap_shows_its_own_feedback_and_math_goes_as_a_rich_messag
         assert q1.math == [r"- 3 x^{2} - 3 x - 2=0"]
         assert "<tg-math>- 3 x^{2} - 3 x - 2=0</tg-math>" in q1.rich.markup
         assert [t for row in q1.buttons for t, _ in row] == ["A", "B", "C"]
-        assert len(tg.calls_to("sendRichMessage")) == 1
+        assert len(visible_rich(tg)) == 1
 
         two, none_, one = cls.students
         wrong = await tg.wait_answered(tg.tap(chat, two, q1.message_id, button_data(q1, "A")))
@@ -121,10 +121,21 @@ async def test_a_wrong_tap_shows_its_own_feedback_and_math_goes_as_a_rich_messag
 
         # a question without math goes exactly as before: sendMessage, HTML
         assert q2.rich is None and q2.html is not None
-        assert len(tg.calls_to("sendRichMessage")) == 1
+        assert len(visible_rich(tg)) == 1
+        # each tapper also read the whole explanation, its formulas rendered, alone
+        for student in cls.students:
+            (seen,) = tg.ephemeral_for(chat, student)
+            assert seen.message.rich is not None and seen.message.math
         assert all(c.status == 200 for c in tg.calls), [
             (c.method, c.description) for c in tg.calls if c.status != 200
         ]
+
+
+def visible_rich(tg: FakeTelegram) -> list[Call]:
+    """The rich messages the whole group sees (not those sent to one student alone)."""
+    return [
+        c for c in tg.calls_to("sendRichMessage") if "ephemeral_message_parameters" not in c.params
+    ]
 
 
 async def test_a_quiz_without_math_sends_no_rich_message(tg: FakeTelegram, db_path: Path) -> None:
@@ -273,17 +284,17 @@ def test_moodle_xml_feedback_maps_to_the_options() -> None:
     ]
 
 
-def test_reveal_note_too_long_for_one_message_moves_to_its_own() -> None:
+def test_reveal_note_too_long_for_one_message_stays_out_of_the_group() -> None:
+    """Each student read it in their own explanation (or recap): no group message of its own."""
     quiz = parse_quiz(MATH_BANK, "algebra.yaml", "algebra", bank_limits())
     q = quiz.questions[0]
     short = Reveal(0, q, (0, 1, 2), (1, 1, 1), 1, 3, 1)
-    whole, alone = reveal_parts(short, "en", total=2)
-    assert alone is None and "📖" in whole
-    long = Reveal(0, replace(q, note=Text("ন" * 4000, "n " * 2000)), (0, 1, 2), (1, 1, 1), 1, 3, 1)
-    body, note = reveal_parts(long, "en", total=2)
-    assert note is not None and "📖" not in body and "Right answer: <b>B</b>" in body
-    assert note.startswith("📖 n n") and len(note) <= 4096
-    assert "…" not in note  # moved whole, not cut
+    assert "📖" in group_reveal(short, "en", total=2)
+    assert not note_left_out(q, "en")
+    long_q = replace(q, note=Text("ন" * 4000, "n " * 2000))
+    body = group_reveal(Reveal(0, long_q, (0, 1, 2), (1, 1, 1), 1, 3, 1), "en", total=2)
+    assert "📖" not in body and "Right answer: <b>B</b>" in body
+    assert note_left_out(long_q, "en")
 
 
 def test_recaps_review_practice_and_homework_show_the_students_own_pick() -> None:

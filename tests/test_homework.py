@@ -154,7 +154,7 @@ async def test_homework_over_days_alongside_a_live_quiz(tg: FakeTelegram, db_pat
 
         # homework points count on the leaderboard, with the live quiz's, in one season
         clock.advance(60)
-        tg.user_says(chat, cls.creator, "/leaderboard")
+        tg.user_says(chat, cls.creator, "/leaderboard", ephemeral=False)
         board = await tg.wait_for(lambda: tg.find_message(chat, "quizzes"))
         assert "🥇 1. Student0 — 11500 points · 9 right · 2 quizzes" in plain(board.text)
         assert "🥈 2. Student2 — 9000 points · 7 right · 1 quiz" in plain(board.text)

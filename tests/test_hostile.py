@@ -483,11 +483,11 @@ async def test_hostile_names_are_escaped_and_shortened(
         assert "&lt;b&gt;Boss&lt;/b&gt; &amp; &lt;i&gt;co" in results.html
 
         # The leaderboard and /me show the same names, escaped.
-        tg.user_says(chat, cls.creator, "/leaderboard")
+        tg.user_says(chat, cls.creator, "/leaderboard", ephemeral=False)
         board = await tg.wait_for_message(chat, "Leaderboard")
         assert "<b>Boss</b> & <i>co" in board.text
         assert "</code><a href='tg://x'> &amp;" in board.text
-        tg.user_says(chat, users[0], "/me")
+        tg.user_says(chat, users[0], "/me", ephemeral=False)
         me = await tg.wait_for_message(chat, "Rank:")
         assert "<b>Boss</b> & <i>co" in me.text
     assert_quiet(caplog)

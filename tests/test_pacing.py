@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from clockkit import ManualClock
 
+from bot.tg import pacing
 from bot.tg.overall import NORMAL, QUIZ, OverallBudget
 from bot.tg.pacing import GroupPacer, Skipped, SlidingWindow, counts_against_group
 
@@ -156,3 +157,41 @@ async def test_a_send_over_the_free_limit_is_paid_for_only_when_paid_broadcasts_
         data: dict[str, Any] = {"chat_id": 42, "text": f"m{n}"}
         await pacer.process_request(call, ("sendMessage", data), {}, "sendMessage", data, None)
     assert [b.get("allow_paid_broadcast") for b in bodies] == [None, True]
+
+
+async def test_ephemeral_messages_spend_no_group_budget_and_come_last_overall() -> None:
+    """An ephemeral send (one student's explanation) leaves the group's window alone, takes
+    the overall budget only beyond its reserve, after every other waiter, and is skipped when
+    no slot comes within its wait."""
+    clock = ManualClock(0.0)
+    pacer = GroupPacer(group_limit=2, reserve=1, overall_per_second=6, clock=clock)
+    sent: list[str] = []
+
+    async def call(text: str) -> dict[str, Any]:
+        sent.append(text)
+        return {"ok": True}
+
+    async def send(text: str, ephemeral: bool, wait: float = 0.05) -> object:
+        data: dict[str, Any] = {"chat_id": -5}
+        if ephemeral:
+            data["ephemeral_message_parameters"] = {"receiver_user_id": 7}
+        return await pacer.process_request(
+            call, (text,), {}, "sendMessage", data, pacing.ephemeral(wait) if ephemeral else None
+        )
+
+    for n in range(3):  # more than the group's 2: ephemeral ones are not in its window
+        await send(f"e{n}", True)
+    assert pacer.group(-5).free() == 2
+    assert pacer.overall.free() == 3  # 3 of 6 taken: only the overall reserve is left
+    with pytest.raises(Skipped):  # the reserve is not for ephemeral messages
+        await send("e3", True)
+    await send("q0", False)  # the quiz itself goes at once
+    waiting = asyncio.create_task(send("e5", True, wait=5.0))
+    await asyncio.sleep(0.01)
+    assert "e5" not in sent
+    clock.advance(1.2)  # the window has passed: slots free again
+    pacer.overall._pump()
+    await asyncio.wait_for(waiting, 1)
+    assert sent == ["e0", "e1", "e2", "q0", "e5"]
+    assert pacing.is_ephemeral("editEphemeralMessageText", {})
+    assert not pacing.is_ephemeral("sendMessage", {"chat_id": -5})

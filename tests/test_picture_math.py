@@ -129,6 +129,16 @@ async def test_a_picture_and_math_go_as_a_photo_then_a_rich_question_edited_as_r
         # question 2 has no math: its picture carries it as the caption, as before
         assert q2.photo is not None and q2.rich is None and "What is shown?" in q2.text
         assert photo.photo is not None and q2.photo.file_id == photo.photo.file_id
-    assert len(tg.calls_to("sendRichMessage")) == 1
+    visible = [
+        c for c in tg.calls_to("sendRichMessage") if "ephemeral_message_parameters" not in c.params
+    ]
+    assert len(visible) == 1
+    # each tapper read the whole explanation alone: formulas rendered, and the picture, sent
+    # by the file_id of the group's photo (never uploaded again)
+    assert photo.photo is not None
+    for student in cls.students:
+        (seen,) = tg.ephemeral_for(chat, student)
+        assert seen.message.rich is not None and seen.message.math
+        assert seen.message.rich.photos == [f"tg://photo?id={photo.photo.file_id}"]
     assert tg.api.photos.uploads == 1
     all_valid(tg)

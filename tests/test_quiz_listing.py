@@ -77,7 +77,7 @@ async def test_a_file_from_before_lists_its_quizzes_and_gets_their_listing(
     path = tmp_path / "old.db"
     old_file(path, 2)  # quiz-1 published, no JSON yet
     conn = sqlite3.connect(path, isolation_level=None)
-    migrate(conn, target=12)  # the version before the listing columns
+    migrate(conn, target=12)  # the version before the listing columns (12 -> 13)
     conn.execute(
         "INSERT INTO authored_quizzes (author_id, name, title, language, bank_yaml,"
         " question_count, origin, published, created_at) VALUES (7, 'zero-three',"

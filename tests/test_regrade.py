@@ -46,7 +46,7 @@ async def command(
 ) -> StoredMessage:
     before = {m.message_id for m in tg.messages(chat)}
     clock.advance(21)  # past the per-student reply cooldown
-    tg.user_says(chat, user, text)
+    tg.user_says(chat, user, text, ephemeral=False)  # a visible command: its reply in the chat
     return await tg.wait_for(
         lambda: next(
             (m for m in tg.messages(chat) if m.message_id not in before and expect in m.text), None

@@ -80,7 +80,7 @@ async def test_sigkill_mid_question_loses_no_acknowledged_answer(
         assert len({(q, u) for q, u, _ in rows}) == 17  # none counted twice
 
         # The leaderboard agrees with what was stored.
-        tg.user_says(chat, cls.students[0], "/leaderboard")
+        tg.user_says(chat, cls.students[0], "/leaderboard", ephemeral=False)
         board = await tg.wait_for(lambda: tg.find_message(chat, "Leaderboard"), timeout=20)
         total0 = sum(p for _, u, p in rows if u == cls.students[0].id)
         assert f"1. \u2068Student0\u2069 — {total0} points · 8 right · 1 quiz\n" in board.text

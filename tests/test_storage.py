@@ -121,7 +121,7 @@ async def test_new_file_is_private_wal_and_current(db_path: Path) -> None:
     assert stat.S_IMODE(os.stat(db_path).st_mode) == 0o600
     conn = raw(db_path)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 17
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 18
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert {"chats", "seasons", "users", "runs", "answers"} <= names(conn, "table")
         assert {"answers_user", "runs_chat_season", "runs_one_running_group"} <= names(

@@ -46,7 +46,7 @@ async def tick_rights(tg: FakeTelegram, chat: int, user: User, question: StoredM
 async def say(tg: FakeTelegram, chat: int, user: User, text: str, expect: str) -> StoredMessage:
     """``user`` writes in ``chat``; the bot's first new message there containing ``expect``."""
     before = len(tg.messages(chat))
-    tg.user_says(chat, user, text)
+    tg.user_says(chat, user, text, ephemeral=False)  # a visible command: its reply in the chat
     try:
         return await tg.wait_for(
             lambda: next((m for m in tg.messages(chat)[before:] if expect in m.text), None),
@@ -124,7 +124,8 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
         commands = []
         for student in students[:2]:
             for text in ("/top", "/me", "/top"):
-                commands.append(tg.user_says(group, student, text)["message_id"])
+                # sent visibly (a client predating ephemeral commands): the cooldown's path
+                commands.append(tg.user_says(group, student, text, ephemeral=False)["message_id"])
 
         def answered(mid: int) -> bool:
             return any(m.reply_to == mid for m in tg.messages(group)) or any(

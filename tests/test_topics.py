@@ -137,7 +137,7 @@ async def test_two_quizzes_in_two_topics_share_the_budget(tg: FakeTelegram, db_p
         # The leaderboard counts both topics' players, and answers in the topic it was asked.
         pacer = bot.app.bot_data.pacer
         await until(lambda: pacer.group(chat).idle(), timeout=BotHarness.WINDOW + 5)
-        tg.user_says(chat, cls.students[0], "/leaderboard", thread_id=QUIZ)
+        tg.user_says(chat, cls.students[0], "/leaderboard", thread_id=QUIZ, ephemeral=False)
         board = await tg.wait_for_message(chat, "Leaderboard", thread_id=QUIZ)
         assert "Players: 8" in board.text
         assert tg.max_in_window(chat) <= 20
@@ -343,7 +343,7 @@ async def test_unexpected_error_apology_in_the_topic(tg: FakeTelegram, db_path: 
             raise RuntimeError("database on fire")
 
         bot.services.store.leaderboard = broken  # type: ignore[method-assign]
-        tg.user_says(chat, cls.students[0], "/leaderboard", thread_id=LECTURES)
+        tg.user_says(chat, cls.students[0], "/leaderboard", thread_id=LECTURES, ephemeral=False)
         apology = await tg.wait_for_message(chat, "Sorry, something went wrong")
         assert apology.thread_id == LECTURES
         assert tg.messages(chat, None) == []

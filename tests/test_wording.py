@@ -97,7 +97,7 @@ async def test_bengali_group_season_digits_closed_alert_and_menus(
         await tg.wait_for(lambda: tg.find_message(chat, "ফলাফল"))
 
         # the season number as the reset confirmation prints it, in Bengali digits
-        tg.user_says(chat, cls.students[1], "/leaderboard season ১")
+        tg.user_says(chat, cls.students[1], "/leaderboard season ১", ephemeral=False)
         board = await tg.wait_for(
             lambda: (
                 tg.find_message(chat, "লিডারবোর্ড</b> — সিজন ১")

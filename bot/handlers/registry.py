@@ -122,6 +122,7 @@ class Registry:
                 help="help_help",
                 menu="cmd_help",
                 mod_menu="cmd_help",
+                ephemeral=True,
             ),
         )
         # a picked quiz runs its command, which checks its own rule as when typed
@@ -210,9 +211,11 @@ class Registry:
         try:
             text, alert = await self._route(update, context, lang)
         except Exception:
+            svc.groups.explanations.drop(query.id)
             await answer_query(query, t(lang, "apology"), True, svc)
             raise
         await answer_query(query, text, alert, svc)
+        svc.groups.explanations.release(query.id)  # the whole explanation, after the alert
 
     async def _route(self, update: Update, context: Context, lang: Lang) -> Notice:
         query = update.callback_query
@@ -300,9 +303,13 @@ class Registry:
             else:
                 key = c.menu if c.who == "anyone" else None
             if key:
-                out.append(
-                    BotCommand(c.name, t_plain(lang, key)[: BotCommandLimit.MAX_DESCRIPTION])
-                )
+                # Bot API 10.2's BotCommand.is_ephemeral, which PTB 22.8 predates: its api_kwargs
+                # go into the request as they are; an ephemeral command's other names are
+                # listed too, so Telegram keeps them from the group whichever is typed
+                extra = {"is_ephemeral": True} if c.ephemeral else None
+                description = t_plain(lang, key)[: BotCommandLimit.MAX_DESCRIPTION]
+                names = c.names if c.ephemeral else (c.name,)
+                out += [BotCommand(name, description, api_kwargs=extra) for name in names]
         return out
 
     async def set_menus(self, bot: Bot, default: Lang, operators: Iterable[int] = ()) -> None:

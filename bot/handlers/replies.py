@@ -81,6 +81,8 @@ async def reply(
     if message is None or chat is None:
         return
     svc = context.bot_data
+    if await _ephemeral_reply(update, context, text):
+        return
     text = await with_language_hint(svc, chat.id, chat.type, text)
     optional = chat.type != ChatType.PRIVATE and not important
     if optional:
@@ -119,6 +121,40 @@ async def with_language_hint(svc: Services, chat_id: int, kind: str, text: Safe)
     return join("\n\n", [text, t(await svc.chat_language(chat_id), "lang_hint")])
 
 
+#: how long after a user's ephemeral command the reply may still be sent (the spec: "an
+#: ephemeral message may only be replied to within 15 seconds"; a second kept for the way)
+EPHEMERAL_REPLY_WINDOW = 14.0
+
+
+async def _ephemeral_reply(update: Update, context: Context, text: Safe) -> bool:
+    """Answer a student's ephemeral command (Bot API 10.2: only its sender and the bot see it)
+    with an ephemeral reply to it, spending none of the group's budget; if Telegram refuses
+    it (or no slot came in time), in their private chat. False when the command was a visible
+    one, or neither worked (then it is answered as any command: in the group)."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None or chat.type == ChatType.PRIVATE:
+        return False
+    ident = message.api_kwargs.get("ephemeral_message_id")
+    if not isinstance(ident, int):
+        return False
+    to = outbox.Ephemeral(user.id, reply_to=ident, max_wait=EPHEMERAL_REPLY_WINDOW)
+    sent = await outbox.send_ephemeral(context.bot, chat.id, to, text, thread_id=thread_of(message))
+    if sent.ok:
+        return True
+    return await _privately(update, context, text)
+
+
+async def _privately(update: Update, context: Context, text: Safe) -> bool:
+    """A reply to a command in a group, sent to its sender's private chat (if they started
+    the bot), headed with the group's name."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    svc = context.bot_data
+    lang = await svc.recaps.language_of(user.id, await language(update, svc))
+    head = t(lang, "held_private", group=chat.title or t_plain(lang, "your_group"))
+    return (await outbox.send(context.bot, user.id, join("\n", [head, text]))).ok
+
+
 async def held_back(update: Update, context: Context, text: Safe) -> None:
     """A student's command the group gets no reply to (their cooldown, or the group's budget
     full): the answer goes to their private chat if they started the bot, with a ✍ reaction
@@ -133,10 +169,7 @@ async def held_back(update: Update, context: Context, text: Safe) -> None:
     emoji = SEEN
     if now - svc.cooldowns.get(key, -REPLY_COOLDOWN) >= REPLY_COOLDOWN:
         svc.cooldowns[key] = now
-        lang = await svc.recaps.language_of(user.id, await language(update, svc))
-        head = t(lang, "held_private", group=chat.title or t_plain(lang, "your_group"))
-        sent = await outbox.send(context.bot, user.id, join("\n", [head, text]))
-        emoji = PRIVATE if sent.ok else SEEN
+        emoji = PRIVATE if await _privately(update, context, text) else SEEN
     await outbox.react(context.bot, chat.id, message.message_id, emoji)
 
 

@@ -61,6 +61,9 @@ class Command:
     mod_menu: str | None = None
     aliases: tuple[str, ...] = ()
     filters: BaseFilter | None = None
+    #: a student's own command: declared ``is_ephemeral`` in the menus, so in a group only its
+    #: sender and the bot see it, and the reply (bot/handlers/replies.py) is seen by them alone
+    ephemeral: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -47,4 +47,5 @@ def tap_of(update: Update, svc: Services, button: B, lang: Lang) -> Tap[B]:
         button=button,
         at=svc.arrivals.at(update),
         update_id=update.update_id,
+        query_id=query.id,
     )

@@ -123,16 +123,25 @@ def caption_fits(
     return max(shown_length(asked), shown_length(revealed)) <= CAPTION_LIMIT
 
 
-def reveal_parts(reveal: Reveal, lang: Lang, *, total: int) -> tuple[Safe, Safe | None]:
-    """A group's reveal, and its note as a message of its own when the two would not fit one
-    message (a quiz stored before the bank's length check): moved, not cut (only a note longer
-    than a whole message is cut)."""
+def group_reveal(reveal: Reveal, lang: Lang, *, total: int) -> Safe:
+    """A group's reveal; its note left out when the two would not fit one message (a quiz
+    stored before the bank's length check): every student who answered saw the note in their
+    own explanation (bot/render/explain.py), the others get it in their recap."""
     whole = reveal_message(reveal, lang, total=total)
-    note = reveal.question.note
-    if note is None or utf16_len(plain_text(whole)) <= MESSAGE_LIMIT:
-        return whole, None
-    alone = html("📖 {}", fit(note(lang), MESSAGE_LIMIT - 3))
-    return reveal_message(reveal, lang, total=total, with_note=False), alone
+    if reveal.question.note is None or utf16_len(plain_text(whole)) <= MESSAGE_LIMIT:
+        return whole
+    return reveal_message(reveal, lang, total=total, with_note=False)
+
+
+def note_left_out(question: Question, lang: Lang) -> bool:
+    """Whether a question's note may be too long to share its group reveal (counted without
+    the option counts and marks, which ``VERDICT_ROOM`` stands for)."""
+    if question.note is None:
+        return False
+    texts = [question.text(lang), question.note(lang), *(o(lang) for o in question.options)]
+    if question.explanation is not None:
+        texts.append(question.explanation(lang))
+    return sum(utf16_len(x) for x in texts) > MESSAGE_LIMIT - VERDICT_ROOM
 
 
 def reveal_message(
@@ -186,7 +195,7 @@ def reveal_message(
         join("\n", answer),
         *explained(q, lang, picked, reveal.permutation),
     ]
-    if q.note is not None and with_note and group:  # too long: moved aside by reveal_parts
+    if q.note is not None and with_note and group:  # too long: left out by group_reveal
         parts.append(html("📖 {}", q.note(lang)))
     elif q.note is not None and with_note:
         # a practice reveal is one message: what a bank checked in code points may still be

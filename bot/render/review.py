@@ -36,10 +36,13 @@ def recap_messages(
     players: int,
     best_streak: int,
     missed: Sequence[Missed],
+    unread: Sequence[Missed] = (),
 ) -> list[Safe]:
     """A student's private recap: score (out of the ``asked`` questions) and rank, then each
     missed question with the right answer, its explanation and its note, as the reveal showed
-    them; split into messages that fit Telegram's limit."""
+    them, then each question answered whose whole explanation the student could not read
+    after their tap (``unread``: bot/render/explain.py); split into messages that fit
+    Telegram's limit."""
     head = [
         t(lang, "recap_head", title=quiz.title(lang)),
         t(
@@ -61,25 +64,37 @@ def recap_messages(
         blocks.append(t(lang, "recap_missed_head", count=len(missed)))
         for item in missed:
             blocks += missed_blocks(item, lang)
-        blocks.append(join("\n", [t(lang, "recap_review"), t(lang, "recap_footer")]))
-    else:
-        blocks.append(join("\n", [t(lang, "recap_perfect"), t(lang, "recap_footer")]))
+    if unread:
+        blocks.append(t(lang, "recap_unread_head", count=len(unread)))
+        for item in unread:
+            shown = _shown(item)
+            first = t(lang, "recap_unread", n=item.number, label=labels(shown) if shown else "")
+            blocks += missed_blocks(item, lang, first)
+    ending = "recap_review" if missed else "recap_perfect"
+    blocks.append(join("\n", [t(lang, ending), t(lang, "recap_footer")]))
     return pack(blocks)
 
 
-def missed_blocks(item: Missed, lang: Lang) -> list[Safe]:
-    """One missed question of a recap: what the student picked, the question, every right
-    answer (a several-answers question: its options, the right ones and the picks marked), the
-    feedback of each pick, the explanation and the note; one block, or, when a long feedback
-    or note would not fit one message, each of those a block of its own, whole."""
-    q, perm = item.question, item.permutation
+def _shown(item: Missed) -> tuple[int, ...] | None:
+    """The shown positions the student picked."""
     chosen = item.chosen
-    shown = None if chosen is None else (chosen,) if isinstance(chosen, int) else tuple(chosen)
-    first = (
-        t(lang, "recap_wrong", n=item.number, label=labels(shown))
-        if shown
-        else t(lang, "recap_skipped", n=item.number)
-    )
+    return None if chosen is None else (chosen,) if isinstance(chosen, int) else tuple(chosen)
+
+
+def missed_blocks(item: Missed, lang: Lang, first: Safe | None = None) -> list[Safe]:
+    """One question of a recap (missed; or, with ``first`` as its head, answered but its whole
+    explanation not read): what the student picked, the question, every right answer (a
+    several-answers question: its options, the right ones and the picks marked), the feedback
+    of each pick, the explanation and the note; one block, or, when a long feedback or note
+    would not fit one message, each of those a block of its own, whole."""
+    q, perm = item.question, item.permutation
+    shown = _shown(item)
+    if first is None:
+        first = (
+            t(lang, "recap_wrong", n=item.number, label=labels(shown))
+            if shown
+            else t(lang, "recap_skipped", n=item.number)
+        )
     if q.kind == "multiple":
         rights = [perm.index(o) for o in q.right_options if o in perm]
         answer = options_block(q, perm, lang, right=rights, chosen=shown)

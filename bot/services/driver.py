@@ -60,6 +60,8 @@ class Tap(Generic[B]):
     #: when the tap reached the bot (bot/tg/arrivals.py), and its update, to settle it there
     at: float
     update_id: int
+    #: the callback query, which an explanation only the tapper sees is sent with
+    query_id: str = ""
 
 
 class Taps(Protocol[B]):

@@ -37,6 +37,7 @@ from bot.i18n.markup import Safe
 from bot.render import callbacks
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap, edit, send
+from bot.services.explain import Explanations
 from bot.services.pictures import Shown
 from bot.services.progress import restore_engine, save_ticks, ticked_of
 from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
@@ -106,6 +107,8 @@ class GroupQuizzes(AppBound):
         self._by_id: dict[int, LiveRun] = {}
         self._pending_resume: list[LiveRun] = []
         self._driver = RunDriver(app, store, clock)
+        #: the whole explanation after a tap, to the tapper alone (bot/services/explain.py)
+        self.explanations = Explanations(app, store, clock, arrivals)
         #: pending timers by name (close and count jobs)
         self._timers = self._driver.timers
         #: called (as a background task) with the run id once a run's results are out
@@ -343,7 +346,7 @@ class GroupQuizzes(AppBound):
 
     async def _reveal(self, run: LiveRun, reveal: Reveal) -> bool:
         self._timers.cancel(run.count_job)
-        text, note = render.reveal_parts(reveal, run.lang, total=run.engine.count)
+        text = render.group_reveal(reveal, run.lang, total=run.engine.count)
         rich = question_has_math(reveal.question)
         result = outbox.Outcome("missing")
         if run.message_id is not None:
@@ -354,10 +357,6 @@ class GroupQuizzes(AppBound):
         if result.status == "missing":  # deleted by a moderator, or never posted
             result = await send(
                 self._bot, run.chat_id, text, rich=rich, thread_id=run.thread_id, urgent=True
-            )
-        if note is not None and result.ok:  # a note too long to share the reveal's message
-            result = await send(
-                self._bot, run.chat_id, note, rich=rich, thread_id=run.thread_id, urgent=True
             )
         return await self._follow(run, result)
 
@@ -482,9 +481,32 @@ class GroupQuizzes(AppBound):
             run.names[tap.user_id] = tap.name
             self._schedule_count(run)
         q = verdict.answer.q_index if verdict.answer else run.engine.current
-        return render.tap_alert(
+        alert = render.tap_alert(
             run.lang, verdict, run.engine.question_at(q), run.engine.plan.permutations[q]
-        ), True
+        )
+        self._explain(run, tap, verdict, alert)
+        return alert, True
+
+    def _explain(
+        self, run: LiveRun, tap: Tap[callbacks.AnswerData], verdict: Verdict, alert: str
+    ) -> None:
+        """Offer the whole explanation of an accepted answer, for when its alert is out."""
+        if verdict.status != "accepted" or verdict.answer is None:
+            return
+        q = verdict.answer.q_index
+        self.explanations.offer(
+            tap.query_id,
+            run_id=run.run_id,
+            chat_id=run.chat_id,
+            thread_id=run.thread_id,
+            user_id=tap.user_id,
+            lang=run.lang,
+            verdict=verdict,
+            question=run.engine.question_at(q),
+            permutation=run.engine.plan.permutations[q],
+            alert=alert,
+            tapped_at=tap.at,
+        )
 
     async def _tick_or_submit(self, run: LiveRun, tap: Tap[callbacks.AnswerData]) -> Notice:
         """A tap on a several-answers question: an option ticks or unticks it in the
@@ -506,7 +528,9 @@ class GroupQuizzes(AppBound):
                 run.names[tap.user_id] = tap.name
                 self._schedule_count(run)
             perm = engine.plan.permutations[q_index]
-            return render.tap_alert(tap.lang, verdict, engine.question_at(q_index), perm), True
+            alert = render.tap_alert(tap.lang, verdict, engine.question_at(q_index), perm)
+            self._explain(run, tap, verdict, alert)
+            return alert, True
         check = engine.check(tap.user_id, q_index, tap.at)  # None: an answer may still count
         self._arrivals.settle(tap.update_id)
         if check is not None or not 0 <= shown < len(engine.permutation):

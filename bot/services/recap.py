@@ -33,6 +33,7 @@ from bot.i18n import parse_lang, t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import teacher as render_teacher
+from bot.render.explain import teaches_more
 from bot.services.appbound import AppBound
 from bot.services.driver import send
 from bot.storage import Store, StoredRun
@@ -111,6 +112,7 @@ class Recaps(AppBound):
             return
         results = await self._store.run_results(run_id)
         answers = await self._answers(run_id)
+        explained = await self._store.explained(run_id)
         missed = [
             (uid, run.quiz_id, run.plan.question_ids[q])
             for uid in answers
@@ -121,7 +123,8 @@ class Recaps(AppBound):
         for standing in results:
             if standing.user_id in targets:
                 lang = await self.language_of(standing.user_id, run.language)
-                texts = self._texts(run, quiz, standing.user_id, answers, results, lang)
+                read = {q for user, q in explained if user == standing.user_id}
+                texts = self._texts(run, quiz, standing.user_id, answers, results, lang, read)
                 if texts:
                     self._queue.append(
                         (
@@ -151,7 +154,10 @@ class Recaps(AppBound):
         answers: Mapping[int, Mapping[int, tuple[tuple[int, ...], bool]]],
         results: Any,
         lang: Lang,
+        read: set[int],
     ) -> list[Safe]:
+        """The recap's messages; ``read``: the questions (indexes) whose whole explanation
+        the student read after their tap (the others answered right are explained here)."""
         mine = answers.get(user_id)
         standing = next((s for s in results if s.user_id == user_id), None)
         if mine is None or standing is None:
@@ -166,6 +172,15 @@ class Recaps(AppBound):
             chosen = mine.get(q_index)
             picks = render.shown_picks(perm, chosen[0]) if chosen else None
             items.append(render.Missed(q_index + 1, question, perm, picks))
+        unread = []
+        for q_index, (options, right) in sorted(mine.items()):
+            question = by_id.get(run.plan.question_ids[q_index])
+            perm = run.plan.permutations[q_index]
+            if not right or question is None or sorted(perm) != list(range(len(question.options))):
+                continue
+            if q_index not in read and teaches_more(question, options, lang):
+                picks = render.shown_picks(perm, options)
+                unread.append(render.Missed(q_index + 1, question, perm, picks))
         asked = _asked(run, mine)
         best = max(streaks([mine[q][1] if q in mine else None for q in range(asked)]), default=0)
         return render.recap_messages(
@@ -179,6 +194,7 @@ class Recaps(AppBound):
             players=len(results),
             best_streak=best,
             missed=items,
+            unread=unread,
         )
 
     @staticmethod
@@ -253,7 +269,8 @@ class Recaps(AppBound):
             answers = await self._answers(run_id)
             if user_id in answers:
                 results = await self._store.run_results(run_id)
-                texts = self._texts(run, quiz, user_id, answers, results, lang)
+                read = {q for user, q in await self._store.explained(run_id) if user == user_id}
+                texts = self._texts(run, quiz, user_id, answers, results, lang, read)
                 markup = self._report_markup(run, answers, user_id, lang)
         texts = texts or [t(lang, "recap_none")]
         for n, text in enumerate(texts, start=1):

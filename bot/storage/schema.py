@@ -538,6 +538,20 @@ ACTIONS_STATEMENTS: tuple[str, ...] = (
     """,
 )
 
+# Explanations sent after a tap, each to its student alone (an ephemeral message): one row
+# per (run, student, question) once Telegram took it, so the recap carries the full text of
+# every other one and nothing is sent twice.
+EXPLAINED_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE explained (
+        run_id   INTEGER NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        q_index  INTEGER NOT NULL,
+        PRIMARY KEY (run_id, user_id, q_index)
+    ) WITHOUT ROWID
+    """,
+)
+
 # A key fixed by a re-grade stays the quiz's key: each fix is
 # kept with who made it, in which group and when, and the key before it (so undoing it is named
 # as such). A stored quiz's own text is changed too; a folder bank's file is not, the fixes are
@@ -620,6 +634,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _statements(ACTIONS_STATEMENTS),  # 14 -> 15: buttons acted on once, uploads' quizzes
     _statements(KEY_FIXES_STATEMENTS),  # 15 -> 16: key fixes kept, reports resolved by them
     _statements(VERSIONS_STATEMENTS),  # 16 -> 17: stored quizzes' versions, pending edits
+    _statements(EXPLAINED_STATEMENTS),  # 17 -> 18: explanations each student saw after a tap
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

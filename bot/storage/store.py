@@ -23,6 +23,7 @@ from .analysis import AnalysisMixin
 from .authored import AuthoredMixin
 from .core import Clock, _UserJob, pragmas
 from .deliveries import DeliveriesMixin
+from .explained import ExplainedMixin
 from .homework import HomeworkMixin
 from .images import ImagesMixin
 from .keyfixes import KeyFixesMixin
@@ -99,6 +100,7 @@ class Store(
     ImagesMixin,
     KeyFixesMixin,
     VersionsMixin,
+    ExplainedMixin,
 ):
     """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
 

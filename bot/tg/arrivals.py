@@ -89,6 +89,16 @@ class Arrivals:
             self._room.clear()
             await self._room.wait()
 
+    async def lull(self, most: int, timeout: float) -> None:  # noqa: ASYNC109
+        """Wait, at most ``timeout`` seconds, until at most ``most`` updates are in flight:
+        work that must never delay answering (an explanation after a tap) goes between
+        bursts."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(timeout, 0.0)):
+                while len(self._at) > most and not self.stopped:
+                    self._room.clear()
+                    await self._room.wait()
+
     def waiting(self, key: Hashable) -> bool:
         """Whether something waits in :meth:`settled` for ``key`` now."""
         return bool(self._waiters.get(key))

@@ -265,6 +265,119 @@ async def edit_rich(
     return Outcome("ok", message_id)
 
 
+@dataclass(frozen=True, slots=True)
+class Ephemeral:
+    """Whom an ephemeral message is for, and what it answers: a tap (``query_id``, within
+    Telegram's callback window) or the user's own ephemeral command (``reply_to``, its
+    ``ephemeral_message_id``). ``max_wait``: how long it may wait for the bot's budget."""
+
+    receiver: int
+    query_id: str | None = None
+    reply_to: int | None = None
+    max_wait: float = 0.0
+
+    def parameters(self) -> dict[str, Any]:
+        """``ephemeral_message_parameters`` (and ``reply_parameters``) of the send."""
+        options: dict[str, Any] = {"receiver_user_id": self.receiver}
+        if self.query_id is not None:
+            options["callback_query_id"] = self.query_id
+        params: dict[str, Any] = {"ephemeral_message_parameters": options}
+        if self.reply_to is not None:
+            params["reply_parameters"] = {"ephemeral_message_id": self.reply_to}
+        return params
+
+
+#: the ``id`` of a picture in an ephemeral rich message's ``media`` list
+PICTURE_ID = "picture"
+#: how long an ephemeral message's edit or deletion may wait for the bot's budget (seconds)
+EDIT_WAIT = 5.0
+
+
+async def send_ephemeral(
+    bot: ExtBot[Any],
+    chat_id: int,
+    to: Ephemeral,
+    html: Safe,
+    *,
+    rich: bool = False,
+    photo_id: str | None = None,
+    thread_id: int = 0,
+) -> Outcome:
+    """Send a message only ``to.receiver`` sees in a group (Bot API 10.3's
+    ``ephemeral_message_parameters``): an HTML text message, or with ``rich`` a rich message
+    (``html`` in its rich form) that may show a picture already on Telegram (``photo_id``, named
+    ``tg://photo?id=PICTURE_ID`` in ``html``). The lowest priority of the bot's budget, and none
+    of the group's: :class:`Skipped` (as ``skipped``) when no slot came within ``to.max_wait``.
+    The outcome's ``message_id`` is the ``ephemeral_message_id``."""
+    limit = pacing.ephemeral(to.max_wait)
+    request: Awaitable[Message]
+    if rich:
+        content: dict[str, Any] = {"html": str(html)}
+        if photo_id is not None:
+            content["media"] = [{"id": PICTURE_ID, "media": {"type": "photo", "media": photo_id}}]
+        kwargs: dict[str, Any] = {"chat_id": chat_id, "rich_message": content, **to.parameters()}
+        if thread_id:
+            kwargs["message_thread_id"] = thread_id
+        request = bot.do_api_request(
+            "sendRichMessage", api_kwargs=kwargs, return_type=Message, rate_limit_args=limit
+        )
+    else:  # PTB's send_message, the new parameters merged last (api_kwargs)
+        request = bot.send_message(
+            chat_id,
+            html,
+            message_thread_id=thread_id or None,
+            api_kwargs=to.parameters(),
+            rate_limit_args=limit,
+        )
+    message = await _attempt("send ephemeral", chat_id, request)
+    if isinstance(message, Outcome):
+        return message
+    ident = message.api_kwargs.get("ephemeral_message_id")
+    return Outcome("ok", ident if isinstance(ident, int) else None)
+
+
+async def delete_ephemeral(
+    bot: ExtBot[Any], chat_id: int, receiver: int, ephemeral_id: int
+) -> Outcome:
+    """Delete an ephemeral message (``deleteEphemeralMessage``)."""
+    done = await _attempt(
+        "delete ephemeral",
+        chat_id,
+        bot.do_api_request(
+            "deleteEphemeralMessage",
+            api_kwargs={
+                "chat_id": chat_id,
+                "receiver_user_id": receiver,
+                "ephemeral_message_id": ephemeral_id,
+            },
+            rate_limit_args=pacing.ephemeral(EDIT_WAIT),
+        ),
+    )
+    return done if isinstance(done, Outcome) else Outcome("ok", ephemeral_id)
+
+
+async def edit_ephemeral(
+    bot: ExtBot[Any], chat_id: int, receiver: int, ephemeral_id: int, html: Safe
+) -> Outcome:
+    """Replace an ephemeral message's HTML text (``editEphemeralMessageText``)."""
+    done = await _attempt(
+        "edit ephemeral",
+        chat_id,
+        bot.do_api_request(
+            "editEphemeralMessageText",
+            api_kwargs={
+                "chat_id": chat_id,
+                "receiver_user_id": receiver,
+                "ephemeral_message_id": ephemeral_id,
+                "text": str(html),
+                "parse_mode": "HTML",
+            },
+            rate_limit_args=pacing.ephemeral(EDIT_WAIT),
+        ),
+    )
+    return done if isinstance(done, Outcome) else Outcome("ok", ephemeral_id)
+
+
 async def react(bot: ExtBot[Any], chat_id: int, message_id: int, emoji: str) -> Outcome:
     """Put a reaction on a message (counts against no group's budget of sends and edits). A
     group may have reactions off: that is logged at INFO, nothing more."""

@@ -10,9 +10,11 @@ end, so Telegram never sees more than ``limit`` in a second, however far starts 
 drift apart under load.
 
 When the budget is short, waiting requests are let through by priority (:data:`QUIZ` — a
-question's post and its reveal — before :data:`NORMAL`: results, replies, private messages),
-and among one priority, chat by chat in turn (start-time fair queuing: a chat that has just
-been served queues behind the others, so none starves). Optional requests never wait here:
+question's post and its reveal — before :data:`NORMAL`: results, replies, private messages,
+before :data:`EPHEMERAL`: messages only one user sees, which also leave ``reserve`` slots
+free, so they never delay anything else), and among one priority, chat by chat in turn
+(start-time fair queuing: a chat that has just been served queues behind the others, so none
+starves). Optional requests never wait here:
 :meth:`OverallBudget.try_take` gives them a slot only if one is free beyond ``reserve`` and
 nobody is waiting.
 
@@ -31,6 +33,9 @@ from dataclasses import dataclass, field
 
 QUIZ = 0  # a question's post and its reveal
 NORMAL = 1  # results, replies, private messages: everything not marked otherwise
+#: an ephemeral message (one student's explanation, a reply only its sender sees): the lowest,
+#: let through only while ``reserve`` slots stay free for everything else
+EPHEMERAL = 2
 
 
 class Closed(Exception):
@@ -162,6 +167,8 @@ class OverallBudget:
         while self._heap and self._heap[0].future.done():
             heapq.heappop(self._heap)  # cancelled while waiting
         while self._heap and self.free() > 0:
+            if self._heap[0].priority >= EPHEMERAL and self.free() <= self.reserve:
+                break  # the last slots stay for the quiz, results and replies
             waiter = heapq.heappop(self._heap)
             if waiter.future.done():
                 continue
@@ -170,7 +177,8 @@ class OverallBudget:
             self._virtual = max(self._virtual, waiter.tag)
             waiter.future.set_result(None)
         if self._heap and self._timer is None:
-            delay = self._next_free_in()
+            needed = self.reserve + 1 if self._heap[0].priority >= EPHEMERAL else 1
+            delay = self._next_free_in(needed)
             if delay is not None:
                 self._timer = asyncio.get_running_loop().call_later(delay, self._wake)
 
@@ -178,12 +186,13 @@ class OverallBudget:
         self._timer = None
         self._pump()
 
-    def _next_free_in(self) -> float | None:
-        """Seconds until a slot may free by time alone; None if only a completion frees one."""
+    def _next_free_in(self, needed: int = 1) -> float | None:
+        """Seconds until ``needed`` slots may be free by time alone; None if only a
+        completion frees them."""
         now = self._clock()
         if now < self._paused_until:
             return self._paused_until - now + 0.001
-        over = len(self._done) + self.in_flight - self.current_limit() + 1
+        over = len(self._done) + self.in_flight - self.current_limit() + needed
         if over <= 0:
             return 0.001  # the penalty ends (or nothing holds a slot): look again
         if over > len(self._done):

@@ -17,6 +17,10 @@ beyond the group limit, so this limiter keeps an exact sliding window per group 
   skipped, not delayed, when it is short), chat by chat in turn. A 429 slows the whole bot.
   With paid broadcasts on (``paid_per_second``), a send that finds no free slot goes at once
   with ``allow_paid_broadcast`` (0.1 Telegram Stars each) instead of waiting.
+- An ephemeral message (seen by one user in a group: an explanation after a tap, a reply to a
+  student's own command) spends no group's budget and takes the overall budget at the lowest
+  priority (``EPHEMERAL``), leaving its reserve to everything else; it waits at most until its
+  ``max_wait`` (the tap's callback window) and is then :class:`Skipped`.
 - Answers to callback queries and lookups (getChatAdministrators ...) are not throttled.
 - ``RetryAfter`` (429) is waited out and retried; so are network errors that happened before the
   request could reach Telegram (bot/tg/transport.py raises those as ``NEVER_SENT``). Errors after
@@ -38,7 +42,7 @@ from telegram.constants import FloodLimit
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 from telegram.ext import BaseRateLimiter
 
-from bot.tg.overall import NORMAL, QUIZ, Closed, OverallBudget
+from bot.tg.overall import EPHEMERAL, NORMAL, QUIZ, Closed, OverallBudget
 from bot.tg.transport import NEVER_SENT
 
 T = TypeVar("T")
@@ -54,6 +58,18 @@ URGENT: dict[str, object] = {"priority": QUIZ}
 def optional(max_wait: float) -> dict[str, object]:
     """Send when the budget has room within ``max_wait`` seconds, else skip."""
     return {"optional": True, "max_wait": max_wait}
+
+
+def ephemeral(max_wait: float) -> dict[str, object]:
+    """An ephemeral message: the lowest priority of the overall budget, waiting at most
+    ``max_wait`` seconds for a slot (then :class:`Skipped`); no group's budget is spent."""
+    return {"priority": EPHEMERAL, "max_wait": max_wait}
+
+
+def is_ephemeral(endpoint: str, data: dict[str, Any]) -> bool:
+    """An ephemeral message's send, edit or deletion: seen by one user, outside the group's
+    visible traffic."""
+    return "Ephemeral" in endpoint or data.get("ephemeral_message_parameters") is not None
 
 
 _IDEMPOTENT_PREFIXES = ("edit", "get", "set", "delete")
@@ -196,7 +212,9 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
         optional = bool(rate_limit_args and rate_limit_args.get("optional"))
         priority = int(rate_limit_args.get("priority", NORMAL)) if rate_limit_args else NORMAL
         slot = _Slot(self, endpoint, chat_id, priority, optional, data)
-        if not counts_against_group(endpoint, chat_id):
+        if priority >= EPHEMERAL and rate_limit_args is not None:
+            slot.deadline = self._clock() + float(rate_limit_args.get("max_wait", 0.0))
+        if is_ephemeral(endpoint, data) or not counts_against_group(endpoint, chat_id):
             counted = counts_overall(endpoint) and chat_id is not None
             result: bool | dict[str, Any] | list[dict[str, Any]] = await self._attempts(
                 callback, args, kwargs, endpoint, slot if counted else None
@@ -280,7 +298,7 @@ class GroupPacer(BaseRateLimiter[dict[str, Any]]):
 class _Slot:
     """How one request takes its slot of the overall budget at each attempt."""
 
-    __slots__ = ("_pacer", "chat_id", "data", "endpoint", "optional", "priority")
+    __slots__ = ("_pacer", "chat_id", "data", "deadline", "endpoint", "optional", "priority")
 
     def __init__(
         self,
@@ -293,6 +311,7 @@ class _Slot:
     ) -> None:
         self._pacer, self.endpoint, self.chat_id = pacer, endpoint, chat_id
         self.priority, self.optional, self.data = priority, optional, data
+        self.deadline: float | None = None  # an ephemeral message: skipped past this time
 
     async def take(self) -> OverallBudget:
         """The budget this attempt holds a slot of (Skipped, Stopped)."""
@@ -303,6 +322,8 @@ class _Slot:
             if not pacer.overall.try_take():
                 raise Skipped(self.endpoint)
             return pacer.overall
+        if self.deadline is not None:
+            return await self._take_by(self.deadline)
         try:
             if pacer.paid is not None and self.endpoint.startswith("send"):
                 if pacer.overall.free() <= 0 and pacer.paid.free() > 0:
@@ -311,6 +332,20 @@ class _Slot:
                     return pacer.paid
                 self.data.pop("allow_paid_broadcast", None)
             await pacer.overall.take(self.priority, self.chat_id)
+        except Closed:
+            raise Stopped from None
+        return pacer.overall
+
+    async def _take_by(self, deadline: float) -> OverallBudget:
+        """A slot of the lowest priority by ``deadline`` (never a paid one), else Skipped."""
+        pacer = self._pacer
+        wait = deadline - pacer._clock()
+        if wait <= 0:
+            raise Skipped(self.endpoint)
+        try:
+            await asyncio.wait_for(pacer.overall.take(self.priority, self.chat_id), wait)
+        except TimeoutError:
+            raise Skipped(self.endpoint) from None
         except Closed:
             raise Stopped from None
         return pacer.overall

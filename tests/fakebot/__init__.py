@@ -9,6 +9,7 @@ Usage::
     await server.stop()
 """
 
+from .ephemeral import EphemeralMessage, IncomingEphemeral
 from .faults import Fault
 from .html_check import EntityParseError, ParsedText, parse_html
 from .models import (
@@ -42,8 +43,10 @@ __all__ = [
     "CallbackQuery",
     "Chat",
     "EntityParseError",
+    "EphemeralMessage",
     "FakeTelegram",
     "Fault",
+    "IncomingEphemeral",
     "MessageVersion",
     "ParsedText",
     "StoredDocument",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .content import ContentApi
+from .ephemeral import EphemeralApi
 from .html_check import EntityParseError, parse_html, utf16_len
 from .limits import COUNTED_METHODS
 from .models import (
@@ -129,6 +130,10 @@ class BotApi:
         #: photos, rich messages and reactions (``photos.uploads``: photos uploaded, not sent by id)
         self.photos = ContentApi(self)
         self.handlers.update(self.photos.handlers())
+        #: ephemeral messages: the send methods' ephemeral side and the edit/delete methods
+        self.ephemeral = EphemeralApi(self)
+        self.ephemeral.install(self.handlers)
+        self.w.ephemeral_api = self.ephemeral
 
     # ------------------------------------------------------------ helpers
     def _chat(self, params: JSON, *, write: bool = True) -> Chat:
@@ -246,6 +251,8 @@ class BotApi:
         reply = params.get("reply_parameters")
         allow = _as_bool(params.get("allow_sending_without_reply"))
         mid: int | None
+        if isinstance(reply, dict) and reply.get("ephemeral_message_id") is not None:
+            return self.ephemeral.reply_target(chat, reply)
         if isinstance(reply, dict):
             mid = _as_int(reply, "message_id")
             allow = allow or _as_bool(reply.get("allow_sending_without_reply"))
@@ -263,6 +270,8 @@ class BotApi:
         return target
 
     def _check_rate(self, chat: Chat) -> None:
+        if self.ephemeral.sending:
+            return  # an ephemeral message is not part of the group's visible traffic
         if not (self.w.enforce_limit and chat.is_group):
             return
         now = self.w.now()
@@ -659,7 +668,10 @@ class BotApi:
                 raise bad_request("BOT_COMMAND_INVALID")
             if not 1 <= len(desc) <= 256:
                 raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
-            cleaned.append({"command": name, "description": desc})
+            command: JSON = {"command": name, "description": desc}
+            if item.get("is_ephemeral") is True:
+                command["is_ephemeral"] = True
+            cleaned.append(command)
         key = self._key(params)
         self.w.command_sets[key] = cleaned
         return True

@@ -16,7 +16,8 @@ from .models import JSON, ApiError
 
 __all__ = ["COUNTED_METHODS", "OverallLimit", "max_in_window"]
 
-#: the methods that send or edit a message (the group limit counts the same ones)
+#: the methods that send or edit a message (the group limit counts the same ones, ephemeral
+#: messages excepted: they are not part of the group's visible traffic)
 COUNTED_METHODS = frozenset(
     {
         "sendMessage",
@@ -27,6 +28,10 @@ COUNTED_METHODS = frozenset(
         "editMessageReplyMarkup",
         "editMessageCaption",
         "editMessageMedia",
+        "editEphemeralMessageText",
+        "editEphemeralMessageCaption",
+        "editEphemeralMessageMedia",
+        "editEphemeralMessageReplyMarkup",
     }
 )
 

@@ -1,26 +1,30 @@
-"""Rich messages (Bot API 10.1): ``InputRichMessage`` validated, parsed and stored.
+"""Rich messages (Bot API 10.1, as 10.3 extends them): ``InputRichMessage`` validated, parsed
+and stored.
 
-The spec JSON gives ``InputRichMessage`` = exactly one of ``html`` / ``markdown`` plus ``is_rtl``
-and ``skip_entity_detection`` (no ``blocks``/``media`` fields: those came to Telegram's pages
-later and are refused here, per the spec). Its formatting section lacks the rich tags, so the
-tag set, the media rules and the limits follow Telegram's "Rich Message Formatting Options"
-page: inline ``b strong i em u ins s strike del code mark sub sup tg-spoiler span tg-emoji
-tg-time tg-math a tg-reference``; blocks ``h1-h6 p pre footer hr ul ol li input blockquote aside
-details summary table caption tr th td tg-map tg-collage tg-slideshow tg-math-block img video
-audio figure figcaption cite br``; LaTeX inside ``tg-math``/``tg-math-block`` is raw text;
-table cells hold inline formatting only; media are separate blocks with http(s) URLs or
-``tg://photo?id=<file_id>`` links (see below); limits 32768 characters (formula source
-included), 500 blocks, depth 16, 50 media, 20 table columns.
+The spec JSON (Bot API 10.3) gives ``InputRichMessage`` = exactly one of ``html``, ``markdown`` or
+``blocks`` (an array of ``InputRichBlock``), plus ``media`` (``InputRichMessageMedia``: an ``id``
+and an ``InputMedia*``, named in the html or markdown by ``tg://photo?id=<id>`` links),
+``is_rtl`` and ``skip_entity_detection``. ``blocks`` are shape-checked by the spec check; their
+text is read from their ``text``/``expression`` fields. Its formatting section lacks the rich tags,
+so the tag set, the media rules and the limits follow Telegram's "Rich Message Formatting
+Options" page: inline ``b strong i em u ins s strike del code mark sub sup tg-spoiler span
+tg-emoji tg-time tg-math a tg-reference``; blocks ``h1-h6 p pre footer hr ul ol li input
+blockquote aside details summary table caption tr th td tg-map tg-collage tg-slideshow
+tg-math-block img video audio figure figcaption cite br``; LaTeX inside
+``tg-math``/``tg-math-block`` is raw text; table cells hold inline formatting only; media are
+separate blocks with http(s) URLs or ``tg://photo?id=`` links (see below); limits 32768
+characters (formula source included), 500 blocks, depth 16, 50 media, 20 table columns.
 
 Telegram's own page, "Rich messages" (https://core.telegram.org/bots/api/rich-messages.md,
 canonical https://core.telegram.org/bots/api#rich-messages; found through the ``search`` tool's
 docs corpus, which holds its opening part), confirms the formatting options (Markdown or HTML
-style; later versions add explicit ``blocks`` and a ``media`` list, which the 10.1 spec here
-lacks and the fake refuses), automatic entity detection and ``skip_entity_detection``, and
-media reused by ``tg://photo?id=``, ``tg://video?id=``, ``tg://document?id=`` or
-``tg://audio?id=`` links instead of an HTTP URL (all four accepted as links here). The limits
-above are its "Rich Message Limits" as third-party libraries quote them (the part of the page
-the corpus holds stops at that heading).
+style; explicit ``blocks`` and the ``media`` list, which Bot API 10.2 brought to the spec),
+automatic entity detection and ``skip_entity_detection``, and media reused by
+``tg://photo?id=``, ``tg://video?id=``, ``tg://document?id=`` or ``tg://audio?id=`` links
+instead of an HTTP URL. A link's id names an entry of ``media`` (10.3); an id no entry has is
+read as a ``file_id`` the fake returned earlier, as 10.1 did. The limits above are its "Rich
+Message Limits" as third-party libraries quote them (the part of the page the corpus holds
+stops at that heading).
 
 Rejections use the ``RICH_MESSAGE_*`` descriptions; ``ApiError.detail`` says why. The part of
 Telegram's page found names no error descriptions: these still rest on secondary sources.
@@ -139,7 +143,7 @@ class Node:
 class RichContent:
     """What a rich message carried, as a test reads it."""
 
-    source: str  # "html" | "markdown"
+    source: str  # "html" | "markdown" | "blocks"
     markup: str  # the html / markdown as sent
     is_rtl: bool = False
     skip_entity_detection: bool = False
@@ -398,16 +402,59 @@ def _from_markdown(content: RichContent) -> None:
             content.blocks.append({"type": "paragraph", "text": chunk.strip()})
 
 
+def _media_ids(value: JSON, known_photo: Callable[[str], bool]) -> dict[str, str]:
+    """``media``'s ids, each to the file_id or URL of its photo (other kinds: refused)."""
+    media = value.get("media") or []
+    found: dict[str, str] = {}
+    for item in media:
+        ident, inner = item.get("id"), item.get("media")
+        if not isinstance(ident, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", ident):
+            raise _rich_error("RICH_MESSAGE_MEDIA_INVALID", f"media id {ident!r}")
+        if ident in found:
+            raise _rich_error("RICH_MESSAGE_MEDIA_INVALID", f"media id {ident!r} twice")
+        source = inner.get("media") if isinstance(inner, dict) else None
+        if not isinstance(inner, dict) or inner.get("type") != "photo":
+            raise bad_request("can't parse InputRichMessageMedia: the fake holds photos only")
+        if not isinstance(source, str) or not (
+            known_photo(source) or re.fullmatch(r"https?://\S+", source)
+        ):
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        found[ident] = source
+    return found
+
+
+def _block_texts(value: Any, content: RichContent) -> list[str]:
+    """The visible strings of explicit ``blocks`` (their ``text`` and formulas), in order."""
+    if isinstance(value, list):
+        return [t for item in value for t in _block_texts(item, content)]
+    if not isinstance(value, dict):
+        return []
+    texts: list[str] = []
+    for key, inner in value.items():
+        if key == "expression" and isinstance(inner, str):
+            content.math.append(inner)
+            texts.append(inner)
+        elif key == "text" and isinstance(inner, str):
+            texts.append(inner)
+        elif isinstance(inner, dict | list):
+            texts.extend(_block_texts(inner, content))
+    return texts
+
+
 def parse_input_rich_message(value: Any, known_photo: Callable[[str], bool]) -> RichContent:
     """Validate an ``InputRichMessage`` (already shape-checked against the spec) and parse it."""
     if not isinstance(value, dict):
         raise bad_request("can't parse InputRichMessage JSON object")
+    given = [k for k in ("html", "markdown", "blocks") if value.get(k) is not None]
+    if len(given) > 1:
+        raise _rich_error("RICH_MESSAGE_INVALID", f"{' and '.join(given)} given together")
+    media = _media_ids(value, known_photo)
+    if given == ["blocks"]:
+        return _from_blocks(value)
     html, markdown = value.get("html"), value.get("markdown")
-    if html is not None and markdown is not None:
-        raise _rich_error("RICH_MESSAGE_INVALID", "both html and markdown given")
     markup = html if html is not None else markdown
     if not isinstance(markup, str) or not markup.strip():
-        raise _rich_error("RICH_MESSAGE_EMPTY", "no html or markdown content")
+        raise _rich_error("RICH_MESSAGE_EMPTY", "no html, markdown or blocks content")
     content = RichContent(
         source="html" if html is not None else "markdown",
         markup=markup,
@@ -415,10 +462,42 @@ def parse_input_rich_message(value: Any, known_photo: Callable[[str], bool]) -> 
         skip_entity_detection=value.get("skip_entity_detection") in (True, "true"),
     )
     if html is not None:
-        _from_html(content, known_photo)
+        _from_html(content, lambda ident: ident in media or known_photo(ident))
+        content.photos = [_named_photo(src, media) for src in content.photos]
     else:
         _from_markdown(content)
     if not content.plain.strip() and not content.photos:
+        raise _rich_error("RICH_MESSAGE_EMPTY", "nothing visible")
+    if len(content.plain) > MAX_CHARS:
+        raise _rich_error("RICH_MESSAGE_TOO_LONG", f"over {MAX_CHARS} characters")
+    return content
+
+
+def _named_photo(src: str, media: dict[str, str]) -> str:
+    """A ``tg://photo?id=`` link naming a ``media`` entry, as the link of that entry's file."""
+    by_id = _FILE_LINK_RE.fullmatch(src)
+    if by_id is None or by_id.group(2) not in media:
+        return src
+    target = media[by_id.group(2)]
+    return target if target.startswith(("http://", "https://")) else f"tg://photo?id={target}"
+
+
+def _from_blocks(value: JSON) -> RichContent:
+    """A rich message given as explicit blocks (shape-checked by the spec already)."""
+    blocks = value["blocks"]
+    if not isinstance(blocks, list) or not blocks:
+        raise _rich_error("RICH_MESSAGE_EMPTY", "no blocks")
+    if len(blocks) > MAX_BLOCKS:
+        raise _rich_error("RICH_MESSAGE_BLOCKS_TOO_MANY", f"over {MAX_BLOCKS} blocks")
+    content = RichContent(
+        source="blocks",
+        markup="",
+        is_rtl=value.get("is_rtl") in (True, "true"),
+        skip_entity_detection=value.get("skip_entity_detection") in (True, "true"),
+    )
+    content.plain = "\n".join(_block_texts(blocks, content))
+    content.blocks = list(blocks)
+    if not content.plain.strip():
         raise _rich_error("RICH_MESSAGE_EMPTY", "nothing visible")
     if len(content.plain) > MAX_CHARS:
         raise _rich_error("RICH_MESSAGE_TOO_LONG", f"over {MAX_CHARS} characters")

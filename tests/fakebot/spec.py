@@ -3,7 +3,7 @@
 The file is looked up as ``shared/reference/botapi_spec.json`` beside the clone (CI copies it to
 ``../shared``), then beside each further ancestor (a worktree under ``/work/wt/`` finds
 ``/work/shared``), and last as the copy kept in this package (``botapi_spec.json``, Bot API
-10.1), so a fresh clone on any machine checks every request too. ``FAKEBOT_BOTAPI_SPEC`` names
+10.3), so a fresh clone on any machine checks every request too. ``FAKEBOT_BOTAPI_SPEC`` names
 another file. When none exists the check is skipped (``SPEC is None``).
 
 Stricter than Telegram on one point, on purpose: Telegram ignores unknown parameters, the fake
@@ -108,6 +108,12 @@ def _object_problem(value: JSON, kind: str, files: set[str]) -> str | None:
         return None  # a type the spec subset leaves out: not checked
     subtypes = spec.get("subtypes")
     if subtypes:
+        tagged = {_discriminator(sub): sub for sub in subtypes}
+        if None not in tagged:  # every subtype names its "type": that value picks one
+            chosen = tagged.get(value.get("type"))
+            if chosen is None:
+                return f'can\'t parse {kind}: unsupported type "{value.get("type")}"'
+            return _object_problem(value, chosen, files)
         problems = [_object_problem(value, sub, files) for sub in subtypes]
         if any(p is None for p in problems):
             return None
@@ -168,7 +174,7 @@ def check_call(method: str, params: JSON, files: set[str]) -> None:
     fields = {f["name"]: f for f in spec.get("fields", [])}
     for name in params:
         if name not in fields:
-            raise bad_request(f'unknown parameter "{name}" of {method} (Bot API 10.1)')
+            raise bad_request(f'unknown parameter "{name}" of {method} ({SPEC["version"]})')
     for name, field in fields.items():
         value = params.get(name)
         if value is None or value == "":

@@ -8,6 +8,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 
+from .ephemeral import EphemeralApi, EphemeralMessage, IncomingEphemeral
 from .limits import OverallLimit, max_in_window
 from .models import (
     ANONYMOUS_ADMIN_ID,
@@ -83,6 +84,14 @@ class World:
         self.command_sets: dict[tuple[str, int | None, int | None, str], list[JSON]] = {}
         self._query_ids = itertools.count(5_000_000_001)
         self.files = FileStore()
+        #: ephemeral messages the bot sent (each seen by its receiver only), in send order
+        self.ephemeral: list[EphemeralMessage] = []
+        #: users' ephemeral messages to the bot, by (chat id, ephemeral message id)
+        self.incoming_ephemeral: dict[tuple[int, int], IncomingEphemeral] = {}
+        self._ephemeral_ids = itertools.count(1)
+        #: set by the API while it sends or edits an ephemeral message
+        self.ephemeral_api: EphemeralApi | None = None
+        self.editing_ephemeral: StoredMessage | None = None
 
     # ------------------------------------------------------------------ hooks
     def _changed(self) -> None:
@@ -322,8 +331,13 @@ class World:
         *,
         thread_id: int | None = None,
         reply_to: MessageRef | None = None,
+        ephemeral: bool | None = None,
     ) -> JSON:
         """A user writes ``text``; queues a ``message`` update and returns the Message dict.
+
+        ``ephemeral``: the message is seen by the bot alone (``ephemeral_message_id``, message
+        id 0); by default, a group command the bot declared ``is_ephemeral`` is (False: a client
+        that sends it visibly all the same, as one predating Bot API 10.2 would).
 
         Writing in a private chat means the user started (and unblocked) the bot. Writing in a
         group makes the user a member if unknown. Nothing is delivered from a group the bot is
@@ -336,8 +350,27 @@ class World:
             self.blocked.discard(u.id)
         elif u.id not in c.members or c.members[u.id] == "left":
             c.members[u.id] = "member"
+        if ephemeral is None:
+            ephemeral = self.is_ephemeral_command(c, text)
+        if ephemeral:
+            return self._ephemeral_from_user(c, u, text, thread_id)
         msg = self._new_user_message(c, text, sender=u, thread_id=thread_id, reply_to=reply_to)
         return self._queue_message(c, msg)
+
+    def _ephemeral_from_user(
+        self, chat: Chat, user: User, text: str, thread_id: int | None
+    ) -> JSON:
+        """A user's ephemeral message: seen by the bot alone, in no chat history."""
+        next_id = chat.next_message_id
+        msg = self._new_user_message(chat, text, sender=user, thread_id=thread_id)
+        chat.next_message_id = next_id
+        self.chat_messages[chat.id].pop(msg["message_id"], None)
+        ident = self.take_ephemeral_id()
+        msg.update(message_id=0, ephemeral_message_id=ident, receiver_user=self.bot.to_dict())
+        self.incoming_ephemeral[(chat.id, ident)] = IncomingEphemeral(
+            ident, chat.id, user.id, self.now(), copy.deepcopy(msg)
+        )
+        return self._queue_message(chat, msg)
 
     def user_sends_poll(
         self,
@@ -558,15 +591,27 @@ class World:
         return new
 
     # ---------------------------------------------------------------- bot side
+    def take_ephemeral_id(self) -> int:
+        return next(self._ephemeral_ids)
+
+    def _sending_ephemeral(self) -> bool:
+        return self.ephemeral_api is not None and self.ephemeral_api.sending
+
     def _store_bot_message(self, stored: StoredMessage) -> None:
+        if self.ephemeral_api is not None and self.ephemeral_api.store(stored):
+            return  # seen by its receiver only: not in the group's log
         self._bot_messages.setdefault(stored.chat_id, []).append(stored)
         self._stored[(stored.chat_id, stored.message_id)] = stored
         self.chat_messages.setdefault(stored.chat_id, {})[stored.message_id] = stored.raw
 
     def stored_message(self, chat_id: int, message_id: int) -> StoredMessage | None:
+        if self.editing_ephemeral is not None:
+            return self.editing_ephemeral
         return self._stored.get((chat_id, message_id))
 
     def _record_traffic(self, chat_id: int) -> None:
+        if self._sending_ephemeral():
+            return  # not part of the group's visible traffic
         now = self.now()
         self.traffic.setdefault(chat_id, []).append(now)
 
@@ -638,6 +683,35 @@ class World:
         chat_id = chat.id if isinstance(chat, Chat) else chat
         found = self.reactions.get((chat_id, self._message_ref_id(message)), [])
         return [str(r.get("emoji") or r.get("custom_emoji_id")) for r in found]
+
+    def ephemeral_for(
+        self, chat: ChatRef, user: UserRef, *, include_deleted: bool = False
+    ) -> list[EphemeralMessage]:
+        """The ephemeral messages ``user`` sees in ``chat`` (no one else sees them), in order."""
+        chat_id = chat.id if isinstance(chat, Chat) else chat
+        uid = user.id if isinstance(user, User) else user
+        return [
+            e
+            for e in self.ephemeral
+            if e.chat_id == chat_id and e.receiver == uid and (include_deleted or not e.deleted)
+        ]
+
+    def ephemeral_in(self, chat: ChatRef) -> list[EphemeralMessage]:
+        """Every ephemeral message sent in ``chat``, whoever received it."""
+        chat_id = chat.id if isinstance(chat, Chat) else chat
+        return [e for e in self.ephemeral if e.chat_id == chat_id]
+
+    def is_ephemeral_command(self, chat: Chat, text: str) -> bool:
+        """Whether ``text`` is a command the bot declared ``is_ephemeral`` for this group."""
+        match = _COMMAND_RE.match(text)
+        if match is None or chat.type not in ("group", "supergroup"):
+            return False
+        name = match.group(0)[1:].split("@", 1)[0].lower()
+        for (scope, chat_id, _user, _lang), commands in self.command_sets.items():
+            applies = scope in ("default", "all_group_chats") or chat_id == chat.id
+            if applies and any(c["command"] == name and c.get("is_ephemeral") for c in commands):
+                return True
+        return False
 
     def rich_messages(self, chat: ChatRef) -> list[StoredMessage]:
         """The bot's rich messages in ``chat`` (not deleted), in send order."""
