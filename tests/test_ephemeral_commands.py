@@ -32,7 +32,7 @@ async def test_the_menus_declare_the_students_own_commands_ephemeral(
                 assert {"me", "top", "leaderboard", "help"} <= ephemeral
     # every command a moderator uses (their own, or differently from students) stays visible
     for command in REGISTRY.commands:
-        if command.who != "everyone" or command.mod_help is not None:
+        if command.who != "anyone" or command.mod_help is not None:
             assert not command.ephemeral, command.name
 
 
