@@ -134,7 +134,9 @@ async def test_a_key_fixed_from_a_report_stays_the_quizs_key(
         assert all(s.first_name not in notice.text for s in cls.students)
         points = rights(db_path, reporter, "homework")[1]
         clock.advance(21)
-        tg.user_says(chat, reporter, "/me")  # the group's budget is spent: answered privately
+        tg.user_says(
+            chat, reporter, "/me", ephemeral=False
+        )  # the group's budget is spent: answered privately
         shown = f"{num(lang, '1')} · {num(lang, str(points))}"
         me = await tg.wait_for(lambda: tg.find_message(reporter.id, shown), what="/me")
         assert me is not None  # /me counts by the new verdicts

@@ -36,12 +36,14 @@ async def test_homework_results_stay_private_by_default(tg: FakeTelegram, db_pat
         await take_hw(tg, s0, 1, [True] * 8)
         await take_hw(tg, s1, 1, [True] * 4 + [False] * 4)
 
-        tg.user_says(chat, teacher, "/leaderboard")
+        tg.user_says(chat, teacher, "/leaderboard", ephemeral=False)
         board = await tg.wait_for(lambda: tg.find_message(chat, "Student2"))
         assert "Student0" not in board.text and "Student1" not in board.text
         assert "1 right" in board.text  # Student2's live answer only
         seen = len(tg.messages(chat)), len(tg.messages(s0.id))
-        tg.user_says(chat, s0, "/me")  # answered in the group, or privately (cooldown)
+        tg.user_says(
+            chat, s0, "/me", ephemeral=False
+        )  # answered in the group, or privately (cooldown)
         await tg.wait_for(lambda: (len(tg.messages(chat)), len(tg.messages(s0.id))) != seen)
         mine = [m.text for m in tg.messages(chat)[seen[0] :] + tg.messages(s0.id)[seen[1] :]]
         assert mine and not any("10500" in text or "8 right" in text for text in mine), mine
@@ -62,7 +64,7 @@ async def test_homework_results_in_the_group_when_set(tg: FakeTelegram, db_path:
         tg.user_says(chat, teacher, "/homework zero 1d")
         await tg.wait_for(lambda: tg.find_message(chat, "Homework: ZeRO"))
         await take_hw(tg, s0, 1, [True] * 8)
-        tg.user_says(chat, teacher, "/leaderboard")
+        tg.user_says(chat, teacher, "/leaderboard", ephemeral=False)
         board = await tg.wait_for(lambda: tg.find_message(chat, "Student0"))
         assert "8 right" in board.text
         clock.advance(2 * DAY)

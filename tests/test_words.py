@@ -113,7 +113,7 @@ async def test_a_groups_first_reply_says_how_to_choose_the_language(
         assert hint in first.text
         assert "For English" in first.text or "For Bengali" in first.text  # readable by both
         before = len(tg.messages(chat))
-        tg.user_says(chat, cls.creator, "/help")
+        tg.user_says(chat, cls.creator, "/help", ephemeral=False)
         second = await new_in_group(tg, chat, before)
         assert "🌐" not in second.text  # once
 

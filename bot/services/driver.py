@@ -15,6 +15,7 @@ service's ``tap(tap)`` answers with a :data:`Notice`.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -194,6 +195,9 @@ class RunDriver:
         #: answers being stored, by (run, question, student): a second answer meanwhile is the
         #: student's "again", the first one standing
         self._storing: dict[tuple[int, int, int], Answer] = {}
+        #: each run's answers still being stored (closing waits for them: a tap that came in
+        #: time counts in the reveal)
+        self._in_flight: dict[int, set[asyncio.Future[None]]] = {}
 
     @property
     def _bot(self) -> ExtBot[Any]:
@@ -276,6 +280,9 @@ class RunDriver:
             shown = perm.index(earlier.option) if earlier.option in perm else None
             return Verdict("again", earlier, shown)
         self._storing[key] = answer
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        in_flight = self._in_flight.setdefault(run.run_id, set())
+        in_flight.add(done)
         try:
             await self._store.record_answer(
                 to_stored(
@@ -285,6 +292,7 @@ class RunDriver:
                     points=points,
                 )
             )
+            run.engine.apply(answer)
         except Exception:
             log.exception(
                 "run %s: could not store an answer of user %s", run.run_id, answer.user_id
@@ -292,13 +300,23 @@ class RunDriver:
             return None
         finally:
             del self._storing[key]
-        run.engine.apply(answer)
+            in_flight.discard(done)
+            if not in_flight:
+                self._in_flight.pop(run.run_id, None)
+            done.set_result(None)
         return verdict
+
+    async def settled(self, run: Run) -> None:
+        """Wait until every answer of ``run`` being stored is stored and applied (also those
+        judged while waiting)."""
+        while waiting := list(self._in_flight.get(run.run_id, ())):
+            await asyncio.gather(*waiting)
 
     async def close(self, run: Run, *timers: str) -> Reveal:
         """Close the open question: its timers cancelled, the reveal decided and saved."""
         for name in timers:
             self.timers.cancel(name)
+        await self.settled(run)  # taps that came in time count in the reveal
         reveal = run.engine.close()
         await save_progress(self._store, run.run_id, run.engine, run.message_id)
         return reveal
