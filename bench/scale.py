@@ -130,7 +130,7 @@ def write_db(path: Path, quizzes: int, *, old: bool = True, published: int = 10)
     conn = sqlite3.connect(path, isolation_level=None)
     migrate(conn, target=STEP if old else SCHEMA_VERSION)
     quiz = _bank_20()
-    text, body = write_yaml(quiz), quiz.to_json()  # as bot/services/authoring.py saves them
+    text, body = write_yaml(quiz), quiz.to_json()  # as bot/features/authoring/saving.py saves them
     live = [n for n in range(quizzes) if n % 5 != 4]
     shown = {live[i * len(live) // published] for i in range(min(published, len(live)))}
     conn.execute("BEGIN")

@@ -23,7 +23,7 @@ import aiohttp
 from aiohttp import web
 
 ROOT = Path(__file__).absolute().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from fakebot import ApiError, FakeTelegram  # noqa: E402
 

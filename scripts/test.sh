@@ -5,9 +5,18 @@
 # or older than pyproject.toml or the lock file.
 # pytest runs on two workers (pytest-xdist; every test is independent: own server, ports, files).
 # Extra arguments go to pytest, e.g. ./scripts/test.sh -k webhook (-n 0: one process).
+# ./scripts/test.sh --fast: only the unit tier (tests/unit), in seconds.
 # Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# --fast: the unit tier alone (tests/unit, no bot running), for the edit-test loop
+if [[ ${1:-} == --fast ]]; then
+    shift
+    # shellcheck source=scripts/venv.sh
+    source scripts/venv.sh
+    ensure_venv dev .venv/.quizbot-dev-installed
+    exec .venv/bin/python -m pytest -n 2 -q -m "unit and not slow" tests/unit "$@"
+fi
 # shellcheck source=scripts/venv.sh
 source scripts/venv.sh
 ensure_venv dev .venv/.quizbot-dev-installed

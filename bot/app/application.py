@@ -24,9 +24,10 @@ from telegram.ext import (
     filters,
 )
 
-from bot.app.homework import open_homework
+from bot.app import typed
 from bot.app.lifecycle import QuizApplication
 from bot.app.logs import setup_logging
+from bot.app.registry import REGISTRY, Registry
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
 from bot.banks.resolver import QuizResolver
@@ -36,16 +37,21 @@ from bot.core.engine import PlanMismatch
 from bot.core.limits import bank_limits
 from bot.core.problems import Problem
 from bot.core.settings import Settings, file_url
-from bot.handlers import authoring, guard, quiz, recap, reload, typed, upload
-from bot.handlers.registry import REGISTRY, Registry
-from bot.handlers.taps import tap_key
-from bot.services.authoring import Authoring
+from bot.features.admin import routes as reload
+from bot.features.authoring import routes as authoring
+from bot.features.authoring import upload
+from bot.features.authoring.saving import Authoring
+from bot.features.homework.wiring import open_homework
+from bot.features.practice.sessions import PracticeSessions
+from bot.features.quiz import routes as quiz
+from bot.features.quiz.runs import GroupQuizzes
+from bot.features.review import recap_routes as recap
+from bot.features.review.recaps import Recaps
+from bot.features.review.sessions import Reviews
+from bot.routing import guard
+from bot.routing.taps import tap_key
 from bot.services.container import CONTEXT_TYPES, Context, Services
-from bot.services.group_quiz import GroupQuizzes
 from bot.services.keyfix import restore_fixes
-from bot.services.practice import PracticeSessions
-from bot.services.recap import Recaps
-from bot.services.review import Reviews
 from bot.storage import Store
 from bot.tg import webhook
 from bot.tg.answering import Answers
@@ -143,7 +149,7 @@ def register_handlers(
     app: Application[Any, Any, Any, Any, Any, Any], registry: Registry = REGISTRY
 ) -> None:
     """Every handler of the bot: the command table's (commands and buttons,
-    bot/handlers/registry.py), then the updates that are not quiz."""
+    bot/app/registry.py), then the updates that are not quiz."""
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
     app.add_handlers(registry.handlers())
     app.add_handlers(

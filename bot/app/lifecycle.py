@@ -13,7 +13,7 @@ but it is pending", "no running event loop"). So before PTB's stop, this applica
    waits for the running handlers, and one waiting on a hostile upload's parse would hold the
    stop up to the job's CPU limit (20 s), past the deploy's 10 s stop timeout (then SIGKILL).
    The handler gets ``Failed("stopping")`` at once, saves nothing and leaves its message
-   unfinished: after the restart the sender is asked to send it again (bot/handlers/guard.py);
+   unfinished: after the restart the sender is asked to send it again (bot/routing/guard.py);
 3. drains the job queue (bot/tg/jobs.py, ``QuizJobQueue``: no new job starts, the running ones
    get a few seconds to finish), all on PTB's public API.
 """

@@ -12,6 +12,7 @@ from bot.i18n import ascii_digits, num
 from bot.i18n.lang import Lang
 
 MINUTE = 60
+TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00, in minutes
 HOUR = 3600
 DAY = 86_400
 DEFAULT_DURATION = 24 * HOUR
@@ -61,3 +62,16 @@ def show_offset(lang: Lang, minutes: int) -> str:
     sign = "-" if minutes < 0 else "+"
     hours, rest = divmod(abs(minutes), 60)
     return num(lang, f"{sign}{hours}" + (f":{rest:02d}" if rest else ""))
+
+
+_OFFSET = re.compile(r"(?:utc|gmt)?([+-])([0-9]{1,2})(?::?([0-5][0-9]))?")
+
+
+def parse_offset(text: str) -> int | None:
+    """``+6``, ``+06:00``, ``-3:30``, ``UTC+5:45`` → minutes east of UTC (−12:00…+14:00)."""
+    m = _OFFSET.fullmatch(ascii_digits(text).strip().casefold())
+    if not m:
+        return None
+    minutes = int(m[2]) * 60 + int(m[3] or 0)
+    minutes = -minutes if m[1] == "-" else minutes
+    return minutes if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None

@@ -3,7 +3,7 @@
 A :class:`Safe` string is valid Telegram HTML whose every user-supplied or bank-supplied part
 was escaped. It is made only by :func:`escape`, :func:`join`, :func:`html` and ``bot.i18n.t``
 (which escapes the values it fills in), and inside the rendering layer (``bot/render/``).
-Everything that sends a message (``bot.tg.outbox``, ``bot.handlers.replies.reply``) takes
+Everything that sends a message (``bot.tg.outbox``, ``bot.routing.replies.reply``) takes
 ``Safe`` text, so mypy refuses a plain ``str`` there: raw text can only reach Telegram escaped.
 
 Escaping twice shows entities to the user (``&amp;lt;b&amp;gt;``). Callers therefore pass raw

@@ -11,7 +11,7 @@ contexts, which :func:`load` enforces. An entry with ``msgid_plural`` is a count
 
 The files are read by :func:`read_po` below, not by Babel's reader: the bot starts in a fifth of
 the time (Babel's reader and locale data cost about 80 ms; this reader about 10 ms), and
-``tests/test_po.py`` checks that both readers find the same entries in every file.
+``tests/unit/i18n/test_po.py`` checks that both readers find the same entries in every file.
 """
 
 from __future__ import annotations

@@ -61,16 +61,7 @@ from bot.render.quiz import (
     typed_verdict,
     verdict_prefix,
 )
-from bot.render.review import (
-    Missed,
-    recap_messages,
-    recap_setting,
-    review_answered,
-    review_question,
-    review_typed_answered,
-)
 from bot.render.rich import rich_html
-from bot.render.stats import leaderboard, me_in_group, me_private, my_groups
 from bot.render.text import (
     ALERT_LIMIT,
     MEDALS,
@@ -89,7 +80,6 @@ __all__ = [
     "MEDALS",
     "MESSAGE_LIMIT",
     "NAME_LIMIT",
-    "Missed",
     "again_keyboard",
     "alert_note",
     "announcement",
@@ -102,11 +92,7 @@ __all__ = [
     "html_name",
     "label",
     "labels",
-    "leaderboard",
     "list_fit",
-    "me_in_group",
-    "me_private",
-    "my_groups",
     "note_left_out",
     "open_private_keyboard",
     "option_text",
@@ -121,14 +107,9 @@ __all__ = [
     "quiz_choices",
     "quiz_list",
     "recap_keyboard",
-    "recap_messages",
-    "recap_setting",
     "reset_keyboard",
     "results_message",
     "reveal_message",
-    "review_answered",
-    "review_question",
-    "review_typed_answered",
     "rich_html",
     "short_name",
     "shown_picks",

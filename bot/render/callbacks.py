@@ -12,8 +12,9 @@ Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and
 a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
 
 - ``recap_RUN`` — a student's private recap of group run ``RUN``.
-- ``hw-…`` — start a homework (``bot.handlers.teacher``); ``an-…`` — a question analysis
-  (``bot.handlers.teacher``); ``sq-…`` — practise a shared stored quiz (``bot.handlers.myquizzes``).
+- ``hw-…`` — start a homework (``bot.features.teacher.routes``); ``an-…`` — a question analysis
+  (``bot.features.teacher.routes``); ``sq-…`` — practise a shared stored quiz
+  (``bot.features.authoring.myquizzes``).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
@@ -12,7 +13,7 @@ from bot.core.bank import utf16_len
 from bot.core.mathtext import readable
 from bot.i18n import markup, t
 from bot.i18n.lang import Lang
-from bot.i18n.markup import Safe
+from bot.i18n.markup import Safe, join
 
 ALERT_LIMIT: int = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200 characters
 MESSAGE_LIMIT: int = MessageLimit.MAX_TEXT_LENGTH  # 4096 characters
@@ -90,3 +91,17 @@ def plain_text(text: str, *, math: bool = False) -> str:
 def shown_length(text: Safe) -> int:
     """An HTML message's length as Telegram counts it: its text as shown, in UTF-16 units."""
     return utf16_len(plain_text(text))
+
+
+def pack(blocks: Sequence[Safe], limit: int = MESSAGE_LIMIT) -> list[Safe]:
+    """Blocks joined by blank lines into as few messages as fit ``limit`` each."""
+    messages: list[Safe] = []
+    current = Safe("")
+    for block in blocks:
+        if current and len(current) + 2 + len(block) > limit:
+            messages.append(current)
+            current = block
+        else:
+            current = join("\n\n", [current, block]) if current else block
+    messages.append(current)
+    return messages

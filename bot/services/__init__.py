@@ -1,4 +1,3 @@
-"""Stateful services of a running bot.
-
-Group runs, practice, homework attempts, recaps, review, drafts; the typed container
-(``container.Services``) that handlers reach as ``context.bot_data``."""
+"""The kernel of a running bot that every feature shares: the typed container
+(``container.Services``, ``context.bot_data``), the run driver, progress, pictures posted with
+questions, one writer per key."""

@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import Chat, User
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
@@ -27,13 +27,6 @@ from bot.banks.resolver import QuizResolver
 from bot.core.settings import Settings
 from bot.i18n import parse_lang
 from bot.i18n.lang import Lang
-from bot.services.attempts import Attempts
-from bot.services.authoring import Authoring
-from bot.services.group_quiz import GroupQuizzes
-from bot.services.homework import Homeworks
-from bot.services.practice import PracticeSessions
-from bot.services.recap import Recaps
-from bot.services.review import Reviews
 from bot.services.serial import KeyedLocks
 from bot.storage import Store
 from bot.tg.answering import Answers
@@ -42,6 +35,15 @@ from bot.tg.moderators import Moderators
 from bot.tg.pacing import GroupPacer
 from bot.tg.transport import AiohttpRequest
 from bot.tg.webhook import WebhookReplies
+
+if TYPE_CHECKING:
+    from bot.features.authoring.saving import Authoring
+    from bot.features.homework.attempts import Attempts
+    from bot.features.homework.cards import Homeworks
+    from bot.features.practice.sessions import PracticeSessions
+    from bot.features.quiz.runs import GroupQuizzes
+    from bot.features.review.recaps import Recaps
+    from bot.features.review.sessions import Reviews
 
 
 @dataclass(slots=True, eq=False)
@@ -73,7 +75,7 @@ class Services:
     resolver: QuizResolver = field(init=False)
     recaps: Recaps = field(init=False)
     reviews: Reviews = field(init=False)
-    homeworks: Homeworks = field(init=False)  # bot.services.homework, .attempts
+    homeworks: Homeworks = field(init=False)  # bot.features.homework.cards, .attempts
     attempts: Attempts = field(init=False)
     #: whether SIGHUP reloads the banks (the real process only, not an in-process test harness)
     sighup: bool = False

@@ -9,7 +9,7 @@ each question is *closed* (timer cancelled, reveal decided, saved) before the ne
 failed send. ``progress.py`` is the one mapping between the engine and the store.
 
 Taps reach every service (``/review`` included) as one value, :class:`Tap`, built by the
-handler from PTB's ``Update`` (bot/handlers/taps.py), so no service sees the ``Update``; every
+handler from PTB's ``Update`` (bot/routing/taps.py), so no service sees the ``Update``; every
 service's ``tap(tap)`` answers with a :data:`Notice`.
 """
 

@@ -103,7 +103,7 @@ V2_STATEMENTS: tuple[str, ...] = (
 
 V3_STATEMENTS: tuple[str, ...] = (
     # after the quiz: may the bot write first, recap and reminder choices
-    # (bot.services.recap, bot.services.review)
+    # (bot.features.review.recaps, bot.features.review.sessions)
     """
     CREATE TABLE students (
         user_id INTEGER PRIMARY KEY,

@@ -4,11 +4,12 @@ modules, and nothing else.
 PTB keeps some types it uses in its own public signatures in private modules
 (``telegram._utils``, ``telegram.request._requestparameter``), and the JobQueue runs on
 APScheduler, whose "job already gone" error PTB lets through. The rest of ``bot/`` imports these
-from here, never from ``telegram._*`` or ``apscheduler.*`` (tests/test_ptb_internals.py fails on
+from here, never from ``telegram._*`` or ``apscheduler.*`` (tests/unit/tg/test_ptb_internals.py
+fails on
 any such import elsewhere), so a PTB upgrade has one place to look at.
 
 What the bot relies on beyond PTB's public API is held by the contract test of this module,
-tests/test_ptb_internals.py, on the PTB version the lock file pins:
+tests/unit/tg/test_ptb_internals.py, on the PTB version the lock file pins:
 
 * these names exist and behave as used (``DEFAULT_NONE`` is a ``DefaultValue``,
   ``RequestParameter`` turns JSON values into a request's parameters, ``JobLookupError`` is

@@ -8,7 +8,7 @@ PTB's objects are immutable, so taps on one message can share one ``Message``:
 ``CallbackQuery`` and ``User`` as PTB would, for polled updates and webhook requests alike.
 Every other update, and any callback query with a field this fast path does not know, goes
 through PTB's own ``Update.de_json``; the objects handlers see are equal, field for field, to
-PTB's (tests/test_updates.py).
+PTB's (tests/e2e/reliability/test_updates.py).
 """
 
 from __future__ import annotations

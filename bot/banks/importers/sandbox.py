@@ -16,7 +16,7 @@ took too long to read"); the pool is replaced after a worker died, so the next u
 as usual. ``close()`` ends the workers as the bot begins to stop (bot/app/lifecycle.py), so a
 stop never waits for a parse: the jobs running or waiting then end as ``Failed("stopping")``,
 and so does every job asked for after it; the caller leaves its message unfinished
-(bot/handlers/guard.py), and after the restart the sender is asked to send it again.
+(bot/routing/guard.py), and after the restart the sender is asked to send it again.
 
 A worker never outlives the bot: killed with SIGKILL, the bot runs no shutdown code, and a worker
 waiting for its next job would wait forever (it holds both ends of its job queue's pipe, so it

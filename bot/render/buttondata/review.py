@@ -6,10 +6,9 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
+from bot.core.deadlines import TZ_RANGE as TZ_RANGE
 from bot.render.buttondata.quiz import SUBMIT, shown_text, shown_value
 from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
-
-TZ_RANGE = (-720, 840)  # UTC-12:00 .. UTC+14:00
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""One package per feature: its routes, use cases, views and callback data."""

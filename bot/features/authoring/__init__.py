@@ -1,0 +1,1 @@
+"""Teachers' own quizzes: drafts, quiz polls, uploads, /myquizzes."""

@@ -1,0 +1,1 @@
+"""Homework: set in a group, taken privately, the card, results."""

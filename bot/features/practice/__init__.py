@@ -1,0 +1,1 @@
+"""A quiz played alone in a private chat."""

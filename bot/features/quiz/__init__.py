@@ -1,0 +1,1 @@
+"""Quizzes run in groups: /quiz, /next, /stop, answer buttons, results."""

@@ -1,0 +1,1 @@
+"""After a run: recaps, and /review of missed questions (FSRS)."""

@@ -1,0 +1,1 @@
+"""Standings: /leaderboard, /me, /export."""

@@ -1,0 +1,1 @@
+"""For teachers: /analysis, students' reports, /regrade."""

@@ -1,1 +1,0 @@
-"""Telegram handlers, one module per feature; the command and button registry; replies."""

@@ -1,0 +1,1 @@
+"""Commands and buttons declared with their access; replies; taps; guards."""

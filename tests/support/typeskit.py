@@ -1,0 +1,71 @@
+"""Shared steps of the e2e_private_types tests."""
+
+from __future__ import annotations
+
+from fakebot import FakeTelegram, StoredMessage, User
+
+BANK = """\
+title:
+  bn: ধরন
+  en: Kinds
+language: en
+settings:
+  shuffle: false
+  seconds: 300
+questions:
+  - id: primes
+    question: {bn: কোনগুলো মৌলিক?, en: Which are prime?}
+    options:
+      - {bn: "২", en: "2"}
+      - {bn: "৪", en: "4"}
+      - {bn: "৩", en: "3"}
+      - {bn: "৬", en: "6"}
+    correct: [1, 3]
+  - id: sky
+    type: truefalse
+    question: {bn: আকাশ সবুজ।, en: The sky is green.}
+    correct: false
+  - id: pi
+    type: numeric
+    question: {bn: পাই কত?, en: Pi to two places?}
+    answers:
+      - {answer: 3.14, tolerance: 0.01, feedback: {bn: ঠিক, en: "Yes, that is pi."}}
+    wrong_feedback: {bn: পাই প্রায় ৩.১৪।, en: Pi is about 3.14.}
+  - id: gravity
+    type: numeric
+    question: {bn: g কত?, en: g in m/s²?}
+    answers: [{answer: 9.8, tolerance: 0.1}]
+    units: [m/s²]
+    wrong_feedback: {bn: g প্রায় ৯.৮।, en: g is about 9.8.}
+  - id: organ
+    type: short
+    question: {bn: বৃহত্তম অঙ্গ?, en: The largest organ?}
+    answers:
+      - {answer: Skin, feedback: {bn: ঠিক, en: The skin it is.}}
+  - id: year
+    type: short
+    question: {bn: স্বাধীনতার বছর?, en: The year of independence?}
+    answers: ["1971"]
+"""
+
+
+async def asked(tg: FakeTelegram, user: User, head: str) -> StoredMessage:
+    """The bot's message in the private chat that starts with ``head``."""
+    return await tg.wait_for(
+        lambda: next((m for m in tg.messages(user.id) if m.text.startswith(head)), None),
+        what=head,
+    )
+
+
+async def types(tg: FakeTelegram, user: User, text: str, question: StoredMessage) -> str:
+    """``user`` types ``text`` while ``question`` waits; its text once answered (edited)."""
+    tg.user_says(tg.private_chat(user), user, text)
+    done = await tg.wait_for(
+        lambda: (
+            m
+            if (m := tg.stored_message(user.id, question.message_id)) and "Your answer" in m.text
+            else None
+        ),
+        what=f"the answer {text!r}",
+    )
+    return done.text
