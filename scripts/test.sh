@@ -30,7 +30,7 @@ echo "== ruff check ${lint_dirs[*]}"
 .venv/bin/ruff check "${lint_dirs[@]}" || failed+=(ruff)
 echo "== ruff format --check ${lint_dirs[*]}"
 .venv/bin/ruff format --check "${lint_dirs[@]}" || failed+=(ruff-format)
-echo "== i18n catalog (every key in bn and en, same placeholders, no duplicates)"
+echo "== i18n catalog (every key in every language, same placeholders, no duplicates)"
 .venv/bin/python -m bot.i18n.check || failed+=(i18n)
 echo "== mypy (bot, tests)"
 .venv/bin/mypy || failed+=(mypy)

@@ -3,9 +3,9 @@
 Each feature module exposes its entries (``COMMANDS``, ``BUTTONS``: see ``bot.routing.routes``);
 this module joins them. From the table come the command handlers (with the ``who``/``where`` check
 in front of each), ``/help``, Telegram's command menus in both languages (everyone's, and group
-administrators'), the routing of inline buttons by their data's type, and the README check
-(tests/e2e/house/test_registry.py). Adding a command is adding one ``Command`` to a feature's
-``COMMANDS``; a
+administrators'), the routing of inline buttons by their data's type, and the docs check
+(docs/students.md and docs/teachers.md: tests/e2e/house/test_registry.py). Adding a command is
+adding one ``Command`` to a feature's ``COMMANDS``; a
 new feature module adds its tuples to :data:`COMMANDS` / :data:`BUTTONS` here.
 """
 

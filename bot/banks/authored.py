@@ -1,6 +1,6 @@
 """Quizzes written in Telegram, in memory: who may see and start which, found by name or id.
 
-Names and ids (documented in the README, "Write a quiz in Telegram"):
+Names and ids (documented in docs/teachers.md, "Write a quiz in Telegram"):
 
 - Every stored quiz has an internal id ``u.<number>`` (runs, review cards and buttons use it). A
   folder bank's id never has a dot, so the two kinds never clash, and a number is never reused,

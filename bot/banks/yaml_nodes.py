@@ -14,7 +14,7 @@ import yaml
 
 from bot.core.bank import Text
 from bot.core.problems import BankError, Part, Problem, Where, whole
-from bot.i18n.lang import LANGS
+from bot.i18n.lang import TEXT_LANGS
 
 MAX_DEPTH = 64  # nesting a bank never needs; deeper is refused at once, not at Python's limit
 _STANDARD_TAGS = {
@@ -188,11 +188,11 @@ class NodeReader:
         if isinstance(node, yaml.ScalarNode) and node.tag != _NULL:
             self.fail(node, where, "bank_bilingual")
             return None
-        fields = self.mapping(node, where, set(LANGS), required=LANGS)
+        fields = self.mapping(node, where, set(TEXT_LANGS), required=TEXT_LANGS)
         if fields is None:
             return None
         values: dict[str, str] = {}
-        for lang in LANGS:
+        for lang in TEXT_LANGS:
             value = self.string(fields[lang], where.dot(lang)) if lang in fields else None
             if value is None:
                 self.lost(where.dot(lang))

@@ -45,7 +45,7 @@ from bot.core.bank import (
 from bot.core.images import Image, Refused
 from bot.core.problems import BankError, Problem, SourceMap, Where, whole
 from bot.core.validator import validate
-from bot.i18n.lang import LANGS, as_lang
+from bot.i18n.lang import TEXT_LANGS, as_lang
 
 _TOP_KEYS = {"title", "language", "settings", "questions"}
 _SETTINGS_KEYS = set(SETTINGS_FIELDS)
@@ -180,7 +180,9 @@ def _language(reader: NodeReader, node: yaml.Node | None) -> str | None:
     if language is None and value in OTHER_LANGUAGES and not reader.bilingual:
         return value  # a one-language bank in another language: its texts as written
     if language is None and value is not None:
-        reader.fail(node, where, "bank_bad_language", value=repr(value), langs=", ".join(LANGS))
+        reader.fail(
+            node, where, "bank_bad_language", value=repr(value), langs=", ".join(TEXT_LANGS)
+        )
     return language
 
 

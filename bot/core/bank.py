@@ -73,12 +73,17 @@ OTHER_LANGUAGES = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """One piece of user-facing text in every supported language."""
+    """One piece of a bank's text, in Bengali and English (a one-language bank's text is in
+    both fields)."""
 
     bn: str
     en: str
 
     def __call__(self, lang: Lang) -> str:
+        """The text a chat in ``lang`` reads: Bengali in Bengali, English in every other
+        language. A chat in a third UI language (Hindi, ``/lang hi``) so sees a bilingual
+        bank's English and a one-language bank in its own language (Bengali, English, French...),
+        with the bot's own words in Hindi."""
         return self.bn if lang == "bn" else self.en
 
 

@@ -2,6 +2,9 @@
 
 The validator and the importers check texts against what the renderer will really send: the
 longest verdict line of an alert and the frame around a question message, in each language.
+The frames of the languages a bank's texts are written in count (Bengali, English); a UI language
+added later does not, so that adding one never turns a valid bank away: its chats read the
+English texts, and an alert longer than Telegram allows is cut to fit (``bot.render.quiz``).
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from bot.core.bank import Limits, utf16_len
 from bot.core.engine import MAX_POINTS, STREAK_CAP
 from bot.i18n import t
-from bot.i18n.lang import LANGS
+from bot.i18n.lang import TEXT_LANGS
 
 ALERT_LIMIT = 200
 MESSAGE_LIMIT = 4096
@@ -53,14 +56,14 @@ def bank_limits() -> Limits:
             utf16_len(t(lang, "alert_wrong_practice", label="J")),
         )
         + 2
-        for lang in LANGS
+        for lang in TEXT_LANGS
     }
     overhead = {
         lang: utf16_len(t(lang, "question_head", n=200, total=200))
         + utf16_len(t(lang, "question_timer", seconds=600, answered=99999))
         + 6
         + 10 * len("J) \n")
-        for lang in LANGS
+        for lang in TEXT_LANGS
     }
     # a closed question (group reveal or practice, whichever is longer): its head, options
     # with counts and marks, the right-answer and stats lines, explanation and note marks, the
@@ -73,7 +76,7 @@ def bank_limits() -> Limits:
         + utf16_len("💡 📖 <b></b>")
         + prefix[lang]
         + 16
-        for lang in LANGS
+        for lang in TEXT_LANGS
     }
     return Limits(
         question_message=MESSAGE_LIMIT,

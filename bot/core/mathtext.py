@@ -160,11 +160,6 @@ def readable(text: str) -> str:
     return "".join(out)
 
 
-def readable_text(text: Text) -> Text:
-    """Both languages of ``text`` in readable form."""
-    return Text(readable(text.bn), readable(text.en))
-
-
 def latex_to_unicode(latex: str) -> str:
     """One formula as Unicode: ``- 3 x^{2} - 3 x - 2=0`` -> ``−3x² − 3x − 2 = 0``."""
     if len(latex) > _MAX_MATH:

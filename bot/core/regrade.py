@@ -1,8 +1,8 @@
 """Re-scoring stored answers after a question's key changed, for every kind of question.
 Pure: no Telegram, no database.
 
-The rule (README, "Re-grading"): each answer is judged again as if the new key had been in
-force when it was given, by the scoring of bot/core/scoring.py, as the live quiz judges it.
+The rule (docs/teachers.md, "Re-grading"): each answer is judged again as if the new key had
+been in force when it was given, by the scoring of bot/core/scoring.py, as the live quiz judges it.
 
 - A new key is a question with it: ``rekey`` gives a question its new right options
   (``OptionsKey``), a numeric question its new value and tolerance (``NumberKey``: it replaces

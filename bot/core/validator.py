@@ -36,7 +36,7 @@ from bot.core.bank import (
 )
 from bot.core.images import MAX_IMAGES
 from bot.core.problems import Problem, SourceMap, Where
-from bot.i18n.lang import LANGS
+from bot.i18n.lang import TEXT_LANGS
 
 
 def validate(
@@ -113,7 +113,7 @@ class _Checker:
         if not self.quiz.bilingual:
             return self.plain(text(self.quiz.language), where, limit)
         read = True
-        for lang in LANGS:
+        for lang in TEXT_LANGS:
             part = where.dot(lang)
             if self.unread(q, part.path) or not self.plain(text(lang), part, limit):
                 read = False
@@ -281,7 +281,7 @@ class _Checker:
             if not self.text(option, where.at(path), MAX_OPTION_CHARS):
                 ok = False
                 continue
-            for lang in LANGS if bilingual else LANGS[:1]:  # one language: said once
+            for lang in TEXT_LANGS if bilingual else TEXT_LANGS[:1]:  # one language: said once
                 # exactly, spaces aside: "GB" and "Gb" (gigabyte, gigabit) are two options
                 spaced = [" ".join(o(lang).split()) for o in seen]
                 mine = " ".join(option(lang).split())
@@ -309,7 +309,7 @@ class _Checker:
         go to chats of both languages: the longer frame counts, reported once)."""
         limits, bilingual = self.limits, self.quiz.bilingual
         message_done = alert_done = False
-        for lang in LANGS:
+        for lang in TEXT_LANGS:
             suffix = f".{lang}" if bilingual else ""
             texts = utf16_len(q.text(lang)) + sum(utf16_len(o(lang)) for o in q.options)
             # the note is not counted: a reveal it does not fit sends it as a message of its own
@@ -377,7 +377,7 @@ def _order(problem: Problem) -> tuple[int, ...]:
     base, _, index = head.partition("[")
     feedback = rest.partition(".")[0] == "feedback"  # options[2].feedback.en
     rest = rest.partition(".")[2] if feedback else rest
-    lang = LANGS.index(rest) + 1 if rest in LANGS else 0
+    lang = TEXT_LANGS.index(rest) + 1 if rest in TEXT_LANGS else 0
     q = problem.where.question
     if q is None:
         if base == "settings":

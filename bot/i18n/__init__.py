@@ -1,11 +1,11 @@
-"""Every user-facing string, in Bengali and English.
+"""Every user-facing string, in Bengali, English and any other language with a catalog.
 
 The texts live in gettext ``.po`` files (``bot/i18n/locale/<lang>/LC_MESSAGES/quizbot.po``, read
 once at import: :mod:`bot.i18n.messages`; checked by ``python -m bot.i18n.check``). Texts are
 ``str.format`` templates of Telegram HTML (they may hold tags). ``t()`` picks the language,
-formats numbers with Bengali digits in Bengali, puts counted nouns in the plural form the
-language's CLDR rule asks for (``{count:n_questions}``: the plural entry ``n_questions`` with
-``n=count``), and escapes every value it fills in unless the value is
+writes numbers in the language's own digits (CLDR's: Bengali digits in Bengali), puts counted
+nouns in the plural form the language's CLDR rule asks for (``{count:n_questions}``: the plural
+entry ``n_questions`` with ``n=count``), and escapes every value it fills in unless the value is
 :class:`bot.i18n.markup.Safe` (rendered by ``bot.render``). Callers pass raw text, never escaped
 text. Alerts (callback answers) are plain text: ``t_plain()``.
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from bot.i18n.cldr import digits
 from bot.i18n.lang import LANGS, Lang
 from bot.i18n.markup import Safe, check_value, escape
 from bot.i18n.messages import load
@@ -27,15 +28,15 @@ PLURALS = _CATALOG.plurals
 #: every key's message context (the feature it is filed under in the .po files)
 CONTEXTS = _CATALOG.contexts
 _PLURAL_INDEX = _CATALOG.plural_index
+#: every CLDR pattern per language (msgctxt ``cldr``: ``date_pattern``)
+PATTERNS = _CATALOG.patterns
 
-_BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 _ASCII_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
 
 
 def num(lang: Lang, value: int | float | str) -> str:
-    """A number as a reader of ``lang`` writes it (Bengali digits in Bengali)."""
-    text = str(value)
-    return text.translate(_BN_DIGITS) if lang == "bn" else text
+    """A number as a reader of ``lang`` writes it (in CLDR's digits: Bengali ones in Bengali)."""
+    return str(value).translate(digits(lang))
 
 
 def ascii_digits(text: str) -> str:
@@ -54,15 +55,21 @@ def whole_number(text: str, low: int, high: int) -> int | None:
 
 
 def parse_lang(value: str | None) -> Lang | None:
-    """'bn', 'en', 'bn-BD', 'English', 'বাংলা' ... → a supported language, or None."""
+    """'bn', 'en', 'bn-BD', 'English', 'বাংলা', 'hi' ... → a language of :data:`LANGS`, or None."""
     if not value:
         return None
     v = value.strip().casefold()
-    if v in ("bn", "বাংলা", "bangla", "bengali") or v.startswith("bn-") or v.startswith("bn_"):
+    if v in ("বাংলা", "bangla", "bengali"):
         return "bn"
-    if v in ("en", "english", "ইংরেজি") or v.startswith("en-") or v.startswith("en_"):
+    if v in ("english", "ইংরেজি"):
         return "en"
-    return None
+    code = v.replace("_", "-").partition("-")[0]
+    return code if code in LANGS else None
+
+
+def pattern(lang: Lang, key: str) -> str:
+    """The CLDR pattern ``key`` of ``lang`` (``date_pattern``: ``EEE d MMM, HH:mm``)."""
+    return PATTERNS[key][lang]
 
 
 def plural(lang: Lang, key: str, n: int) -> str:

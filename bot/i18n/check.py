@@ -1,11 +1,13 @@
 """The catalog's check, and its upkeep: ``python -m bot.i18n.check`` (run by ``./scripts/test.sh``).
 
-It fails when a key lacks a translation in one of the languages (empty or fuzzy), when the
-placeholders of a key differ between languages or plural forms, when a template names a plural
-entry that does not exist, when a key is defined twice (twice in one file, or in two message
-contexts), when a file's ``Plural-Forms`` is not the CLDR rule of its language, or when the
-``.pot`` template is not the one the English file gives. With ``--write`` it first rewrites the
-template and the English notes (``#.``) of the other languages from the English file. With
+Every language is checked alike. It fails when a key lacks a translation in one of the languages
+(empty or fuzzy), when the placeholders of a key differ between languages or plural forms, when a
+template names a plural entry that does not exist, when a key is defined twice (twice in one
+file, or in two message contexts), when a file's ``Plural-Forms`` is not the CLDR rule of its
+language, when a ``date_pattern`` is not a CLDR date pattern, when a folder of the locale folder
+is not a language the bot reads (a two-letter code CLDR knows, with its ``quizbot.po``), or when
+the ``.pot`` template is not the one the English file gives. With ``--write`` it first rewrites
+the template and the English notes (``#.``) of the other languages from the English file. With
 ``msgfmt`` installed (apt ``gettext``) it also runs ``msgfmt --check`` on every file.
 """
 
@@ -22,13 +24,15 @@ from collections import Counter
 from pathlib import Path
 
 from babel import Locale
+from babel.dates import tokenize_pattern
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import denormalize, read_po, write_po
 from babel.plural import to_gettext
 
-from bot.i18n.lang import LANGS
-from bot.i18n.messages import DOMAIN, LOCALE_DIR, po_path
+from bot.i18n.lang import DOMAIN, LOCALE_DIR, languages, po_path
 
+#: what a deadline's date pattern may name: weekday, day, month, year, hour, minute, am/pm
+_DATE_LETTERS = frozenset("EcdMLyHhKkmaB")
 _ENTRY = re.compile(r'^(?:msgctxt (".*"(?:\n".*")*)\n)?msgid (".*"(?:\n".*")*)', re.MULTILINE)
 
 
@@ -105,7 +109,7 @@ def write_template(locale_dir: Path = LOCALE_DIR) -> None:
     file's ``Plural-Forms`` to its language's CLDR rule."""
     template_path(locale_dir).write_bytes(template(locale_dir))
     english = {(_key(m), m.context): m for m in read_catalog("en", locale_dir) if m.id}
-    for lang in LANGS:
+    for lang in languages(locale_dir):
         catalog = read_catalog(lang, locale_dir)
         if catalog.plural_forms != plural_forms(lang):  # pybabel init writes its own table's
             catalog.mime_headers = [("Plural-Forms", plural_forms(lang))]
@@ -168,7 +172,8 @@ def check(locale_dir: Path = LOCALE_DIR) -> list[str]:
     """Every problem of the catalog in ``locale_dir``; empty when it is sound."""
     problems: list[str] = []
     catalogs: dict[str, dict[str, Message]] = {}
-    for lang in LANGS:
+    langs = languages(locale_dir)
+    for lang in langs:
         path = po_path(lang, locale_dir)
         if not path.exists():
             problems.append(f"{lang}: no file {path}")
@@ -190,14 +195,48 @@ def check(locale_dir: Path = LOCALE_DIR) -> list[str]:
                     f"{key} [{lang}]: {len(_forms(message))} plural forms, "
                     f"Plural-Forms says {catalog.num_plurals}"
                 )
-    if len(catalogs) < len(LANGS):
+    problems += _strays(locale_dir, langs)
+    if len(catalogs) < len(langs):
         return problems
+    problems += _date_patterns(catalogs)
     plurals = {key for key, m in catalogs["en"].items() if m.pluralizable}
     for key in sorted(set().union(*catalogs.values())):
         problems += _check_key(key, {lang: c.get(key) for lang, c in catalogs.items()}, plurals)
     pot = template_path(locale_dir)
     if not pot.exists() or pot.read_bytes() != template(locale_dir):
         problems.append(f"{DOMAIN}.pot is not up to date: python -m bot.i18n.check --write")
+    return problems
+
+
+def _strays(locale_dir: Path, langs: tuple[str, ...]) -> list[str]:
+    """A folder the bot would pass over: a misspelt code, a regional one, a missing file."""
+    return [
+        f"{path.name}: not a language the bot reads (a two-letter ISO 639-1 code CLDR knows, "
+        f"with {po_path(path.name, locale_dir).relative_to(locale_dir)})"
+        for path in sorted(locale_dir.iterdir())
+        if path.is_dir() and path.name not in langs
+    ]
+
+
+def _date_patterns(catalogs: dict[str, dict[str, Message]]) -> list[str]:
+    """Each language's ``date_pattern`` is a CLDR date pattern of a day, a month and a time
+    (Babel would pass an unknown letter through as text)."""
+    problems = []
+    for lang, messages in catalogs.items():
+        message = messages.get("date_pattern")
+        if message is None or not message.string:
+            continue  # reported as missing by the key check
+        try:
+            letters = {
+                value[0] for kind, value in tokenize_pattern(str(message.string)) if kind == "field"
+            }
+        except ValueError as exc:
+            letters = {f"({exc})"}
+        if not letters <= _DATE_LETTERS or not {"d", "m"} <= letters or not letters & {"M", "L"}:
+            problems.append(
+                f"date_pattern [{lang}]: {message.string!r} is not a CLDR date pattern of a day "
+                f"(d, E), a month (M) and a time (HH:mm); its letters: {''.join(sorted(letters))}"
+            )
     return problems
 
 
@@ -242,7 +281,8 @@ def msgfmt(locale_dir: Path = LOCALE_DIR) -> list[str]:
     if tool is None:
         return []
     problems = []
-    for path in [*(po_path(lang, locale_dir) for lang in LANGS), template_path(locale_dir)]:
+    langs = languages(locale_dir)
+    for path in [*(po_path(lang, locale_dir) for lang in langs), template_path(locale_dir)]:
         done = subprocess.run(
             [tool, "--check", "-o", "/dev/null", str(path)],
             capture_output=True,
@@ -267,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     for problem in problems:
         print(problem, file=sys.stderr)
     keys = sum(1 for _, key in definitions(po_path("en", args.locale_dir)) if key)
-    print(f"i18n: {keys} keys in {', '.join(LANGS)}: {len(problems)} problems", file=sys.stderr)
+    langs = ", ".join(languages(args.locale_dir))
+    print(f"i18n: {keys} keys in {langs}: {len(problems)} problems", file=sys.stderr)
     return 1 if problems else 0
 
 

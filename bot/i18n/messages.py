@@ -7,7 +7,9 @@ contexts, which :func:`load` enforces. An entry with ``msgid_plural`` is a count
 (``n_questions``: ``{n} question`` / ``{n} questions``); a template puts one in with
 ``{count:n_questions}``. Its form for a number comes from the file's ``Plural-Forms``, which
 ``python -m bot.i18n.check`` holds to the language's CLDR rule as Babel gives it
-(``babel.plural.to_gettext(babel.Locale.parse(lang).plural_form)``).
+(``babel.plural.to_gettext(babel.Locale.parse(lang).plural_form)``). An entry filed under msgctxt
+``cldr`` is not a template but a CLDR pattern Babel formats with (``date_pattern``: how a
+deadline's date is written, ``EEE d MMM, HH:mm``): it is in ``patterns``, not ``texts``.
 
 The files are read by :func:`read_po` below, not by Babel's reader: the bot starts in a fifth of
 the time (Babel's reader and locale data cost about 80 ms; this reader about 10 ms), and
@@ -22,10 +24,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.i18n.lang import LANGS, Lang
+from bot.i18n.lang import DOMAIN as DOMAIN
+from bot.i18n.lang import LOCALE_DIR as LOCALE_DIR
+from bot.i18n.lang import Lang, languages
+from bot.i18n.lang import po_path as po_path
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-DOMAIN = "quizbot"
+PATTERNS = "cldr"  # the msgctxt of CLDR patterns
 _LINE = re.compile(r'(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)?\s*"(.*)"')
 _ESCAPE = re.compile(r"\\(.)")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
@@ -40,17 +44,14 @@ class CatalogError(ValueError):
 class Messages:
     """Every message: ``texts[key][lang]`` a template, ``plurals[key][lang]`` the forms of a
     counted noun (``msgstr[0..]``), ``contexts[key]`` the msgctxt it is filed under,
-    ``plural_index[lang](n)`` the index of the form for ``n``."""
+    ``plural_index[lang](n)`` the index of the form for ``n``, ``patterns[key][lang]`` a CLDR
+    pattern (msgctxt ``cldr``)."""
 
     texts: dict[str, dict[Lang, str]]
     plurals: dict[str, dict[Lang, tuple[str, ...]]]
     contexts: dict[str, str]
     plural_index: dict[Lang, Callable[[int], int]]
-
-
-def po_path(lang: str, locale_dir: Path = LOCALE_DIR) -> Path:
-    """The .po file of ``lang``."""
-    return locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    patterns: dict[str, dict[Lang, str]]
 
 
 @dataclass(frozen=True)
@@ -98,13 +99,16 @@ def plural_index(header: str) -> Callable[[int], int]:
 
 
 def load(locale_dir: Path = LOCALE_DIR) -> Messages:
-    """Read every language's .po file. An untranslated (empty) or fuzzy entry falls back to the
-    English text (``python -m bot.i18n.check`` refuses both, so none ships)."""
+    """Read every language's .po file (:func:`bot.i18n.lang.languages`). An untranslated (empty)
+    or fuzzy entry falls back to the English text (``python -m bot.i18n.check`` refuses both, so
+    none ships)."""
+    langs = languages(locale_dir)
     texts: dict[str, dict[Lang, str]] = {}
     plurals: dict[str, dict[Lang, tuple[str, ...]]] = {}
+    patterns: dict[str, dict[Lang, str]] = {}
     contexts: dict[str, str] = {}
     rules: dict[Lang, Callable[[int], int]] = {}
-    for lang in sorted(LANGS, key=lambda lang: lang != "en"):  # English first: the fallback
+    for lang in sorted(langs, key=lambda lang: lang != "en"):  # English first: the fallback
         for message in read_po(po_path(lang, locale_dir).read_text(encoding="utf-8")):
             key, context = message.key, message.context
             if not key:
@@ -116,11 +120,13 @@ def load(locale_dir: Path = LOCALE_DIR) -> Messages:
                 if (not message.fuzzy and all(message.string)) or lang == "en":
                     plurals.setdefault(key, {})[lang] = message.string
             elif (not message.fuzzy and message.string) or lang == "en":
-                texts.setdefault(key, {})[lang] = message.string
-    for text in texts.values():
-        for lang in LANGS:
+                (patterns if context == PATTERNS else texts).setdefault(key, {})[lang] = (
+                    message.string
+                )
+    for text in [*texts.values(), *patterns.values()]:
+        for lang in langs:
             text.setdefault(lang, text["en"])
     for forms in plurals.values():
-        for lang in LANGS:
+        for lang in langs:
             forms.setdefault(lang, forms["en"])
-    return Messages(texts, plurals, contexts, rules)
+    return Messages(texts, plurals, contexts, rules, patterns)

@@ -17,34 +17,14 @@ from bot.core.analysis import Analysis, ItemStats
 from bot.core.bank import Question, Quiz
 from bot.core.deadlines import local_time, show_offset
 from bot.core.mathtext import readable
-from bot.i18n import num, t, t_plain
+from bot.i18n import num, pattern, t, t_plain
+from bot.i18n.cldr import format_date
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render import callbacks
 from bot.render.export import safe_cell
 from bot.render.text import fit, label, pack
 
-_MONTHS = {
-    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-    "bn": (
-        "জানুয়ারি",
-        "ফেব্রুয়ারি",
-        "মার্চ",
-        "এপ্রিল",
-        "মে",
-        "জুন",
-        "জুলাই",
-        "আগস্ট",
-        "সেপ্টেম্বর",
-        "অক্টোবর",
-        "নভেম্বর",
-        "ডিসেম্বর",
-    ),
-}
-_DAYS = {
-    "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
-    "bn": ("সোমবার", "মঙ্গলবার", "বুধবার", "বৃহস্পতিবার", "শুক্রবার", "শনিবার", "রবিবার"),
-}
 FLAG_KEYS = {"check_key": "an_flag_key", "too_hard": "an_flag_hard", "too_easy": "an_flag_easy"}
 REASON_KEYS = {
     "key": "report_reason_key",
@@ -54,14 +34,10 @@ REASON_KEYS = {
 
 
 def show_deadline(lang: Lang, when: float, tz_minutes: int) -> str:  # plain: a t() value
-    """``Fri 4 Dec, 20:30 (UTC+6)`` / ``শুক্রবার, ৪ ডিসেম্বর, ২০:৩০ (UTC+৬)``."""
-    d = local_time(when, tz_minutes)
-    day, month = _DAYS[lang][d.weekday()], _MONTHS[lang][d.month - 1]
-    clock = num(lang, f"{d.hour:02d}:{d.minute:02d}")
-    zone = f"UTC{show_offset(lang, tz_minutes)}"
-    if lang == "bn":
-        return f"{day}, {num(lang, d.day)} {month}, {clock} ({zone})"
-    return f"{day} {d.day} {month}, {clock} ({zone})"
+    """``Fri 4 Dec, 20:30 (UTC+6)`` / ``শুক্রবার, ৪ ডিসেম্বর, ২০:৩০ (UTC+৬)``: the catalog's
+    CLDR date pattern (``date_pattern``) with CLDR's day and month names and digits."""
+    date = format_date(lang, local_time(when, tz_minutes), pattern(lang, "date_pattern"))
+    return f"{num(lang, date)} (UTC{show_offset(lang, tz_minutes)})"
 
 
 # --- homework in the group ----------------------------------------------------------------------

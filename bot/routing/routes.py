@@ -2,7 +2,8 @@
 
 A feature module exposes its own entries (``COMMANDS``, ``BUTTONS``); ``bot.app.registry``
 joins them into the bot's one table, which registers the handlers and writes ``/help``, Telegram's
-command menus and the README check. Adding a command is adding one :class:`Command`.
+command menus and the docs check (every command in docs/students.md or docs/teachers.md). Adding
+a command is adding one :class:`Command`.
 """
 
 from __future__ import annotations

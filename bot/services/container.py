@@ -108,11 +108,6 @@ class Services:
         start)."""
         return hasattr(self, "store")
 
-    @property
-    def quizzes(self) -> Catalog:
-        """The catalog under its former name (``svc.quizzes.get(id)`` keeps working)."""
-        return self.catalog
-
     async def chat_language(self, chat_id: int) -> Lang:
         """The language a chat chose (cached), else the configured default."""
         lang = self.chat_languages.get(chat_id)

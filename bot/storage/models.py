@@ -9,7 +9,7 @@ from typing import Final, Literal
 
 from bot.core.engine import Phase, Plan
 from bot.core.scoring import from_letters
-from bot.i18n.lang import Lang
+from bot.i18n.lang import LANGS, Lang
 
 Mode = Literal["group", "practice", "homework"]
 RunStatus = Literal["running", "finished", "stopped", "aborted"]
@@ -32,7 +32,7 @@ END_STATUSES: Final[Mapping[str, EndStatus]] = {
     "aborted": "aborted",
 }
 STATUSES: Final[Mapping[str, RunStatus]] = {"running": "running", **END_STATUSES}
-LANGUAGES: Final[Mapping[str, Lang]] = {"bn": "bn", "en": "en"}
+LANGUAGES: Final[Mapping[str, Lang]] = {lang: lang for lang in LANGS}
 
 
 class StorageError(Exception):

@@ -105,9 +105,9 @@ def correct_label(message: StoredMessage, quiz: Quiz = ZERO, lang: str = "en") -
     """The label of the right option, found by matching the bank's text."""
     shown = options_shown(message)
     for question in quiz.questions:
-        right = question.options[question.correct](lang)  # type: ignore[arg-type]
+        right = question.options[question.correct](lang)
         for label, text in shown.items():
-            if text == right and question.text(lang) in message.text:  # type: ignore[arg-type]
+            if text == right and question.text(lang) in message.text:
                 return label
     raise AssertionError(f"no right option found in {message.text!r}")
 

@@ -47,7 +47,7 @@ def answers(db: Path) -> list[tuple[int, ...]]:
 
 async def played_with_a_wrong_answer(tg: FakeTelegram, cls: Class, bot: BotHarness) -> int:
     """``zero`` run in the group: Student0 picks a wrong option of question 1; the option."""
-    q1 = bot.services.quizzes["zero"].questions[0]
+    q1 = bot.services.catalog["zero"].questions[0]
     wrong = (q1.correct + 1) % len(q1.options)
     first = await start_quiz(tg, cls)
     await tap_bank(tg, bot, cls, cls.students[0], first, wrong)

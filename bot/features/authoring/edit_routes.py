@@ -41,7 +41,7 @@ async def edit_button(update: Update, context: Context, data: callbacks.QuizEdit
     lang = await language(update, svc)
     invalid = t_plain(lang, "alert_invalid"), True
     row = svc.authored.row(f"u.{data.quiz_no}")
-    quiz = svc.quizzes.get(row.quiz_id) if row is not None else None
+    quiz = svc.catalog.get(row.quiz_id) if row is not None else None
     if row is None or quiz is None:
         return invalid
     field, number = data.field, data.number
@@ -87,7 +87,7 @@ async def text_sent(update: Update, context: Context) -> bool:
     if lang is None:
         return True
     row = svc.authored.row(f"u.{pending.quiz_no}")
-    quiz = svc.quizzes.get(row.quiz_id) if row is not None else None
+    quiz = svc.catalog.get(row.quiz_id) if row is not None else None
     if row is None or quiz is None or row.author_id != user.id:
         await svc.store.drop_pending_edit(user.id)
         await reply(update, context, t(lang, "edit_gone"))

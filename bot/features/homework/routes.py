@@ -2,7 +2,7 @@
 (:mod:`bot.features.homework.cards` in the group, :mod:`bot.features.homework.attempts` in private
 chats).
 
-Quizzes are looked up in ``Services.quizzes`` at call time, so a reloaded bank is used at once.
+Quizzes are looked up in ``Services.catalog`` at call time, so a reloaded bank is used at once.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ async def _open_items(svc: Services, chat_id: int) -> list[tuple[Homework, Quiz 
     items = []
     for hw in await svc.store.open_homework(chat_id):
         finished, _ = await svc.store.attempt_counts(hw.homework_id)
-        items.append((hw, svc.quizzes.get(hw.quiz_id), finished))
+        items.append((hw, svc.catalog.get(hw.quiz_id), finished))
     return items
 
 
@@ -192,7 +192,7 @@ async def _stop_picked(context: Context, chat: Chat, homework_id: int) -> tuple[
         return t(lang, "alert_invalid"), True
     if not await context.bot_data.homeworks.end(homework_id, stopped=True):
         return t(lang, "hw_stop_gone"), True
-    quiz = svc.quizzes.get(hw.quiz_id)
+    quiz = svc.catalog.get(hw.quiz_id)
     title = quiz.title(lang) if quiz is not None else "—"
     return t(lang, "hw_stopped", title=title), False
 

@@ -19,7 +19,7 @@ async def open_homework(app: Application[Any, Any, Any, Any, Any, Any], svc: Ser
     """In ``post_init``: the homework services, wired to each other and restored from storage."""
 
     def lookup(quiz_id: str) -> Quiz | None:
-        return svc.quizzes.get(quiz_id)  # at call time: a reloaded catalog is seen at once
+        return svc.catalog.get(quiz_id)  # at call time: a reloaded catalog is seen at once
 
     hws = Homeworks(
         app,

@@ -127,7 +127,7 @@ async def export(update: Update, context: Context) -> None:
         return f"{found.name} ({found.title(lang)})" if found else "—"
 
     text = render_export.results_csv(
-        await svc.store.export_answers(chat.id), svc.quizzes.get, quiz_label, lang
+        await svc.store.export_answers(chat.id), svc.catalog.get, quiz_label, lang
     )
     if text.count("\n") <= 1:
         await reply(update, context, t(lang, "export_empty"), important=True)
@@ -155,7 +155,7 @@ async def export(update: Update, context: Context) -> None:
             filename=f"quizbot-results-{group}-{day}.csv",
             caption=t(private_lang, "export_caption"),
         )
-        questions = await analysis.questions_csv(svc.store, svc.quizzes.get, chat.id, lang)
+        questions = await analysis.questions_csv(svc.store, svc.catalog.get, chat.id, lang)
         if questions is not None:  # the second file: how each question works, this season
             await context.bot.send_document(
                 user.id,

@@ -351,7 +351,7 @@ async def _tell_teachers(
     a button per other option of a one-answer question, one accepting the short answer the
     student typed, the typed ``/regrade`` otherwise."""
     run = await svc.store.get_run(run_id)
-    quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
+    quiz = svc.catalog.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or q_index >= run.question_count:
         return
     number = next(
@@ -480,7 +480,7 @@ async def run_regrade_button(
     chat = query.message.chat
     lang = context.lang
     run = await svc.store.get_run(data.run_id)
-    quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
+    quiz = svc.catalog.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or run.chat_id >= 0 or data.number > len(quiz.questions):
         return t_plain(lang, "alert_invalid"), True
     message_id = query.message.message_id
@@ -511,7 +511,7 @@ async def run_regrade_button(
 async def _ask_reason(context: Context, chat_id: int, data: callbacks.ReportData) -> Notice:
     svc, lang = context.bot_data, context.lang
     run = await svc.store.get_run(data.run_id)
-    quiz = svc.quizzes.get(run.quiz_id) if run is not None else None
+    quiz = svc.catalog.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or data.q_index >= run.question_count:
         return t_plain(lang, "alert_invalid"), True
     await outbox.send(

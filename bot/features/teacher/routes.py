@@ -2,7 +2,7 @@
 reports, re-grading).
 
 Thin: parse, check, call the pure computations (:mod:`bot.core.analysis`, :mod:`bot.core.regrade`)
-or storage, then reply. Quizzes are looked up in ``Services.quizzes`` at call time, so a reloaded
+or storage, then reply. Quizzes are looked up in ``Services.catalog`` at call time, so a reloaded
 bank is used at once.
 """
 

@@ -198,7 +198,7 @@ async def test_the_bot_serves_the_good_bank_and_logs_the_others(
     async with BotHarness(
         tg, tmp_path / "db.sqlite3", env={"QUIZBOT_QUESTIONS": str(folder)}
     ) as bot:
-        assert list(bot.services.quizzes) == ["zero"]
+        assert list(bot.services.catalog) == ["zero"]
         skipped = [
             r.getMessage()
             for r in caplog.records

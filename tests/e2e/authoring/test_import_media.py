@@ -31,9 +31,9 @@ def report(name: str, data: bytes) -> ImportReport:
 
 
 def lines(found: ImportReport, lang: str = "en") -> list[str]:
-    texts = [p.text(lang) for p in found.lines()]  # type: ignore[arg-type]
+    texts = [p.text(lang) for p in found.lines()]
     if found.fatal is not None:
-        texts.append(found.fatal.text(lang))  # type: ignore[arg-type]
+        texts.append(found.fatal.text(lang))
     return texts
 
 

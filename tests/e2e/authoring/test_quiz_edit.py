@@ -105,7 +105,7 @@ async def test_editing_a_quiz_in_telegram(tg: FakeTelegram, db_path: Path, lang:
         await tg.wait_for(lambda: tg.find_message(teacher.id, t_plain(lang, "edit_cancelled")))
         assert await bot.services.store.pending_edit(teacher.id) is None
 
-        quiz: Quiz = bot.services.quizzes[row.quiz_id]
+        quiz: Quiz = bot.services.catalog[row.quiz_id]
         fresh = bot.services.authored.row(row.quiz_id)
         assert fresh is not None and (fresh.name, fresh.title) == (name, "Cells and tissues")
         assert fresh.share_token == row.share_token  # the same link
@@ -132,7 +132,7 @@ async def test_editing_a_quiz_in_telegram(tg: FakeTelegram, db_path: Path, lang:
         assert button == f"qe:{no}:0:r"
         await tg.wait_answered(tg.tap(teacher.id, teacher, offer.message_id, button))
         await tg.wait_for(
-            lambda: bot.services.quizzes[row.quiz_id].questions[0].text.en == "Which is right?"
+            lambda: bot.services.catalog[row.quiz_id].questions[0].text.en == "Which is right?"
         )
         assert [r.name for r in await bot.services.store.authored_by(teacher.id)] == [name]
         assert versions(db_path) == 6

@@ -1,4 +1,4 @@
-"""The one table of commands and buttons drives the handlers, /help, the menus and the README.
+"""The one table of commands and buttons drives the handlers, /help, the menus and the docs.
 
 A command added to the table is handled, checked (who may use it, where), listed in /help and in
 the right menu, with no other change; buttons are routed by their data's type.
@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import docskit
 import pytest
 from fakebot import FakeTelegram
 from harness import BotHarness
-from quizkit import ROOT, populate
+from quizkit import populate
 from telegram import Update
 from telegram.ext import CommandHandler
 
@@ -46,25 +47,29 @@ def test_every_command_of_the_table_is_handled_and_only_those() -> None:
     assert handled_commands(REGISTRY) == names
 
 
-def test_readme_documents_every_command_of_the_table() -> None:
-    """README's Commands section names every documented command, moderators' ones in the
-    moderators' table, and names no command the bot does not have."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    head = re.search(r"\n(#{2,3}) Commands\n", readme)
-    assert head is not None, "README.md has no Commands section"
-    section = readme[head.start() :]
-    end = re.search(r"\n#{2," + str(len(head[1])) + r"} ", section[1:])
-    section = section[: end.start() + 1] if end else section
-    moderators = section.split("For moderators", 1)[1]
+def test_docs_document_every_command_of_the_table() -> None:
+    """The Commands sections of the students' and teachers' pages name every documented
+    command, moderators' ones in the teachers' moderators' table, and name no command the bot
+    does not have."""
+    students = docskit.section(docskit.read("docs/students.md"), "Commands")
+    teachers = docskit.section(docskit.read("docs/teachers.md"), "Commands")
+    assert students and teachers, "docs/students.md or docs/teachers.md has no Commands section"
+    moderators = teachers.split("For moderators", 1)[1]
     for command in REGISTRY.commands:
         if not command.documented:
             continue
         for name in command.names:
-            where = moderators if command.who == "moderator" else section
-            assert f"`/{name}" in where, f"/{name} is not in README.md's Commands section"
-    listed = set(re.findall(r"^\| `/([a-z0-9_]+)", section, re.MULTILINE))
-    listed |= set(re.findall(r", `/([a-z0-9_]+)", section))
-    assert listed <= {n for c in REGISTRY.commands for n in c.names}, listed
+            if command.who == "moderator":
+                where, page = moderators, "docs/teachers.md's moderators' table"
+            elif command.who == "anyone":
+                where, page = students, "the Commands of docs/students.md"
+            else:  # the bot's administrators: in either page's tables
+                where, page = students + moderators, "the Commands of students.md or teachers.md"
+            assert f"`/{name}" in where, f"/{name} is not in {page}"
+    for text in (students, teachers):
+        listed = set(re.findall(r"^\| `/([a-z0-9_]+)", text, re.MULTILINE))
+        listed |= set(re.findall(r", `/([a-z0-9_]+)", text))
+        assert listed <= {n for c in REGISTRY.commands for n in c.names}, listed
 
 
 def test_help_and_menus_come_from_the_table() -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from docskit import read, section
 from fakebot import FakeTelegram
 from quizkit import button_data, correct_label, open_question, populate
 from shipkit import LOCALE, ROOT, TOKEN, QuizbotProcess, healthcheck, quizbot_env
@@ -321,13 +322,16 @@ def test_readme_commands_exist() -> None:
 
 
 def test_every_setting_is_documented() -> None:
-    """README.md and deploy/.env.example name every setting the code reads (the commands:
-    tests/e2e/house/test_registry.py)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The settings tables of docs/operators.md (English and Bengali) and deploy/.env.example
+    name every setting the code reads (the commands: tests/e2e/house/test_registry.py)."""
+    page = read("docs/operators.md")
+    tables = {"Settings": section(page, "Settings"), "সেটিং": section(page, "সেটিং")}
     example = (ROOT / "deploy" / ".env.example").read_text(encoding="utf-8")
     code = (ROOT / "bot" / "core" / "settings.py").read_text(encoding="utf-8")
     settings = set(re.findall(r"\b(?:QUIZBOT_[A-Z_]+|TELEGRAM_BOT_TOKEN)\b", code))
     assert "QUIZBOT_WEBHOOK_SECRET" in settings
     for name in sorted(settings):
-        assert name in readme, f"{name} is not in README.md"
+        for title, table in tables.items():
+            rows = re.findall(r"^\| (.*?) \|", table, re.MULTILINE)
+            assert any(f"`{name}`" in row for row in rows), f"{name}: not in operators.md's {title}"
         assert name in example, f"{name} is not in deploy/.env.example"

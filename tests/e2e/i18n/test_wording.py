@@ -63,9 +63,9 @@ def test_the_streak_bonus_is_described_as_it_grows() -> None:
     assert "দ্বিতীয়টি থেকে প্রতিবার ১০০ করে বাড়ে, সর্বোচ্চ +৫০০" in t(
         "bn", "announce", title="T", count=8, seconds=30
     )
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "+100 each" not in readme and "প্রতিটিতে +১০০" not in readme
-    assert "+200 for the third" in readme and "তৃতীয়টিতে +২০০" in readme
+    students = (ROOT / "docs" / "students.md").read_text(encoding="utf-8")
+    assert "+100 each" not in students and "প্রতিটিতে +১০০" not in students
+    assert "+200 for the third" in students and "তৃতীয়টিতে +২০০" in students
 
 
 async def test_bengali_group_season_digits_closed_alert_and_menus(

@@ -195,7 +195,7 @@ async def test_a_key_fixed_from_a_report_stays_the_quizs_key(
     async with harness(tg, db_path, clock) as bot:
         row = bot.services.authored.by_name(name)
         assert row is not None
-        quiz = bot.services.quizzes[row.quiz_id]
+        quiz = bot.services.catalog[row.quiz_id]
         assert quiz.questions[0].id == question_id and quiz.questions[0].correct == 1
 
 
@@ -210,7 +210,7 @@ async def zero_in(
     tg: FakeTelegram, bot: BotHarness, cls: Class, lang: Lang, clock: FrozenClock
 ) -> tuple[Quiz, int, int]:
     """The group speaks ``lang``; the zero bank, question 1's right option and a wrong one."""
-    quiz = bot.services.quizzes["zero"]
+    quiz = bot.services.catalog["zero"]
     right = quiz.questions[0].correct
     await command(tg, cls.chat_id, cls.creator, f"/lang {lang}", t_plain(lang, "lang_set"), clock)
     return quiz, right, (right + 1) % len(quiz.questions[0].options)
@@ -244,7 +244,7 @@ async def test_a_folder_banks_fixed_key_is_kept_over_its_file(
             ),
             what="kept",
         )
-        assert bot.services.quizzes["zero"].questions[0].correct == wrong
+        assert bot.services.catalog["zero"].questions[0].correct == wrong
         # no points changed: no notice in the group
         assert not tg.find_message(chat, NOTICE[lang])
         # putting the file's key back is offered only as an undo of the fix
@@ -252,10 +252,10 @@ async def test_a_folder_banks_fixed_key_is_kept_over_its_file(
         undoes = re.sub("<[^>]+>", "", t_plain(lang, "regrade_undoes", n=1, when="X"))
         assert all(part[:20] in undo.text for part in undoes.split("X"))
     async with harness(tg, db_path, clock) as bot:  # a restart reads the file again
-        assert bot.services.quizzes["zero"].questions[0].correct == wrong
+        assert bot.services.catalog["zero"].questions[0].correct == wrong
         await command(tg, chat, cls.creator, "/reload", "", clock)
-        await until(lambda: bot.services.quizzes["zero"] is not quiz)
-        assert bot.services.quizzes["zero"].questions[0].correct == wrong
+        await until(lambda: bot.services.catalog["zero"] is not quiz)
+        assert bot.services.catalog["zero"].questions[0].correct == wrong
     questions = ROOT / "questions"
     capsys.readouterr()
     env = {"QUIZBOT_DB": str(db_path), "QUIZBOT_QUESTIONS": str(questions), "LANG": LOCALE[lang]}

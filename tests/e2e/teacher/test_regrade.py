@@ -26,7 +26,7 @@ async def test_regrade_analysis_and_reports(tg: FakeTelegram, db_path: Path) -> 
     s0, s1, s2, s3 = cls.students
     clock = FrozenClock()
     async with harness(tg, db_path, clock) as bot:
-        quiz: Quiz = bot.services.quizzes["zero"]
+        quiz: Quiz = bot.services.catalog["zero"]
         q1 = quiz.questions[0]
         right, wrong = q1.correct, (q1.correct + 1) % len(q1.options)
         for student in (s2, cls.admin):  # they have started the bot: recaps come directly
@@ -204,7 +204,7 @@ async def test_a_students_report_reaches_the_teacher_with_a_regrade_button(
     teacher = cls.creator
     clock = FrozenClock()
     async with harness(tg, db_path, clock) as bot:
-        quiz: Quiz = bot.services.quizzes["zero"]
+        quiz: Quiz = bot.services.catalog["zero"]
         q1 = quiz.questions[0]
         right, wrong = q1.correct, (q1.correct + 1) % len(q1.options)
         for user in (s0, teacher):  # recaps and the report come privately
