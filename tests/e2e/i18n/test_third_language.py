@@ -121,7 +121,7 @@ async def test_a_third_language_as_the_translators_page_says(
         except TimeoutError as exc:
             raise AssertionError(f"the bot did not answer: {proc.stderr}") from exc
         since = len(tg.messages(chat)) - 1
-        tg.user_says(chat, cls.creator, "/help")
+        tg.user_says(chat, cls.creator, "/help", ephemeral=False)  # a visible one: in the log
         await tg.wait_for_message(chat, "छात्रों के लिए आदेश")
 
         tg.user_says(chat, cls.creator, "/quiz zero 600")
