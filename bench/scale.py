@@ -1,4 +1,4 @@
-"""Scale scenarios of issue 24: many groups under Telegram's overall limit, and many stored
+"""Scale scenarios: many groups under Telegram's overall limit, and many stored
 quizzes (start-up, RSS, ``/quiz``, ``/myquizzes``, stop).
 
     python -m bench --only overall --only stored    # with the other scenarios' table
@@ -258,7 +258,7 @@ async def stored(
 
 
 def targets(r: dict[str, Any]) -> dict[str, bool]:
-    """Issue 24's targets, for the scenarios that ran (and the sizes measured)."""
+    """The scale targets, for the scenarios that ran (and the sizes measured)."""
     out: dict[str, bool] = {}
     if "overall" in r:
         o = r["overall"]

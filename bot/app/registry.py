@@ -70,10 +70,10 @@ COMMANDS: tuple[Command, ...] = (
     *homework.COMMANDS,  # homework, /timezone
     *teacher.COMMANDS,  # /analysis
     *regrade.COMMANDS,  # /regrade (its buttons: reports too)
-    *authoring.COMMANDS,  # writing quizzes in the chat (issue 16)
+    *authoring.COMMANDS,  # writing quizzes in the chat
     *myquizzes.COMMANDS,
     *quiz.GENERAL_COMMANDS,
-    *reload.COMMANDS,  # the bot's administrators (issue 14)
+    *reload.COMMANDS,  # the bot's administrators
 )
 BUTTONS: tuple[Button, ...] = (
     *quiz_edit.BUTTONS,

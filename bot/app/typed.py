@@ -1,4 +1,4 @@
-"""Typed answers in private chats (issue 22): plain text a student sends, routed to the one
+"""Typed answers in private chats: plain text a student sends, routed to the one
 session waiting for it.
 
 Precedence, decided here and nowhere else: a private text that is not a command goes first to

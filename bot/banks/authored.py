@@ -11,7 +11,7 @@ Names and ids (documented in docs/teachers.md, "Write a quiz in Telegram"):
 - Who sees a stored quiz: its author (in private, and in groups they moderate), everyone when it
   is published (every group), and whoever opens its share link (private practice only).
 
-Loaded on demand (issue 24): at start-up only what listing and lookups need is read (id, name,
+Loaded on demand: at start-up only what listing and lookups need is read (id, name,
 title, author, flags, share token: :class:`~bot.storage.AuthoredQuiz`, from a covering index),
 for live quizzes only, into dictionaries by id, name, title, author and token, so ``/quiz``,
 ``/myquizzes``, ``/share`` and deep links never scan. A quiz's questions are read and decoded

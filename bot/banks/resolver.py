@@ -1,4 +1,4 @@
-"""One quiz resolver: what a user typed after a command → the quiz they mean (issue 21).
+"""One quiz resolver: what a user typed after a command → the quiz they mean.
 
 Pure lookup over the :class:`~bot.banks.catalog.Catalog` and the stored quizzes
 (:class:`~bot.banks.authored.AuthoredCatalog`); no Telegram, no SQL. A quiz is found by
@@ -13,8 +13,8 @@ What a caller may see is its own rule, one function per kind of caller (:meth:`s
 matches within the list it is given. The candidates come from two small methods of the
 catalogs, so an indexed catalog can replace them without touching callers.
 
-A stored quiz's :class:`Choice` is built from its indexed metadata (name, titles: issue 24's
-listing columns) and its questions are decoded only for the quiz :meth:`find` picks, so naming
+A stored quiz's :class:`Choice` is built from its indexed metadata (name, titles: the
+listing's columns) and its questions are decoded only for the quiz :meth:`find` picks, so naming
 one of many decodes that one.
 """
 

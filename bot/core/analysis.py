@@ -38,9 +38,7 @@ from bot.core.scoring import normalise, stored_choice
 UPPER_SHARE = 0.27
 EASY = 0.90
 HARD = 0.30
-MIN_FLAG_STUDENTS = (
-    5  # a flag on fewer answers is noise (issue 21: "3 answers of a 2-question quiz")
-)
+MIN_FLAG_STUDENTS = 5  # a flag on fewer answers is noise ("3 answers of a 2-question quiz")
 TOP_WRONG = 3  # typed answers: how many of the common wrong ones are shown
 
 

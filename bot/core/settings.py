@@ -57,7 +57,7 @@ class Settings:
     # homework is private work unless the operator says otherwise: its points stay off the
     # group's /leaderboard and /me there, and its podium goes to the teacher who set it
     homework_in_group: bool = False
-    # what one user may upload in 24 hours (issue 23): files of questions, and their bytes
+    # what one user may upload in 24 hours (hostile uploads): files of questions, and their bytes
     uploads_per_day: int = 20
     upload_bytes_per_day: int = 5 * 1024 * 1024
     # what one user may keep stored: their quizzes' text and pictures

@@ -12,9 +12,9 @@ the only kind of text ``bot.tg.outbox`` sends. One module per concern:
 - ``stats``: leaderboards and ``/me``;
 - ``review``: recaps, ``/review`` and recap settings;
 - ``teacher``: homework (cards, lists, results, a student's attempt), question analysis and its
-  CSV, "report a problem" buttons (issue 15; imported as ``bot.render.teacher``);
-- ``authoring``: drafts, saved and imported quizzes, ``/myquizzes`` (issue 16);
-- ``reload``: ``/reload``'s report (issue 14).
+  CSV, "report a problem" buttons (imported as ``bot.render.teacher``);
+- ``authoring``: drafts, saved and imported quizzes, ``/myquizzes``;
+- ``reload``: ``/reload``'s report.
 """
 
 from __future__ import annotations

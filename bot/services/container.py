@@ -83,7 +83,7 @@ class Services:
     chat_languages: dict[int, Lang] = field(default_factory=dict)
     #: groups whose first reply (since the start) was checked for the language hint
     language_hinted: set[int] = field(default_factory=set)
-    #: one writer per draft (user id): questions sent together all join it (issue 23)
+    #: one writer per draft (user id): questions sent together all join it
     draft_locks: KeyedLocks = field(default_factory=KeyedLocks)
     #: (chat, user) -> when that user last got an optional reply in that group
     cooldowns: dict[tuple[int, int], float] = field(default_factory=dict)

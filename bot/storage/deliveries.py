@@ -1,4 +1,4 @@
-"""Updates handled once, and each user's uploads (issue 23).
+"""Updates handled once, and each user's uploads.
 
 ``deliveries`` remembers every message update for ``window`` seconds: Telegram redelivers an
 update whose webhook request timed out, and after a crash it hands out again what was not

@@ -352,7 +352,7 @@ AUTHORED_STATEMENTS: tuple[str, ...] = (
     "CREATE INDEX runs_quiz ON runs (quiz_id)",
 )
 
-#: issue 23: updates already handled (a redelivered one is dropped; one left unfinished by a
+#: updates already handled (a redelivered one is dropped; one left unfinished by a
 #: crash is answered after the restart), and each user's uploads, for the daily limits
 GUARD_STATEMENTS: tuple[str, ...] = (
     """
@@ -461,7 +461,7 @@ def _statements(statements: Sequence[str]) -> Step:
     return step
 
 
-# More question kinds (issue 22): an answer keeps what was given (the options chosen as their
+# More question kinds: an answer keeps what was given (the options chosen as their
 # letters in the bank's order, "AC", or the text typed) and the credit it earned (0..1; NULL:
 # 1 if correct, else 0, as every answer before). A group student's options ticked but not yet
 # submitted on a several-answers question are kept too, so a restart does not lose them.
@@ -479,7 +479,7 @@ KINDS_STATEMENTS: tuple[str, ...] = (
     """,
 )
 
-# A /review question still open (issue 22): a typed one waiting for the student's text, or the
+# A /review question still open: a typed one waiting for the student's text, or the
 # options ticked so far on a several-answers one, so that neither is lost by a restart. One row
 # per student (one review question is open at a time), gone with its card.
 REVIEW_OPEN_STATEMENTS: tuple[str, ...] = (

@@ -1,5 +1,5 @@
 """Jobs for the parsing workers' tests (bot.banks.importers.sandbox), importable by a worker,
-the hostile inputs of issue 23, and a quiz as GIFT and Moodle XML carry it (round trips)."""
+the hostile inputs once quadratic, and a quiz as GIFT and Moodle XML carry it (round trips)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ AIKEN = b"Fine?\nA. yes\nB. no\nANSWER: A\n\n"
 
 
 def hostile(size: int) -> dict[str, bytes]:
-    """Files of about ``size`` bytes that were quadratic (or worse) before issue 23."""
+    """Files of about ``size`` bytes that regular expressions read in quadratic time."""
     tag = "<a‹a".encode()
     return {
         "braces.txt": b"x" + b"{" * size,  # \{[^}]*[=~]
@@ -101,12 +101,12 @@ def hostile(size: int) -> dict[str, bytes]:
         "html.xml": moodle_html(tag * (size // len(tag))),
         "comments.xml": moodle_html(b"<!--" * (size // 4)),
         "quotes.xml": moodle_html(b"<a " + b"'" * size),
-        # issue 25's CSV reader: quoted cells, escaped quotes, quotes never closed
+        # the CSV reader: quoted cells, escaped quotes, quotes never closed
         "quotes.csv": b"question,A,B,answer\n" + b'"' * size,
         "open-quotes.csv": b"question,A,B,answer\n" + b'x,"' * (size // 3),
         "stray-quotes.csv": b"question,A,B,answer\n" + b'"a"b,' * (size // 5),
         "right-marks.gift": b"Q {" + b"~=" * (size // 2) + b"}",
-        # issue 22's typed answers: numbers, intervals, weights
+        # typed answers: numbers, intervals, weights
         "numbers.gift": b"Q {#" + b"=" * size + b"}",
         "interval.gift": b"Q {#" + b"." * size + b"}",
         "weights.gift": b"Q {=%" + b"1" * size + b"}",

@@ -1,9 +1,9 @@
 """Reading user files in worker processes: the event loop never waits on user input.
 
 A pure-Python parser holds the GIL, so a thread does not keep the bot answering while a hostile
-file is read (issue 23: one upload left every group's taps unanswered for over a minute). Here
-each job runs in a process of a small pool (``spawn``: no copy of the bot's loop, sockets or
-database), under limits set in the worker:
+file is read (a parse on the event loop once left every group's taps unanswered for over a
+minute). Here each job runs in a process of a small pool (``spawn``: no copy of the bot's
+loop, sockets or database), under limits set in the worker:
 
 - CPU time: ``RLIMIT_CPU`` allows each job ``cpu_seconds`` more than the worker has used so
   far; past it the kernel ends the worker (SIGXCPU);

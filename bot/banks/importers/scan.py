@@ -1,7 +1,7 @@
 """Hand-written scanners for what the importers recognise in a line or a file: each one reads
 its input once, left to right, so its cost grows linearly with the input whatever it holds.
 
-They replace regular expressions whose backtracking was quadratic on hostile input (issue 23):
+They replace regular expressions whose backtracking was quadratic on hostile input:
 ``\\{[^}]*[=~]`` over ``x`` and 100,000 ``{``, a MULTILINE ``^\\s*ANSWER`` over a run of blank
 lines, Aiken's ``\\s+(.*\\S)\\s*$`` over ``A.`` and a million spaces, a CSV header's
 ``\\s*\\(`` over a cell of spaces.

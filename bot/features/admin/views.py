@@ -1,4 +1,4 @@
-"""``/reload``'s report for the bot's administrators (issue 14)."""
+"""``/reload``'s report for the bot's administrators."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What users read of in-chat authoring (issue 16): saved quizzes, lists, import reports, the
+"""What users read of in-chat authoring: saved quizzes, lists, import reports, the
 draft's confirmations and the authoring keyboards. Escaped here, and only here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Re-grading and students' reports (issue 15, 21): ``/regrade`` previews a re-scoring of this
+"""Re-grading and students' reports: ``/regrade`` previews a re-scoring of this
 season's stored answers and a button applies it; a student's report of a question (under a
 recap or a /review card) is stored, and reaches the teacher who started the run (for a homework
 attempt: who set the homework), and the quiz's author, each if they moderate the group,

@@ -1,4 +1,4 @@
-"""End to end (issue 22): a quiz poll with several right options (``correct_option_ids``, Bot
+"""End to end: a quiz poll with several right options (``correct_option_ids``, Bot
 API 9.6+) written in /newquiz becomes a several-answers question; /done saves it and the saved
 quiz runs in a group, students ticking options and tapping ✔ Submit, the podium following the
 credit each Submit earned."""

@@ -1,4 +1,4 @@
-"""An authored quiz poll with a photo (issue 25, point 3): the poll's photo (Bot API 10.0
+"""An authored quiz poll with a photo: the poll's photo (Bot API 10.0
 ``Poll.media``) becomes its question's picture, kept in SQLite as a photo sent on its own is, and
 goes with the question when the quiz runs in a group; any other media on the poll, and media in
 its explanation, is named in the reply as not kept, never dropped silently."""

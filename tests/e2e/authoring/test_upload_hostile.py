@@ -1,4 +1,4 @@
-"""End to end, issue 23 (parsing): hostile uploads while another group's quiz runs, a download
+"""End to end, parsing: hostile uploads while another group's quiz runs, a download
 stopped at the limit, and a worker that has to be killed.
 
 How "taps are answered while a file is read" is shown without timing anything: each hostile

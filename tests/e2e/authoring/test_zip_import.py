@@ -1,4 +1,4 @@
-"""Issue 25: a GIFT, Moodle XML or bank file sent in a .zip with its pictures, in the chat and
+"""A GIFT, Moodle XML or bank file sent in a .zip with its pictures, in the chat and
 with ``quizbot import``. The zip is hostile until read (bot/banks/importers/ziparchive.py):
 entry count, sizes declared and real (a zip bomb is never inflated), names leading out, nested
 zips, encrypted or unbounded entries are each refused whole with a clear reply in both

@@ -1,4 +1,4 @@
-"""Stored quizzes loaded on demand (issue 24, issue 23 "bounded state"): a real file written
+"""Stored quizzes loaded on demand (state bounded whatever is stored): a real file written
 before the JSON form is upgraded without parsing at start-up, questions are read when first
 played and cached in a bounded LRU, deleted quizzes stay out of memory until their history is
 shown, and upload-delete cycles do not grow memory."""

@@ -1,4 +1,4 @@
-"""Many stored quizzes (issue 24): ``/myquizzes`` does the same work whether 20 or 2,000 other
+"""Many stored quizzes: ``/myquizzes`` does the same work whether 20 or 2,000 other
 quizzes are stored (SQLite instructions run, lines of the bot's code run: no scan, in the
 database or in memory), and the rows saved before the JSON form are converted by a worker
 process, published ones first, the event loop's process never parsing them; stopping does not

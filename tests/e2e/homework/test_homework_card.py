@@ -1,4 +1,4 @@
-"""Issue 21: the homework card's "Finished" count is always the one ``/homework`` lists.
+"""The homework card's "Finished" count is always the one ``/homework`` lists.
 
 The card's refresh is optional traffic, skipped while the group's budget is full. Here the group's
 budget is kept full by the bot's own sends (the fake enforces 20 per window, as Telegram does)

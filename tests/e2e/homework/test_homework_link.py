@@ -1,4 +1,4 @@
-"""Issue 21: the "📝 Set as homework" link of a saved quiz's card asks, in the group it lands
+"""The "📝 Set as homework" link of a saved quiz's card asks, in the group it lands
 in, for how long (1 hour, 1 day, 3 days, 1 week); only the moderator who followed it may pick,
 once, and forged or misplaced picks change nothing."""
 

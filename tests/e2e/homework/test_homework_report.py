@@ -1,4 +1,4 @@
-"""Issue 21: a student's report on a homework attempt reaches whoever set the homework (the
+"""A student's report on a homework attempt reaches whoever set the homework (the
 moderator who ran /homework), privately, with the re-grade buttons; the quiz's author too, and
 one message when the author set it."""
 

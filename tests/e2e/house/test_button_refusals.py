@@ -1,4 +1,4 @@
-"""Issue 21 (and 23): the buttons ``g:`` (a saved quiz's card), ``rg:`` (a /regrade preview),
+"""The buttons ``g:`` (a saved quiz's card), ``rg:`` (a /regrade preview),
 ``rr:`` (a re-grade under a student's report) and ``k:`` (a "which quiz?" list) refuse a forged,
 wrong-user or wrong-chat tap with a polite alert (the callback answered) and change nothing.
 Each test ends with the rightful tap doing what the refused ones would have done."""

@@ -1,4 +1,4 @@
-"""End to end in private chats (issue 22): typed numbers and short answers in practice,
+"""End to end in private chats: typed numbers and short answers in practice,
 homework and /review (the student types; the text goes to the waiting question, not to a
 draft); ticks with ☐/☑ and ✔ Submit on the student's own keyboard, partial credit; true/false
 in the chat's language."""

@@ -1,4 +1,4 @@
-"""End to end in a group (issue 22): a several-answers question ticked, submitted, scored in
+"""End to end in a group: a several-answers question ticked, submitted, scored in
 part and revealed; true/false in the chat's language; typed questions left out of the run, as
 the announcement says; selections and partial credit surviving a restart."""
 

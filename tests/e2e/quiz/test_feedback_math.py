@@ -1,4 +1,4 @@
-"""Issue 25, points 1 and 2: each option's own feedback, and math rendered by Telegram.
+"""Each option's own feedback, and math rendered by Telegram.
 
 End to end over the fake Bot API (which checks every request against the Bot API 10.1 spec):
 a wrong tap in a group shows that option's own feedback; a question holding math is posted as a

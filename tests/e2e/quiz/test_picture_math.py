@@ -1,4 +1,4 @@
-"""Issue 25: a question holding both a picture and math, in a group run, end to end.
+"""A question holding both a picture and math, in a group run, end to end.
 
 A rich message cannot be a photo's caption, so the photo goes first (no caption, no keyboard),
 then the question as a rich message (``sendRichMessage`` with ``<tg-math>``) carrying the answer

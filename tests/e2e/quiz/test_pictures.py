@@ -1,4 +1,4 @@
-"""Pictures (issue 25, point 3): a question carries one image, from a file beside its bank, a
+"""Pictures: a question carries one image, from a file beside its bank, a
 Moodle XML ``<file>``, or a GIFT ``<img>`` with its file beside; it is posted with the question
 (sendPhoto with caption and keyboard, the reveal an editMessageCaption), uploaded once and sent
 by its file_id after that; stored quizzes keep it in SQLite; what cannot be used, and every

@@ -1,4 +1,4 @@
-"""End to end: quizzes in forum topics (issue #9).
+"""End to end: quizzes in forum topics.
 
 A quiz lives in the topic where it was started: every message goes there, one quiz runs per
 topic, the group's budget is shared by all its topics, and a restart resumes it in its topic.

@@ -1,6 +1,6 @@
 """No parsing worker outlives the bot (bot.banks.importers.sandbox): not after a stop, not after
 the bot was killed with SIGKILL (no shutdown code runs), not when a job was still running; and a
-stop does not wait for a job (issue 24: the deploy's stop timeout is 10 s, a job may take 20).
+stop does not wait for a job (the deploy's stop timeout is 10 s, a job may take 20).
 
 Workers are found as the bot's child processes started by ``multiprocessing``'s spawn (/proc);
 "gone" means ended (a zombie not yet collected by init counts as ended). Waiting is on that

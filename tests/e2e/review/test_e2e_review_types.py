@@ -1,4 +1,4 @@
-"""End to end, ``/review`` of the new kinds (issue 22): a several-answers question is ticked
+"""End to end, ``/review`` of the new kinds: a several-answers question is ticked
 (☐/☑) and submitted like practice's, partial credit shown but scheduled by FSRS as a miss and
 full marks as remembered, over days on the injected clock; the selection and a typed question
 waiting for its answer both survive kill -9; a restart mid-answer names the question waiting."""

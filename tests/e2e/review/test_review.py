@@ -89,7 +89,7 @@ async def test_review_over_simulated_days(
         )
         edited = tg.stored_message(student.id, asked.message_id)
         assert edited is not None
-        # the answer buttons are gone; what is left is "report a problem" (issue 15)
+        # the answer buttons are gone; what is left is "report a problem"
         assert [[text for text, _ in row] for row in edited.buttons] == [["⚠️ Report a problem"]]
         assert "It comes back in 2 days." in edited.text
         assert explained(ZERO.questions[0]).en in edited.text

@@ -1,4 +1,4 @@
-"""Hostile users (issue 23): no path leaks a live answer or someone else's quiz or session.
+"""Hostile users: no path leaks a live answer or someone else's quiz or session.
 
 Each test reproduces one finding of the attack over the fake Bot API first, then shows it holds.
 """

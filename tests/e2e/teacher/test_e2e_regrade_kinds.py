@@ -1,4 +1,4 @@
-"""/regrade for every kind of question, end to end (issue 22): a several-answers key in a group
+"""/regrade for every kind of question, end to end: a several-answers key in a group
 run, a numeric tolerance and one more short answer in a homework; each previewed (named by
 option text, counted in students), applied by the moderator's tap only, bad keys refused in
 both languages, the new scores on /leaderboard and in the homework's results, after a kill -9."""

@@ -1,4 +1,4 @@
-"""End to end (issue 21): a teacher's whole journey, in English and in Bengali, by the quiz's name.
+"""End to end: a teacher's whole journey, in English and in Bengali, by the quiz's name.
 
 Author from quiz polls, /done's card, run in the group, leaderboard, homework, analysis, regrade
 (previewed, applied by a button), export (private), share link, and students' commands in the
@@ -255,7 +255,7 @@ async def test_a_teachers_quiz_works_everywhere_by_its_name(
 
 
 def test_no_medal_at_zero_points() -> None:
-    """Issue 21: "🥇 1. Arif — 0 points, 0/2 right" gave a medal for nothing."""
+    """A podium once showed "🥇 1. Arif — 0 points, 0/2 right" gave a medal for nothing."""
     rows = (
         Standing(1, 1, "Mita", None, 1200, 2, 2, 1),
         Standing(2, 2, "Arif", None, 0, 0, 2, 1),

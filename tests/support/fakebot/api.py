@@ -396,7 +396,7 @@ class BotApi:
         return True
 
     def set_message_reaction(self, params: JSON, files: Files) -> bool:
-        """Minimal (issue 21; the fake branch teaches it fully): a known chat, a message id."""
+        """Minimal (the fake branch teaches it fully): a known chat, a message id."""
         self._chat(params, write=False)
         if not isinstance(params.get("message_id"), int):
             raise ApiError(400, "Bad Request: message_id is required")

@@ -1,4 +1,4 @@
-"""Issue 25, point 5: ``quizbot export-quiz NAME --format gift|moodle-xml|yaml`` writes a quiz
+"""``quizbot export-quiz NAME --format gift|moodle-xml|yaml`` writes a quiz
 the teacher's tools import. Round trips (GIFT → bank → GIFT, Moodle XML → bank → Moodle XML)
 keep every field the model carries: texts, options, the right one, explanation, note, tag."""
 

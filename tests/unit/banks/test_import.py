@@ -505,7 +505,7 @@ def test_places_without_a_line_are_worded_in_the_readers_language() -> None:
 
 def test_bengali_answer_letters_and_kinds_in_bengali() -> None:
     """ক/খ/গ/ঘ work as answer letters (Aiken options and ANSWER, CSV answers); a skipped
-    question's kind is named in the reader's language (issue 21, Bengali review 2)."""
+    question's kind is named in the reader's language."""
     from bot.banks.importers import aiken, csvsheet, gift
 
     both = aiken.parse(

@@ -1,4 +1,4 @@
-"""Issue 25, point 4: imports that lose nothing silently. Each defect found on real files, held
+"""Imports that lose nothing silently. Each defect found on real files, held
 by a real-shaped fixture (tests/data/import/: Moodle's GIFT and Aiken fixtures' shapes, Kahoot's
 template, a French GIFT bank, a Spanish Aiken one): a question is imported as written, or
 skipped for a reason the report names at its line, row or element, in the file's order."""

@@ -1,4 +1,4 @@
-"""Issue 22, point 5: importing the question types beyond one right answer (several right
+"""Importing the question types beyond one right answer (several right
 answers with partial and negative credit, true/false, typed numbers and short answers) from
 GIFT, Moodle XML, Quizizz/Kahoot CSV and OpenTDB; essays, matching, cloze and drag-and-drop
 are reported at their line, row or element and skipped. And the export writers write every type

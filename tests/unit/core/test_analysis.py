@@ -246,7 +246,7 @@ def test_forged_teacher_callbacks_are_refused(raw: str) -> None:
     assert callbacks.parse(raw) is None
 
 
-# --- issue 22: every question type -----------------------------------------------------------
+# --- every question type ---------------------------------------------------------------------
 
 
 def test_partial_credit_pick_rates_and_common_wrong_typed_answers() -> None:

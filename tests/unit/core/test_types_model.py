@@ -1,4 +1,4 @@
-"""Question kinds in the bank format (issue 22): several right answers with fractions,
+"""Question kinds in the bank format: several right answers with fractions,
 true/false, typed numbers and short answers; read, validated, written back, and scored."""
 
 from __future__ import annotations
