@@ -154,11 +154,11 @@ def register_handlers(
     app.add_handlers(registry.handlers())
     app.add_handlers(
         [
-            # in-chat authoring (bot/authoring): what a user sends privately that is not a command,
-            # after the commands (a /done is a command, not a draft's text): a quiz poll for the
-            # draft, a file of questions, a photo for the draft's last question; plain text is a
-            # typed answer when a homework, practice or /review question waits for one, else a
-            # draft's title or Aiken text (typed.py)
+            # in-chat authoring (bot/features/authoring): what a user sends privately that is not
+            # a command, after the commands (a /done is a command, not a draft's text): a quiz
+            # poll for the draft, a file of questions, a photo for the draft's last question;
+            # plain text is a typed answer when a homework, practice or /review question waits
+            # for one, else a draft's title or Aiken text (typed.py)
             MessageHandler(private & filters.POLL, authoring.poll_sent),
             MessageHandler(private & filters.Document.ALL, upload.document_sent),
             MessageHandler(private & filters.PHOTO, upload.photo_sent),

@@ -70,7 +70,7 @@ Location = str | Where | Place
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One validation problem, located as precisely as the reader allows: ``key`` names its
-    text in the catalog (bot/i18n/strings_bank.py), ``values`` fill it in. ``str()`` is the
+    text in the catalogs (``bank`` context), ``values`` fill it in. ``str()`` is the
     English line (logs); ``text(lang)`` the line a person reads. ``place`` is where an imported
     question was found (its source's own line, row or element), None for a bank file."""
 

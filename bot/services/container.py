@@ -69,7 +69,7 @@ class Services:
     moderators: Moderators = field(init=False)
     groups: GroupQuizzes = field(init=False)
     practice: PracticeSessions = field(init=False)
-    authored: AuthoredCatalog = field(init=False)  # stored quizzes (bot.authoring)
+    authored: AuthoredCatalog = field(init=False)  # stored quizzes (bot.banks.authored)
     authoring: Authoring = field(init=False)
     #: finds a quiz by name, title or listed number (bot.banks.resolver)
     resolver: QuizResolver = field(init=False)

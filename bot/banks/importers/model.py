@@ -31,8 +31,8 @@ class Problem:
     """One thing that could not be imported, located in the source file.
 
     ``where`` names the place ("quiz.gift:12", "quiz.csv row 5", "moodle.xml question #3");
-    ``key`` is an i18n key (bot/i18n/strings_import.py) and ``values`` fill its placeholders (a
-    value that is the bank validator's own problem is worded in the same language).
+    ``key`` is an i18n key (the catalogs' ``import`` context) and ``values`` fill its
+    placeholders (a value that is the bank validator's own problem is worded in the same language).
     """
 
     where: Location

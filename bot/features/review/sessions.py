@@ -1,9 +1,10 @@
 """Spaced review of missed questions (``/review``) and the daily reminder (``/remind``).
 
-Every question a student missed, in a group quiz or in practice, sits in a Leitner box with the time
-it is due again (:func:`bot.core.engine.review_step`: after 1, 3, 7, 14 and 30 days). ``/review``
-plays the due ones like private practice: tap, verdict and explanation, next; a session asks at most
-``SESSION`` questions and ends with how many remain due and when the next ones come.
+Every question a student missed, in a group quiz or in practice, is a card with the time it is
+due again, scheduled by FSRS (:func:`bot.core.spacing.review`: a miss comes back the next day, a
+remembered card later each time, until it is learnt). ``/review`` plays the due ones like
+private practice: tap, verdict and explanation, next; a session asks at most ``SESSION``
+questions and ends with how many remain due and when the next ones come.
 
 A session keeps no state in memory: each question's buttons carry the card id, the option order
 and the session's running count, so a tap works the same after a restart. What a button cannot

@@ -72,7 +72,7 @@ async def test_an_alert_ready_in_time_goes_in_the_reply() -> None:
 
 async def test_a_late_alert_is_sent_by_its_own_request() -> None:
     """No alert within the wait: Telegram gets an empty reply, and the handler's offer is
-    refused, so it answers with a request of its own (bot/replies.answer_query)."""
+    refused, so it answers with a request of its own (bot/routing/replies.answer_query)."""
     client, replies, queue = await client_for(reply_wait=0)
     try:
         response = await client.post("/hook", data=tap("q2"), headers={SECRET_HEADER: SECRET})
