@@ -1,20 +1,21 @@
 """What users read: HTML messages, alerts and keyboards, built from engine and storage results.
 
-Every user-supplied string (names, group titles) and every bank text is escaped here, and
-only here: by ``bot.i18n.t`` (which escapes the values it fills in) and ``bot.i18n.markup``. Each
-function returns :class:`bot.i18n.markup.Safe` HTML (or plain text, for alerts and buttons),
-the only kind of text ``bot.tg.outbox`` sends. One module per concern:
+Every user-supplied string (names, group titles) and every bank text is escaped here or in a
+feature's ``views.py``, nowhere else: by ``bot.i18n.t`` (which escapes the values it fills in)
+and ``bot.i18n.markup``. Each function returns :class:`bot.i18n.markup.Safe` HTML (or plain
+text, for alerts and buttons), the only kind of text ``bot.tg.outbox`` sends. The views
+several features share live here, one module per concern (a feature's own are its
+``views.py``):
 
 - ``text``: labels, names, cutting to fit, Telegram's limits;
 - ``quiz``: announcement, questions, reveals, results, tap alerts, practice;
 - ``rich``: a message whose question holds math, as a rich message's HTML (Bot API 10.1);
-- ``keyboards``: every inline keyboard;
-- ``stats``: leaderboards and ``/me``;
-- ``review``: recaps, ``/review`` and recap settings;
-- ``teacher``: homework (cards, lists, results, a student's attempt), question analysis and its
-  CSV, "report a problem" buttons (imported as ``bot.render.teacher``);
-- ``authoring``: drafts, saved and imported quizzes, ``/myquizzes``;
-- ``reload``: ``/reload``'s report.
+- ``keyboards``: every shared inline keyboard;
+- ``teacher``: homework, question analysis, "report a problem" and re-grade keyboards (imported
+  as ``bot.render.teacher``);
+- ``explain``: the whole explanation after a tap, when an alert cannot say it;
+- ``export``: ``/export``'s CSV, its cells safe in a spreadsheet;
+- ``buttondata`` and ``callbacks``: the button data these views build, and deep links.
 """
 
 from __future__ import annotations

@@ -6,13 +6,13 @@ Telegram returns, by the picture's content hash (bot/storage/images.py); every l
 any chat and after restarts, sends that id. If Telegram refuses the id (a file it no longer
 knows), the picture is uploaded again and the new id kept.
 
-How a question with a picture is posted (``Posted``): when the question and its longest reveal
+How a question with a picture is posted (``Shown``): when the question and its longest reveal
 both fit in a caption (1,024 characters as shown), one photo message with the question as its
 caption and the answer keyboard, its "N answered" and reveal edits made to the caption; else
 the photo first, then the question as a text message with the keyboard, edited as before.
 In private (practice, homework attempts) the photo always goes first (``before``).
 A question holding math goes as a rich message, which cannot be a caption: its photo goes first
-(the group's ``_shown`` decides so), then the question; the driver sends the question.
+(``GroupQuizzes._shown`` decides so), then the question; the driver sends the question.
 """
 
 from __future__ import annotations
