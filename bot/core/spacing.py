@@ -22,8 +22,6 @@ from fsrs import Card, Rating, Scheduler, State
 DAY = 86_400
 #: a card that would next come back this many days or more later is learnt
 LEARNT_DAYS = 180
-#: the difficulty given to cards scheduled by the Leitner boxes before FSRS (the middle of 1…10)
-MIGRATED_DIFFICULTY = 5.0
 
 _SCHEDULER = Scheduler(
     desired_retention=0.9,

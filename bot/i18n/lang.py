@@ -55,11 +55,6 @@ def as_lang(value: str | None) -> Lang | None:
     return value if value in TEXT_LANGS else None
 
 
-def ui_lang(value: str | None) -> Lang | None:
-    """Exactly one of :data:`LANGS` (a stored chat or run language); anything else None."""
-    return value if value in LANGS else None
-
-
 def language_name(code: str, lang: Lang) -> str:
     """The name of the language ``code`` (ISO 639-1) in ``lang``, from CLDR ("French",
     "ফরাসি"); the code itself if CLDR has no name for it."""

@@ -76,10 +76,3 @@ class ImagesMixin(StoreCore):
             )
 
         await self._write(tx)
-
-    async def quiz_pictures(self, quiz_no: int) -> list[str]:
-        """The pictures (SHA-256) a stored quiz names."""
-        rows = await self._fetchall(
-            "SELECT sha256 FROM quiz_pictures WHERE quiz_no = ? ORDER BY sha256", (quiz_no,)
-        )
-        return [str(r[0]) for r in rows]

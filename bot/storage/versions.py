@@ -82,15 +82,6 @@ class VersionsMixin(StoreCore):
         """Give a stored quiz a new version (the old one kept); its number."""
         return await self._write(lambda conn: write_version(conn, new, at))
 
-    async def authored_versions(self, quiz_no: int) -> list[tuple[int, str]]:
-        """(version, model JSON) of a stored quiz's earlier versions, newest first."""
-        rows = await self._fetchall(
-            "SELECT version, bank_json FROM authored_versions WHERE quiz_no = ?"
-            " ORDER BY version DESC",
-            (quiz_no,),
-        )
-        return [(int(r[0]), str(r[1])) for r in rows]
-
     def authored_versions_now(self, quiz_no: int) -> list[str]:
         """The model JSON of a stored quiz's earlier versions, newest first, read at once (a
         run planned with one of them, found by a lookup that cannot wait)."""
@@ -121,13 +112,6 @@ class VersionsMixin(StoreCore):
         """The version of a stored quiz a run was planned with (None: a folder bank's run)."""
         row = await self._fetchone("SELECT version FROM run_versions WHERE run_id = ?", (run_id,))
         return None if row is None else int(row[0])
-
-    async def authored_version(self, quiz_no: int) -> int:
-        """A stored quiz's current version (1 for one never changed)."""
-        row = await self._fetchone(
-            "SELECT version FROM authored_quizzes WHERE quiz_no = ?", (quiz_no,)
-        )
-        return 1 if row is None else int(row[0])
 
     # -- the pending change of each user ----------------------------------------------------
 

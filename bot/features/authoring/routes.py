@@ -40,8 +40,6 @@ from bot.services.container import Context, Services
 from bot.storage import Draft
 from bot.tg import outbox
 
-MAX_TEXT_CHARS = 4096  # Telegram's own limit for a message; longer cannot arrive
-
 
 async def newquiz(update: Update, context: Context) -> None:
     """Start a draft: ask for its title (or take it from the command)."""
