@@ -113,6 +113,6 @@ async def test_remind_shows_one_digit_system(tg: FakeTelegram, db_path: Path) ->
         ask = await say(tg, student, "/remind ২০:৩০")
         command = re.search(r"/remind [^\n]*", ask.text)
         assert command is not None
-        # a command to type: ASCII digits throughout, as in "/timezone +6" (review 2, item 21)
+        # a command to type: ASCII digits throughout, as in "/timezone +6"
         assert command[0] == "/remind 20:30 +5:45"
         assert not re.search("[০-৯]", command[0])

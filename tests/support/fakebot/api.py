@@ -118,7 +118,6 @@ class BotApi:
             "getMyCommands": self.get_my_commands,
             "deleteMyCommands": self.delete_my_commands,
             "sendChatAction": self.send_chat_action,
-            "setMessageReaction": self.set_message_reaction,
             "getFile": self.get_file,
             "close": self.accept,
             "logOut": self.accept,
@@ -393,13 +392,6 @@ class BotApi:
     def send_chat_action(self, params: JSON, files: Files) -> bool:
         chat = self._chat(params)
         self._thread(chat, params)
-        return True
-
-    def set_message_reaction(self, params: JSON, files: Files) -> bool:
-        """Minimal (the fake branch teaches it fully): a known chat, a message id."""
-        self._chat(params, write=False)
-        if not isinstance(params.get("message_id"), int):
-            raise ApiError(400, "Bad Request: message_id is required")
         return True
 
     def send_message(self, params: JSON, files: Files) -> JSON:
