@@ -5,9 +5,8 @@ Precedence, decided here and nowhere else: a private text that is not a command 
 the student's homework attempt if its open question waits for a typed answer, then to their
 practice session's, then to their ``/review`` question's; only a text none of them waits for
 reaches a stored quiz's field being edited (bot/features/authoring/edit_routes.py), then the quiz
-draft
-(bot/features/authoring/routes.py: a title or Aiken questions). A question asked
-and waiting is what the student is doing now; a draft waits for as long as it likes.
+draft (bot/features/authoring/routes.py: a title or Aiken questions). A question asked and
+waiting is what the student is doing now; a draft waits for as long as it likes.
 """
 
 from __future__ import annotations

@@ -2,9 +2,8 @@
 problems, and re-grading stored answers after a key was wrong.
 
 A re-grading updates answers in place (their ``correct`` flag, ``points`` and ``credit``), all in
-one transaction; the trigger
-``answers_group_totals_regrade`` (schema version 5) carries the difference into
-``group_totals``, so ``/leaderboard`` and ``/me`` follow at once.
+one transaction; the trigger ``answers_group_totals_regrade`` (schema version 5) carries the
+difference into ``group_totals``, so ``/leaderboard`` and ``/me`` follow at once.
 """
 
 from __future__ import annotations

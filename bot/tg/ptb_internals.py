@@ -5,8 +5,7 @@ PTB keeps some types it uses in its own public signatures in private modules
 (``telegram._utils``, ``telegram.request._requestparameter``), and the JobQueue runs on
 APScheduler, whose "job already gone" error PTB lets through. The rest of ``bot/`` imports these
 from here, never from ``telegram._*`` or ``apscheduler.*`` (tests/unit/tg/test_ptb_internals.py
-fails on
-any such import elsewhere), so a PTB upgrade has one place to look at.
+fails on any such import elsewhere), so a PTB upgrade has one place to look at.
 
 What the bot relies on beyond PTB's public API is held by the contract test of this module,
 tests/unit/tg/test_ptb_internals.py, on the PTB version the lock file pins:

@@ -3,13 +3,12 @@
 A moderator sets a homework with ``/homework NAME [DURATION]``: it is stored first, then its card
 is posted where the command was typed (the quiz, the deadline in the group's time zone, how many
 finished, a Start button opening the private chat). Students take it privately
-(:mod:`bot.features.homework.attempts`). The card's count is refreshed with *optional* edits, which
-the
-pacer sends only from the group's spare budget (quiz traffic first), at most every few seconds.
-A refresh the budget could not afford is tried again as soon as the group's window has room
-(one pending refresh per card, showing the count as it is then), after a restart too, and the
-card's edits are serialized with its closing, so the card ends with the count ``/homework``
-shows.
+(:mod:`bot.features.homework.attempts`). The card's count is refreshed with *optional* edits,
+which the pacer sends only from the group's spare budget (quiz traffic first), at most every
+few seconds. A refresh the budget could not afford is tried again as soon as the group's window
+has room (one pending refresh per card, showing the count as it is then), after a restart too,
+and the card's edits are serialized with its closing, so the card ends with the count
+``/homework`` shows.
 
 At the deadline (a timer per homework, plus a sweep every ``sweep_every`` seconds that catches
 deadlines the injected clock jumped past) the homework is ended in storage, attempts still running

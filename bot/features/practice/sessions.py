@@ -3,7 +3,7 @@
 A tap edits the question's message to show the verdict and the explanation, then the next
 question is sent. Practice runs and answers are stored like group runs (mode ``practice``), so
 a session survives a restart and ``/me`` can count it, but never on a group's leaderboard.
-Posting, recording and closing are the run driver's (``driver.py``), as for group runs.
+Posting, recording and closing are the run driver's (bot/services/driver.py), as for group runs.
 """
 
 from __future__ import annotations
