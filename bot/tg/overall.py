@@ -77,9 +77,6 @@ class OverallBudget:
         self._penalty_until = 0.0
         self._timer: asyncio.TimerHandle | None = None
         self._closed = False
-        #: 429s seen and requests let through, for logs and tests
-        self.refusals = 0
-        self.granted = 0
 
     # --- state -----------------------------------------------------------------------------
 
@@ -131,7 +128,6 @@ class OverallBudget:
         if self._closed or self.waiting() or self.free() <= self.reserve:
             return False
         self.in_flight += 1
-        self.granted += 1
         return True
 
     def give_back(self, *, sent: bool = True) -> None:
@@ -145,7 +141,6 @@ class OverallBudget:
     def refused(self, retry_after: float) -> None:
         """Telegram answered 429: pause everyone for ``retry_after``, then a lower limit."""
         now = self._clock()
-        self.refusals += 1
         self._paused_until = max(self._paused_until, now + retry_after)
         self._penalty_until = max(self._penalty_until, now + retry_after + self.penalty_seconds)
         self._pump()
@@ -173,7 +168,6 @@ class OverallBudget:
             if waiter.future.done():
                 continue
             self.in_flight += 1
-            self.granted += 1
             self._virtual = max(self._virtual, waiter.tag)
             waiter.future.set_result(None)
         if self._heap and self._timer is None:
