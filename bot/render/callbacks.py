@@ -1,12 +1,13 @@
 """Callback data of inline buttons and deep-link payloads: compact to encode, strict to parse.
 
 Each kind of button data is a small frozen class that packs and parses itself
-(``bot.tg.callbackdata``), declared in the module of its feature under
+(``bot.tg.callbackdata``). A button only one feature uses is declared in that feature's
+``buttons.py`` (authoring: ``nu:``, ``dq:``, ``g:``, ``qe:``; homework: ``h:``, ``hs:``,
+``hd:``; review: ``v:``); the data the kernel's shared views build is declared here, in
 ``bot/render/buttondata/``: ``quiz`` (``a:`` answers, also in practice; ``s:`` start buttons;
-``k:`` a "which quiz?" list), ``stats`` (``r:``), ``review`` (``v:``, ``tz:``), ``homework``
-(``h:``, ``hs:``, ``hd:``), ``authoring`` (``nu:``, ``dq:``, ``g:``) and ``teacher`` (``p:``,
-``pc:``, ``rg:``, ``rr:``); each class's docstring spells its data. This module imports them
-all (so every prefix is declared) and keeps the names the rest of the bot imports from here.
+``k:`` a "which quiz?" list), ``stats`` (``r:``), ``review`` (``tz:``) and ``teacher`` (``p:``,
+``pc:``, ``rg:``, ``rr:``). Each class's docstring spells its data; this module re-exports the
+kernel's and holds the deep-link payloads.
 
 Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and are routed by
 a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
@@ -21,16 +22,11 @@ from __future__ import annotations
 
 import re
 
-from bot.render.buttondata.authoring import DeleteData, QuizCardData, QuizEditData, UndoData
 from bot.render.buttondata.homework import (
     HOMEWORK_DURATIONS,
-    HOMEWORK_SECONDS,
-    HomeworkAnswerData,
-    HomeworkDurationData,
-    HomeworkStopData,
 )
 from bot.render.buttondata.quiz import SUBMIT, AnswerData, PickData, StartData
-from bot.render.buttondata.review import TZ_RANGE, ReviewData, TimezoneData
+from bot.render.buttondata.review import TZ_RANGE, TimezoneData
 from bot.render.buttondata.stats import ResetData
 from bot.render.buttondata.teacher import (
     REASON_CODES,
@@ -43,7 +39,6 @@ from bot.tg.callbackdata import MAX_BYTES, CallbackData, unpack
 
 __all__ = [
     "HOMEWORK_DURATIONS",
-    "HOMEWORK_SECONDS",
     "MAX_BYTES",
     "REASON_CODES",
     "SUBMIT",
@@ -51,21 +46,13 @@ __all__ = [
     "AnswerData",
     "CallbackData",
     "CardReportData",
-    "DeleteData",
-    "HomeworkAnswerData",
-    "HomeworkDurationData",
-    "HomeworkStopData",
     "PickData",
-    "QuizCardData",
-    "QuizEditData",
     "RegradeData",
     "ReportData",
     "ResetData",
-    "ReviewData",
     "RunRegradeData",
     "StartData",
     "TimezoneData",
-    "UndoData",
     "encode",
     "parse",
 ]

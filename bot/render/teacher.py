@@ -43,24 +43,6 @@ def show_deadline(lang: Lang, when: float, tz_minutes: int) -> str:  # plain: a 
 # --- homework in the group ----------------------------------------------------------------------
 
 
-def homework_seconds_keyboard(
-    lang: Lang, data: callbacks.HomeworkDurationData, own: int
-) -> InlineKeyboardMarkup:
-    """Each question's time in a homework set from a saved quiz's link (the duration picked in
-    ``data``): a button per time offered, the quiz's ``own`` among them, marked."""
-    offered = sorted({own, *callbacks.HOMEWORK_SECONDS})
-    buttons = [
-        InlineKeyboardButton(
-            t_plain(lang, "hw_seconds_own" if seconds == own else "hw_seconds", seconds=seconds),
-            callback_data=callbacks.encode(
-                callbacks.HomeworkDurationData(data.quiz_id, data.index, data.user_id, seconds)
-            ),
-        )
-        for seconds in offered
-    ]
-    return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])
-
-
 # --- a student's attempt, in private ------------------------------------------------------------
 
 

@@ -16,12 +16,13 @@ from bot.banks.authored import parse
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.core.problems import BankError
+from bot.features.authoring import buttons as authoring_buttons
 from bot.features.authoring import edit_views as render
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR
 from bot.features.authoring.editing import Refused, edited
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
-from bot.render import bank_limits, callbacks
+from bot.render import bank_limits
 from bot.routing.replies import language, pressed, private_here, reply
 from bot.routing.routes import Button, Notice
 from bot.services.container import Context
@@ -34,7 +35,9 @@ TYPED_FIELDS = frozenset("tswokfe")  # a value the author sends as text
 REPLACE = "replace"  # the pending edit of an uploaded quiz waiting for "replace or keep both"
 
 
-async def edit_button(update: Update, context: Context, data: callbacks.QuizEditData) -> Notice:
+async def edit_button(
+    update: Update, context: Context, data: authoring_buttons.QuizEditData
+) -> Notice:
     """A step of editing a stored quiz (the guard let only its author, privately)."""
     svc = context.bot_data
     user_id, chat_id, message_id = pressed(update)
@@ -119,7 +122,11 @@ async def text_sent(update: Update, context: Context) -> bool:
 
 
 async def _uploaded(
-    context: Context, data: callbacks.QuizEditData, chat_id: int, message_id: int, lang_: Lang
+    context: Context,
+    data: authoring_buttons.QuizEditData,
+    chat_id: int,
+    message_id: int,
+    lang_: Lang,
 ) -> Notice:
     """Replace the quiz with the file just sent (a new version), or keep both."""
     svc = context.bot_data
@@ -155,4 +162,4 @@ async def _uploaded(
     return None, False
 
 
-BUTTONS = (Button(callbacks.QuizEditData, edit_button, who="author", where="private"),)
+BUTTONS = (Button(authoring_buttons.QuizEditData, edit_button, who="author", where="private"),)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS, Quiz
+from bot.features.authoring import buttons as authoring_buttons
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
@@ -17,7 +18,7 @@ MAX_QUESTION_BUTTONS = 90  # Telegram shows up to 100 buttons; the rest by /myqu
 
 
 def _button(text: str, quiz_no: int, number: int, field: str) -> InlineKeyboardButton:
-    data = callbacks.encode(callbacks.QuizEditData(quiz_no, number, field))
+    data = callbacks.encode(authoring_buttons.QuizEditData(quiz_no, number, field))
     return InlineKeyboardButton(text, callback_data=data)
 
 

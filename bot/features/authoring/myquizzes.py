@@ -9,6 +9,7 @@ from telegram import Chat, Update
 from telegram.ext import filters
 from telegram.helpers import create_deep_linked_url
 
+from bot.features.authoring import buttons as authoring_buttons
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR, name_key, slug
 from bot.features.authoring.edit_views import my_quizzes_keyboard
 from bot.features.authoring.views import delete_keyboard, my_quizzes
@@ -97,7 +98,9 @@ async def deletequiz(update: Update, context: Context) -> None:
     )
 
 
-async def delete_button(update: Update, context: Context, data: callbacks.DeleteData) -> Notice:
+async def delete_button(
+    update: Update, context: Context, data: authoring_buttons.DeleteData
+) -> Notice:
     """The confirmation buttons of /deletequiz."""
     svc = context.bot_data
     _, chat_id, message_id = pressed(update)
@@ -136,7 +139,9 @@ async def _share_text(context: Context, row: AuthoredQuiz) -> Safe:
     return t(lang, "share_link", name=row.name, url=url)
 
 
-async def card_button(update: Update, context: Context, data: callbacks.QuizCardData) -> Notice:
+async def card_button(
+    update: Update, context: Context, data: authoring_buttons.QuizCardData
+) -> Notice:
     """A button of a saved quiz's card (its rule: its author, privately): its share link, or
     how to set homework."""
     svc = context.bot_data
@@ -226,6 +231,6 @@ COMMANDS = (
     Command("publish", publish, who="admin", where="private", help="help_publish"),
 )
 BUTTONS = (
-    Button(callbacks.DeleteData, delete_button, who=("author", "admin"), where="private"),
-    Button(callbacks.QuizCardData, card_button, who="author", where="private"),
+    Button(authoring_buttons.DeleteData, delete_button, who=("author", "admin"), where="private"),
+    Button(authoring_buttons.QuizCardData, card_button, who="author", where="private"),
 )

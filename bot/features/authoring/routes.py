@@ -15,6 +15,7 @@ from functools import partial
 from telegram import Message, Poll, Update
 
 from bot.core.images import MAX_IMAGE_BYTES, STORED_NAME
+from bot.features.authoring import buttons as authoring_buttons
 from bot.features.authoring import draft_text as text_import
 from bot.features.authoring import drafts, photos
 from bot.features.authoring.drafts import DraftQuestion, PollFacts
@@ -32,7 +33,6 @@ from bot.features.authoring.views import (
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
-from bot.render import callbacks
 from bot.routing import guard
 from bot.routing.replies import pressed, private_here, reply
 from bot.routing.routes import Button, Command, Notice
@@ -286,7 +286,7 @@ async def _append(
     )
 
 
-async def undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
+async def undo(update: Update, context: Context, data: authoring_buttons.UndoData) -> Notice:
     """The Undo button: drop question N if it is still the draft's last (one writer per draft,
     as for appending)."""
     user_id, _, _ = pressed(update)
@@ -294,7 +294,7 @@ async def undo(update: Update, context: Context, data: callbacks.UndoData) -> No
         return await _undo(update, context, data)
 
 
-async def _undo(update: Update, context: Context, data: callbacks.UndoData) -> Notice:
+async def _undo(update: Update, context: Context, data: authoring_buttons.UndoData) -> Notice:
     svc = context.bot_data
     user_id, chat_id, message_id = pressed(update)
     lang = context.lang
@@ -364,4 +364,4 @@ COMMANDS = (
     Command("cancel", cancel, who="anyone", where="private", help="help_cancel", menu="cmd_cancel"),
 )
 #: the draft undone is the tapping user's own (drafts are kept per user)
-BUTTONS = (Button(callbacks.UndoData, undo, who="anyone", where="private"),)
+BUTTONS = (Button(authoring_buttons.UndoData, undo, who="anyone", where="private"),)

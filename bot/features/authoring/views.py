@@ -10,6 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.banks.importers import ImportReport
 from bot.banks.importers.digest import MAX_LINES, digest
 from bot.core.images import PollExtras
+from bot.features.authoring import buttons as authoring_buttons
 from bot.features.authoring.edit_views import edit_button
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
@@ -55,7 +56,7 @@ def quiz_card(lang: Lang, bot_username: str | None, row: AuthoredQuiz) -> Inline
     rows: list[list[InlineKeyboardButton]] = []
     homework = InlineKeyboardButton(
         t_plain(lang, "card_homework"),
-        callback_data=callbacks.encode(callbacks.QuizCardData(row.quiz_id, "h")),
+        callback_data=callbacks.encode(authoring_buttons.QuizCardData(row.quiz_id, "h")),
     )
     if bot_username:
         link = f"https://t.me/{bot_username}?startgroup="
@@ -69,7 +70,7 @@ def quiz_card(lang: Lang, bot_username: str | None, row: AuthoredQuiz) -> Inline
             homework,
             InlineKeyboardButton(
                 t_plain(lang, "card_share"),
-                callback_data=callbacks.encode(callbacks.QuizCardData(row.quiz_id, "s")),
+                callback_data=callbacks.encode(authoring_buttons.QuizCardData(row.quiz_id, "s")),
             ),
         ]
     )
@@ -180,7 +181,7 @@ def undo_keyboard(lang: Lang, number: int, stamp: int) -> InlineKeyboardMarkup:
             [
                 InlineKeyboardButton(
                     t_plain(lang, "author_undo_button", number=number),
-                    callback_data=callbacks.encode(callbacks.UndoData(number, stamp)),
+                    callback_data=callbacks.encode(authoring_buttons.UndoData(number, stamp)),
                 )
             ]
         ]
@@ -194,11 +195,11 @@ def delete_keyboard(lang: Lang, quiz_no: int) -> InlineKeyboardMarkup:
             [
                 InlineKeyboardButton(
                     t_plain(lang, "delete_yes"),
-                    callback_data=callbacks.encode(callbacks.DeleteData(quiz_no, True)),
+                    callback_data=callbacks.encode(authoring_buttons.DeleteData(quiz_no, True)),
                 ),
                 InlineKeyboardButton(
                     t_plain(lang, "delete_no"),
-                    callback_data=callbacks.encode(callbacks.DeleteData(quiz_no, False)),
+                    callback_data=callbacks.encode(authoring_buttons.DeleteData(quiz_no, False)),
                 ),
             ]
         ]

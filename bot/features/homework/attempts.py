@@ -38,6 +38,7 @@ from bot.core.engine import (
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
+from bot.features.homework import buttons as homework_buttons
 from bot.features.homework import views as homework_views
 from bot.i18n import t
 from bot.i18n.lang import Lang
@@ -191,7 +192,7 @@ class Attempts(AppBound):
         keyboard = render.own_keyboard(
             engine.question,
             a.lang,
-            lambda shown: callbacks.HomeworkAnswerData(run_id, q_index, shown),
+            lambda shown: homework_buttons.HomeworkAnswerData(run_id, q_index, shown),
             a.ticked,
         )
 
@@ -224,7 +225,7 @@ class Attempts(AppBound):
 
     # --- answering --------------------------------------------------------------------------
 
-    async def tap(self, tap: Tap[callbacks.HomeworkAnswerData]) -> Notice:
+    async def tap(self, tap: Tap[homework_buttons.HomeworkAnswerData]) -> Notice:
         """A tap on a homework question: its alert."""
         user_id, q_index, shown = tap.user_id, tap.button.q_index, tap.button.shown
         a = self._by_id.get(tap.button.run_id)
@@ -263,7 +264,7 @@ class Attempts(AppBound):
             await self._close(a, prefix, picks)
             return alert, True
 
-    async def _tick(self, a: Attempt, tap: Tap[callbacks.HomeworkAnswerData]) -> Notice:
+    async def _tick(self, a: Attempt, tap: Tap[homework_buttons.HomeworkAnswerData]) -> Notice:
         """Several right answers: an option ticked or unticked on the student's own keyboard
         (☐/☑), kept and stored (under the lock)."""
         engine, q_index, shown = a.engine, tap.button.q_index, tap.button.shown
@@ -281,7 +282,7 @@ class Attempts(AppBound):
         keyboard = render.own_keyboard(
             engine.question,
             a.lang,
-            lambda s: callbacks.HomeworkAnswerData(run_id, q_index, s),
+            lambda s: homework_buttons.HomeworkAnswerData(run_id, q_index, s),
             a.ticked,
         )
         await edit(

@@ -16,12 +16,12 @@ from bot.banks.resolver import named
 from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_DURATION, parse_duration, parse_offset, show_offset
 from bot.core.engine import TYPED_MIN_SECONDS
+from bot.features.homework import buttons as homework_buttons
 from bot.features.homework import views as homework_views
 from bot.i18n import ascii_digits, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
 from bot.render import callbacks
-from bot.render import teacher as render_teacher
 from bot.routing.replies import card_quiz, is_moderator, offer_quizzes, reply, thread_of
 from bot.routing.routes import Button, Command, Notice
 from bot.routing.taps import tap_of
@@ -200,7 +200,9 @@ async def _stop_picked(context: Context, chat: Chat, homework_id: int) -> tuple[
 # --- buttons --------------------------------------------------------------------------------------
 
 
-async def stop_button(update: Update, context: Context, data: callbacks.HomeworkStopData) -> Notice:
+async def stop_button(
+    update: Update, context: Context, data: homework_buttons.HomeworkStopData
+) -> Notice:
     """A homework picked in the ``/homework stop`` picker: end it (moderators)."""
     query = update.callback_query
     assert query is not None and query.message is not None
@@ -212,7 +214,7 @@ async def stop_button(update: Update, context: Context, data: callbacks.Homework
 
 
 async def answer_button(
-    update: Update, context: Context, data: callbacks.HomeworkAnswerData
+    update: Update, context: Context, data: homework_buttons.HomeworkAnswerData
 ) -> Notice:
     """An option tapped in a homework attempt (the student's own, in private: its rule)."""
     svc = context.bot_data
@@ -246,7 +248,7 @@ async def homework_from_card(update: Update, context: Context) -> None:
 
 
 async def duration_button(
-    update: Update, context: Context, data: callbacks.HomeworkDurationData
+    update: Update, context: Context, data: homework_buttons.HomeworkDurationData
 ) -> Notice:
     """A duration picked under a saved quiz's link (its rule lets only the moderator who
     followed it pick, in the group), of a quiz they may start: the homework is set, once."""
@@ -276,7 +278,7 @@ async def duration_button(
                 duration=words,
                 typed=TYPED_MIN_SECONDS,
             ),
-            markup=render_teacher.homework_seconds_keyboard(lang, data, own),
+            markup=homework_views.homework_seconds_keyboard(lang, data, own),
         )
         return None, False
     key = f"hd:{message.chat.id}:{message.message_id}"  # one homework per link followed
@@ -354,7 +356,7 @@ COMMANDS = (
     ),
 )
 BUTTONS = (
-    Button(callbacks.HomeworkAnswerData, answer_button, who="participant", where="private"),
-    Button(callbacks.HomeworkStopData, stop_button, who="moderator", where="group"),
-    Button(callbacks.HomeworkDurationData, duration_button, who="setter", where="group"),
+    Button(homework_buttons.HomeworkAnswerData, answer_button, who="participant", where="private"),
+    Button(homework_buttons.HomeworkStopData, stop_button, who="moderator", where="group"),
+    Button(homework_buttons.HomeworkDurationData, duration_button, who="setter", where="group"),
 )

@@ -12,6 +12,7 @@ from bot.core.deadlines import DAY, HOUR
 from bot.core.engine import Reveal
 from bot.core.limits import MESSAGE_LIMIT
 from bot.core.mathtext import readable
+from bot.features.homework import buttons as homework_buttons
 from bot.i18n import num, plural, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
@@ -97,7 +98,9 @@ def homework_duration_keyboard(lang: Lang, quiz_id: str, user_id: int) -> Inline
     buttons = [
         InlineKeyboardButton(
             duration_words(lang, seconds),
-            callback_data=callbacks.encode(callbacks.HomeworkDurationData(quiz_id, n, user_id)),
+            callback_data=callbacks.encode(
+                homework_buttons.HomeworkDurationData(quiz_id, n, user_id)
+            ),
         )
         for n, seconds in enumerate(callbacks.HOMEWORK_DURATIONS)
     ]
@@ -120,7 +123,9 @@ def homework_stop_keyboard(
                         ),
                         60,
                     ),
-                    callback_data=callbacks.encode(callbacks.HomeworkStopData(hw.homework_id)),
+                    callback_data=callbacks.encode(
+                        homework_buttons.HomeworkStopData(hw.homework_id)
+                    ),
                 )
             ]
             for n, (hw, quiz, _) in enumerate(items, start=1)
@@ -236,3 +241,23 @@ def attempt_closed(
         room = MESSAGE_LIMIT - utf16_len(plain_text(join("\n\n", parts))) - 8
         parts.append(html("📖 {}", fit(q.note(lang), max(room, 1))))
     return join("\n\n", parts)
+
+
+def homework_seconds_keyboard(
+    lang: Lang, data: homework_buttons.HomeworkDurationData, own: int
+) -> InlineKeyboardMarkup:
+    """Each question's time in a homework set from a saved quiz's link (the duration picked in
+    ``data``): a button per time offered, the quiz's ``own`` among them, marked."""
+    offered = sorted({own, *homework_buttons.HOMEWORK_SECONDS})
+    buttons = [
+        InlineKeyboardButton(
+            t_plain(lang, "hw_seconds_own" if seconds == own else "hw_seconds", seconds=seconds),
+            callback_data=callbacks.encode(
+                homework_buttons.HomeworkDurationData(
+                    data.quiz_id, data.index, data.user_id, seconds
+                )
+            ),
+        )
+        for seconds in offered
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])

@@ -6,6 +6,7 @@ from telegram import Update
 
 from bot import render
 from bot.core.deadlines import parse_offset, show_offset
+from bot.features.review import buttons as review_buttons
 from bot.features.review.sessions import TZ_CHOICES, parse_time, show_time
 from bot.i18n import t
 from bot.render import callbacks
@@ -57,7 +58,9 @@ async def remind_command(update: Update, context: Context) -> None:
     )
 
 
-async def review_button(update: Update, context: Context, data: callbacks.ReviewData) -> Notice:
+async def review_button(
+    update: Update, context: Context, data: review_buttons.ReviewData
+) -> Notice:
     """An answer button of a ``/review`` question."""
     svc = context.bot_data
     return await svc.reviews.tap(tap_of(update, svc, data, context.lang))
@@ -101,6 +104,6 @@ COMMANDS = (
     ),
 )
 BUTTONS = (
-    Button(callbacks.ReviewData, review_button, who="participant", where="private"),
+    Button(review_buttons.ReviewData, review_button, who="participant", where="private"),
     Button(callbacks.TimezoneData, timezone_button, who="anyone", where="private"),
 )

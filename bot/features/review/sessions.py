@@ -37,6 +37,7 @@ from bot.core.bank import MAX_ANSWER_CHARS, Question, Quiz
 from bot.core.engine import DAY, Answer, Verdict
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import from_letters, grade_choice, grade_typed, letters, typed_readable
+from bot.features.review import buttons as review_buttons
 from bot.features.review import views as review_views
 from bot.features.review.recaps import Recaps
 from bot.i18n import ascii_digits, num, t, t_plain
@@ -162,7 +163,7 @@ class Reviews(AppBound):
         return render.own_keyboard(
             question,
             lang,
-            lambda shown: callbacks.ReviewData(card_id, order, shown, step, right),
+            lambda shown: review_buttons.ReviewData(card_id, order, shown, step, right),
             ticked,
         )
 
@@ -251,7 +252,7 @@ class Reviews(AppBound):
         ):
             await self._done(chat_id, user_id, lang, answered=step, right=right)
 
-    async def tap(self, tap: Tap[callbacks.ReviewData]) -> Notice:
+    async def tap(self, tap: Tap[review_buttons.ReviewData]) -> Notice:
         """A tap on a review question: (notification, as an alert)."""
         chat_id, user_id, message_id, lang = tap.chat_id, tap.user_id, tap.message_id, tap.lang
         data = tap.button
@@ -292,7 +293,7 @@ class Reviews(AppBound):
         return verdict, False
 
     async def _tick_or_submit(
-        self, tap: Tap[callbacks.ReviewData], card: Card, quiz: Quiz, question: Question
+        self, tap: Tap[review_buttons.ReviewData], card: Card, quiz: Quiz, question: Question
     ) -> Notice:
         """Several right answers: an option ticks or unticks it (stored; the keyboard shows
         ☐/☑), Submit judges what is ticked: partial credit is shown, but only full marks
@@ -307,7 +308,7 @@ class Reviews(AppBound):
         return await self._submit(tap, card, quiz, question, from_letters(stored.picked))
 
     async def _tick(
-        self, tap: Tap[callbacks.ReviewData], card: Card, quiz: Quiz, question: Question
+        self, tap: Tap[review_buttons.ReviewData], card: Card, quiz: Quiz, question: Question
     ) -> Notice:
         """An option ticked or unticked, in one transaction: the keyboard and alert show the
         choice so far."""
@@ -325,7 +326,7 @@ class Reviews(AppBound):
 
     async def _submit(
         self,
-        tap: Tap[callbacks.ReviewData],
+        tap: Tap[review_buttons.ReviewData],
         card: Card,
         quiz: Quiz,
         question: Question,

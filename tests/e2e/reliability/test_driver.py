@@ -9,9 +9,11 @@ import dataclasses
 import pytest
 from quizkit import ROOT
 
+from bot.features.homework import buttons as homework_buttons
 from bot.features.homework.attempts import Attempts
 from bot.features.practice.sessions import PracticeSessions
 from bot.features.quiz.runs import GroupQuizzes
+from bot.features.review import buttons as review_buttons
 from bot.features.review.sessions import Reviews
 from bot.render import callbacks
 from bot.services.driver import Tap, Taps
@@ -22,8 +24,8 @@ def takes_taps(
 ) -> list[object]:
     """mypy checks this: the four services take taps in the one shape."""
     answers: list[Taps[callbacks.AnswerData]] = [groups, practice]
-    homework: Taps[callbacks.HomeworkAnswerData] = attempts
-    review: Taps[callbacks.ReviewData] = reviews
+    homework: Taps[homework_buttons.HomeworkAnswerData] = attempts
+    review: Taps[review_buttons.ReviewData] = reviews
     return [*answers, homework, review]
 
 

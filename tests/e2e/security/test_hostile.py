@@ -31,7 +31,9 @@ from telegram import Update
 from bot.banks.authored import AUTHORED_ID
 from bot.banks.resolver import Choice, Found
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
+from bot.features.authoring import buttons as authoring_buttons
 from bot.features.quiz.routes import _seconds, parse_quiz_args
+from bot.features.review import buttons as review_buttons
 from bot.render import NAME_LIMIT, callbacks
 
 OTHER_GROUP = -1009876543210
@@ -54,11 +56,11 @@ def check_parsed(raw: str) -> None:
         assert 0 <= data.shown <= 9
     elif isinstance(data, callbacks.StartData):
         assert QUIZ_ID.fullmatch(data.quiz_id) or AUTHORED_ID.fullmatch(data.quiz_id)
-    elif isinstance(data, callbacks.UndoData):
+    elif isinstance(data, authoring_buttons.UndoData):
         assert 1 <= data.number <= 999 and 0 <= data.stamp < 10**10
-    elif isinstance(data, callbacks.DeleteData):
+    elif isinstance(data, authoring_buttons.DeleteData):
         assert 1 <= data.quiz_no < 2**53
-    elif isinstance(data, callbacks.ReviewData):
+    elif isinstance(data, review_buttons.ReviewData):
         assert 1 <= data.card_id < 2**53
         assert sorted(data.order) == list(range(len(data.order)))
         assert 2 <= len(data.order) <= 10
@@ -107,7 +109,7 @@ def test_callback_parse_never_raises_and_stays_in_bounds(raw: str) -> None:
         st.builds(callbacks.ResetData, st.integers(1, 999_999), st.booleans()),
         st.integers(2, 10).flatmap(
             lambda n: st.builds(
-                lambda card, order, shown, step, right: callbacks.ReviewData(
+                lambda card, order, shown, step, right: review_buttons.ReviewData(
                     card, tuple(order), shown, step, min(right, step)
                 ),
                 st.integers(1, 2**53 - 1),
@@ -119,8 +121,8 @@ def test_callback_parse_never_raises_and_stays_in_bounds(raw: str) -> None:
         ),
         st.builds(callbacks.TimezoneData, st.integers(-720, 840)),
         st.builds(callbacks.StartData, st.integers(1, 2**53 - 1).map(lambda n: f"u.{n}")),
-        st.builds(callbacks.UndoData, st.integers(1, 999), st.integers(0, 2**32 - 1)),
-        st.builds(callbacks.DeleteData, st.integers(1, 2**53 - 1), st.booleans()),
+        st.builds(authoring_buttons.UndoData, st.integers(1, 999), st.integers(0, 2**32 - 1)),
+        st.builds(authoring_buttons.DeleteData, st.integers(1, 2**53 - 1), st.booleans()),
     )
 )
 def test_callback_encode_parse_round_trip(data: callbacks.CallbackData) -> None:

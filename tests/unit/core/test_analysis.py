@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from bot.core.analysis import Response, analyse, group_size
 from bot.core.bank import Accepted, Option, Question, Text
 from bot.core.regrade import Graded, rescore
+from bot.features.homework import buttons as homework_buttons
 from bot.render import callbacks
 
 
@@ -168,12 +169,12 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
 @given(
     st.one_of(
         st.builds(
-            callbacks.HomeworkAnswerData,
+            homework_buttons.HomeworkAnswerData,
             st.integers(1, 2**53 - 1),
             st.integers(0, 999),
             st.integers(0, 9),
         ),
-        st.builds(callbacks.HomeworkStopData, st.integers(1, 2**53 - 1)),
+        st.builds(homework_buttons.HomeworkStopData, st.integers(1, 2**53 - 1)),
         st.builds(
             callbacks.ReportData,
             st.integers(1, 2**53 - 1),

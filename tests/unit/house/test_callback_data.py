@@ -11,25 +11,21 @@ from typing import ClassVar, Self
 import pytest
 
 from bot.app.registry import REGISTRY
+from bot.features.authoring.buttons import DeleteData, QuizCardData, UndoData
+from bot.features.homework.buttons import HomeworkAnswerData, HomeworkDurationData, HomeworkStopData
+from bot.features.review.buttons import ReviewData
 from bot.render import callbacks
 from bot.render.callbacks import (
     SUBMIT,
     AnswerData,
     CardReportData,
-    DeleteData,
-    HomeworkAnswerData,
-    HomeworkDurationData,
-    HomeworkStopData,
     PickData,
-    QuizCardData,
     RegradeData,
     ReportData,
     ResetData,
-    ReviewData,
     RunRegradeData,
     StartData,
     TimezoneData,
-    UndoData,
 )
 from bot.tg.callbackdata import MAX_BYTES, CallbackData, kinds, unpack
 

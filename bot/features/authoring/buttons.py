@@ -1,4 +1,4 @@
-"""The buttons of writing and keeping quizzes: undo in a draft, deleting, a saved quiz's card."""
+"""The buttons of writing and keeping quizzes: undo, delete, a saved quiz's card, editing."""
 
 from __future__ import annotations
 
