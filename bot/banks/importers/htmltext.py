@@ -11,9 +11,9 @@ scan (its text kept as text, as a browser shows it).
 from __future__ import annotations
 
 import re
-from html import unescape
+from html import escape, unescape
 
-from bot.banks.importers.model import clean
+from bot.banks.importers.model import clean, from_markdown
 from bot.core.images import media_name
 
 _BREAKS = frozenset(
@@ -181,3 +181,35 @@ def media_in(markup: str) -> tuple[list[str], list[str]]:
                 media.append(link)
         i = gt + 1
     return images, media
+
+
+def carries_media(markup: str) -> bool:
+    """Whether a text names a picture, sound or video in HTML (Moodle's own format, "moodle
+    auto format", is HTML: such a text is read as HTML, any other as written)."""
+    return "<" in markup and media_in(markup) != ([], [])
+
+
+#: ``![alt](x.png "title")``; the link runs to the first ``)`` or line end, so that every
+#: character is read once (an unclosed one is left as written)
+_MD_PICTURE = re.compile(r"!\[([^\]\n]{0,200})\]\(([^)\n]*)(\)?)")
+
+
+def markdown_as_html(text: str) -> str:
+    """Markdown's pictures (``![alt](x.png)``) as the ``<img>`` tags Moodle's Markdown makes of
+    them, the rest as written."""
+
+    def tag(found: re.Match[str]) -> str:
+        words = found.group(2).split(maxsplit=1)
+        link = words[0].removeprefix("<").removesuffix(">") if words else ""
+        if not found.group(3) or not link:
+            return found.group(0)
+        return f'<img src="{escape(link, quote=True)}">'
+
+    return _MD_PICTURE.sub(tag, text)
+
+
+def markdown_to_text(text: str) -> str:
+    """A Markdown text as plain text: its pictures dropped (named by the caller), HTML in it
+    read as HTML, ``**yes**`` -> yes."""
+    html = markdown_as_html(text)
+    return from_markdown(html_to_text(html)[0] if carries_media(html) else html)
