@@ -189,9 +189,10 @@ def carries_media(markup: str) -> bool:
     return "<" in markup and media_in(markup) != ([], [])
 
 
-#: ``![alt](x.png "title")``; the link runs to the first ``)`` or line end, so that every
-#: character is read once (an unclosed one is left as written)
-_MD_PICTURE = re.compile(r"!\[([^\]\n]{0,200})\]\(([^)\n]*)(\)?)")
+#: ``![alt](x.png "title")``; the alt stops at any bracket and the link at the first ``)`` or
+#: line end, so that every character is read a bounded number of times (an unclosed one is
+#: left as written)
+_MD_PICTURE = re.compile(r"!\[([^\[\]\n]{0,200})\]\(([^)\n]*)(\)?)")
 
 
 def markdown_as_html(text: str) -> str:
@@ -199,8 +200,11 @@ def markdown_as_html(text: str) -> str:
     them, the rest as written."""
 
     def tag(found: re.Match[str]) -> str:
-        words = found.group(2).split(maxsplit=1)
-        link = words[0].removeprefix("<").removesuffix(">") if words else ""
+        written = found.group(2).strip()
+        if written.startswith("<"):  # <a link with spaces.png>
+            link = written[1:].partition(">")[0].strip()
+        else:
+            link = written.split(maxsplit=1)[0] if written else ""
         if not found.group(3) or not link:
             return found.group(0)
         return f'<img src="{escape(link, quote=True)}">'
