@@ -11,7 +11,7 @@ scan (its text kept as text, as a browser shows it).
 from __future__ import annotations
 
 import re
-from html import escape, unescape
+from html import unescape
 
 from bot.banks.importers.model import clean, from_markdown
 from bot.core.images import media_name
@@ -205,9 +205,10 @@ def markdown_as_html(text: str) -> str:
             link = written[1:].partition(">")[0].strip()
         else:
             link = written.split(maxsplit=1)[0] if written else ""
-        if not found.group(3) or not link:
+        quote = next((q for q in "\"'" if q not in link), None)
+        if not found.group(3) or not link or quote is None:
             return found.group(0)
-        return f'<img src="{escape(link, quote=True)}">'
+        return f"<img src={quote}{link}{quote}>"
 
     return _MD_PICTURE.sub(tag, text)
 
