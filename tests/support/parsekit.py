@@ -114,6 +114,9 @@ def hostile(size: int) -> dict[str, bytes]:
         "datauri.gift": b'Q <img src="data:image/png;base64,' + b"A" * size + b'"> {=a ~b}',
         "datauris.gift": b"Q <img src=" + b"data:," * (size // 6) + b"> {=a ~b}",
         "datauri.xml": moodle_html(b'<img src="data:image/png;base64,' + b"QUJD" * (size // 4)),
+        # Markdown's pictures: links never closed, alts never closed
+        "md-links.gift": b"[markdown]Q " + b"![a](" * (size // 5) + b" {=a ~b}",
+        "md-alts.gift": b"[markdown]Q ![x](y.png) " + b"![" * (size // 2) + b"{=a ~b}",
     }
 
 

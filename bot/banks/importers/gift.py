@@ -17,7 +17,12 @@ from dataclasses import replace
 from typing import cast
 
 from bot.banks.importers import pictures
-from bot.banks.importers.htmltext import html_to_text, media_in
+from bot.banks.importers.htmltext import (
+    carries_media,
+    html_to_text,
+    markdown_as_html,
+    markdown_to_text,
+)
 from bot.banks.importers.model import (
     FALSE,
     TRUE,
@@ -27,7 +32,6 @@ from bot.banks.importers.model import (
     Problem,
     clean,
     fraction_of,
-    from_markdown,
     literal,
     percent_text,
     weigh,
@@ -66,8 +70,10 @@ def parse(name: str, text: str) -> Parsed:
             opening = _opening(raw)
             question, rest = raw[:opening], raw[opening:]
             # a picture, beside the file or embedded; Moodle's export escapes its tag's ``=``
-            image = pictures.take(out, where, unescaped(question))
-            pictures.take(out, where, unescaped(rest), keep=False)
+            markdown = _markdown(raw)
+            image = pictures.take(out, where, _shown(unescaped(question), markdown))
+            markdown = markdown or "[markdown]" in rest.casefold()  # an answer's own marker
+            pictures.take(out, where, _shown(unescaped(rest), markdown), keep=False)
             try:
                 notes: Notes = []
                 draft = _question(where, raw, category, notes)
@@ -93,6 +99,19 @@ def parse(name: str, text: str) -> Parsed:
         block.append(line)
     flush()
     return out
+
+
+def _markdown(raw: str) -> bool:
+    """Whether a question's text is ``[markdown]`` (after its ``::title::``)."""
+    try:
+        return _headed(_chars(raw.strip()))[0] == "markdown"
+    except _Skip:
+        return False
+
+
+def _shown(text: str, markdown: bool) -> str:
+    """A text as the HTML Moodle shows: Markdown's ``![alt](x.png)`` pictures as ``<img>``."""
+    return markdown_as_html(text) if markdown else text
 
 
 def _category(path: str) -> str | None:
@@ -184,8 +203,9 @@ def _split(chars: Chars, marks: str) -> list[tuple[str, Chars]]:
 Notes = list[tuple[str, dict[str, object]]]  # what a question was imported otherwise than written
 
 
-def _question(where: str, raw: str, category: str | None, notes: Notes) -> Draft:
-    chars = _chars(raw.strip())
+def _headed(chars: Chars) -> tuple[str, Chars]:
+    """A question's format (``[markdown]``..., else ``moodle``) and its characters after its
+    ``::title::`` and that marker."""
     # ::title::
     if len(chars) >= 2 and chars[0] == (":", False) and chars[1] == (":", False):
         end = next(
@@ -204,6 +224,11 @@ def _question(where: str, raw: str, category: str | None, notes: Notes) -> Draft
     if match:
         fmt = match.group(1).lower()
         chars = chars[match.end() :]
+    return fmt, chars
+
+
+def _question(where: str, raw: str, category: str | None, notes: Notes) -> Draft:
+    fmt, chars = _headed(_chars(raw.strip()))
     opening = _find(chars, "{")
     if opening < 0:
         raise _Skip("imp_not_mcq", kind="description")
@@ -257,10 +282,10 @@ def _piece(text: str, fmt: str) -> str:
 
 
 def _format(text: str, fmt: str) -> str:
-    if fmt == "html" or (fmt == "moodle" and "<" in text and media_in(text) != ([], [])):
+    if fmt == "html" or (fmt == "moodle" and carries_media(text)):
         return html_to_text(text)[0]
     if fmt == "markdown":
-        return from_markdown(text)
+        return markdown_to_text(text)
     return clean(text)
 
 
@@ -282,7 +307,8 @@ def _answers(where: str, body: Chars, question: str, fmt: str, notes: Notes) -> 
     if text.startswith("#"):  # Moodle's rule: a numerical answer, feedback or not
         return _numeric(where, body[_find(body, "#") + 1 :], question, fmt, general, notes)
     if _find(body, "~") >= 0:
-        return _choices(where, body, question, fmt, general, several=_find(body, "=") < 0)
+        several = _find(body, "=") < 0
+        return _choices(where, body, question, fmt, general, notes, several=several)
     head = _split(body, "#")
     if _find(body, "=") >= 0 and "->" in text:
         raise _Skip("imp_not_mcq", kind="matching")
@@ -306,10 +332,19 @@ def _answers(where: str, body: Chars, question: str, fmt: str, notes: Notes) -> 
 
 
 def _choices(
-    where: str, body: Chars, question: str, fmt: str, general: str | None, *, several: bool
+    where: str,
+    body: Chars,
+    question: str,
+    fmt: str,
+    general: str | None,
+    notes: Notes,
+    *,
+    several: bool,
 ) -> Draft:
     """Multiple choice: ``=`` full marks, ``~%n%`` a weight, ``~`` nothing; an option may hold
-    ``->`` (it is no matching question once a ``~`` is there)."""
+    ``->`` (it is no matching question once a ``~`` is there). As Moodle splits the block at
+    each ``~`` (an ``=`` made ``~=``), text before the first mark is an option like one after
+    ``~``, and ``=%50%x`` is worth full marks, its text ``%50%x``: both read so, and said."""
     parts = _right_marks(_split(body, "=~"))
     if len(parts) - 1 > _MOST:  # said before thousands of options are each formatted
         raise _Skip("imp_option_count", count=len(parts) - 1, low=MIN_OPTIONS, high=MAX_OPTIONS)
@@ -318,13 +353,16 @@ def _choices(
     feedbacks: list[str | None] = []
     for mark, part in parts:
         if not mark:
-            if _text(part).strip():
-                raise _Skip("imp_gift_stray", text=_text(part).strip()[:40])
-            continue
+            if not _text(part).strip():
+                continue
+            notes.append(("imp_gift_stray", {"text": _text(part).strip()[:40]}))
         pieces = _split(part, "#")
-        answer, value = _weight(_text(pieces[0][1]), 100.0 if mark == "=" else 0.0)
+        written = _text(pieces[0][1]).strip()
+        answer, value = (written, 100.0) if mark == "=" else _weight(written, 0.0)
+        if mark == "=" and _WEIGHT.match(written):
+            notes.append(("imp_gift_right_weight", {"text": written[:40]}))
         feedback = _piece(_text(pieces[1][1]), fmt) if len(pieces) > 1 else None
-        percents.append(100.0 if mark == "=" else value)  # "=%50%x" is worth 100 in Moodle
+        percents.append(value)
         options.append(_piece(answer, fmt))
         feedbacks.append(feedback or None)
     key = weigh(percents, several=several)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from bot.banks.importers.model import clean
+from bot.banks.importers.model import clean, from_markdown
 from bot.core.images import media_name
 
 _BREAKS = frozenset(
@@ -181,3 +181,40 @@ def media_in(markup: str) -> tuple[list[str], list[str]]:
                 media.append(link)
         i = gt + 1
     return images, media
+
+
+def carries_media(markup: str) -> bool:
+    """Whether a text names a picture, sound or video in HTML (Moodle's own format, "moodle
+    auto format", is HTML: such a text is read as HTML, any other as written)."""
+    return "<" in markup and media_in(markup) != ([], [])
+
+
+#: ``![alt](x.png "title")``; the alt stops at any bracket and the link at the first ``)`` or
+#: line end, so that every character is read a bounded number of times (an unclosed one is
+#: left as written)
+_MD_PICTURE = re.compile(r"!\[([^\[\]\n]{0,200})\]\(([^)\n]*)(\)?)")
+
+
+def markdown_as_html(text: str) -> str:
+    """Markdown's pictures (``![alt](x.png)``) as the ``<img>`` tags Moodle's Markdown makes of
+    them, the rest as written."""
+
+    def tag(found: re.Match[str]) -> str:
+        written = found.group(2).strip()
+        if written.startswith("<"):  # <a link with spaces.png>
+            link = written[1:].partition(">")[0].strip()
+        else:
+            link = written.split(maxsplit=1)[0] if written else ""
+        quote = next((q for q in "\"'" if q not in link), None)
+        if not found.group(3) or not link or quote is None:
+            return found.group(0)
+        return f"<img src={quote}{link}{quote}>"
+
+    return _MD_PICTURE.sub(tag, text)
+
+
+def markdown_to_text(text: str) -> str:
+    """A Markdown text as plain text: its pictures dropped (named by the caller), HTML in it
+    read as HTML, ``**yes**`` -> yes."""
+    html = markdown_as_html(text)
+    return from_markdown(html_to_text(html)[0] if carries_media(html) else html)

@@ -8,6 +8,9 @@ entity bomb ("billion laughs") or an external entity is refused at once. Questio
 HTML (often in CDATA): they become plain text. The first picture of a question's text
 (``@@PLUGINFILE@@/name`` with its ``<file>``, base64) becomes the question's image; other
 pictures, and every sound or video, are named in the report (bot/banks/importers/pictures.py).
+A text in Moodle's own format (``moodle_auto_format``: HTML with line breaks kept) is read as
+written unless it names a picture or sound, then as HTML; a ``markdown`` one shows ``<img>``
+and ``![alt](x.png)`` pictures; a ``plain_text`` one none (Moodle escapes its ``<``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,12 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
 from bot.banks.importers import pictures
-from bot.banks.importers.htmltext import html_to_text
+from bot.banks.importers.htmltext import (
+    carries_media,
+    html_to_text,
+    markdown_as_html,
+    markdown_to_text,
+)
 from bot.banks.importers.model import (
     FALSE,
     TRUE,
@@ -32,7 +40,6 @@ from bot.banks.importers.model import (
     Problem,
     clean,
     fraction_of,
-    from_markdown,
     literal,
     percent_text,
     weigh,
@@ -129,18 +136,30 @@ def _html(out: Parsed, where: Place, element: ET.Element | None) -> str:
     """The text of a ``<questiontext>``/``<feedback>``-like element, as plain text."""
     if element is None:
         return ""
-    if element.get("format", "html") == "html":  # its pictures and sound named, not kept
-        pictures.take(out, where, element.findtext("text") or "", keep=False)
+    markup = _markup(element)
+    if markup is not None:  # its pictures and sound named, not kept
+        pictures.take(out, where, markup, keep=False)
     return _formatted(element)[0]
+
+
+def _markup(element: ET.Element) -> str | None:
+    """An element's ``<text>`` as the HTML Moodle shows (Markdown's pictures as ``<img>``),
+    or None when its format shows no picture (``plain_text``)."""
+    raw = element.findtext("text") or ""
+    fmt = element.get("format", "html")
+    if fmt == "markdown":
+        return markdown_as_html(raw)
+    return None if fmt == "plain_text" else raw
 
 
 def _formatted(element: ET.Element) -> tuple[str, int]:
     """An element's ``<text>`` as plain text (HTML converted), and the images it held."""
     raw = element.findtext("text") or ""
-    if element.get("format", "html") == "html":
+    fmt = element.get("format", "html")
+    if fmt == "html" or (fmt == "moodle_auto_format" and carries_media(raw)):
         return html_to_text(raw)
-    if element.get("format") == "markdown":
-        return from_markdown(raw), 0
+    if fmt == "markdown":
+        return markdown_to_text(raw), 0
     return clean(raw), 0
 
 
@@ -209,9 +228,8 @@ def _question_text(out: Parsed, where: Place, element: ET.Element | None) -> tup
     """The question's text as plain text, and the picture it shows first."""
     if element is None:
         return "", None
-    raw = element.findtext("text") or ""
-    html = element.get("format", "html") == "html"
-    image = pictures.take(out, where, raw) if html else None
+    markup = _markup(element)
+    image = pictures.take(out, where, markup) if markup is not None else None
     return _formatted(element)[0], image
 
 

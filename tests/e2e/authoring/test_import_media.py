@@ -214,3 +214,96 @@ def test_moodles_own_fixture_with_a_moodle_19_picture_keeps_it() -> None:
     found = report("moodle-old-image.xml", both)
     assert found.quiz is not None
     assert "question #3: picture moodle.png dropped" in " ".join(lines(found))
+
+
+def moodle_formatted(fmt: str, question: str, option: str, feedback: str, files: str) -> bytes:
+    """A Moodle XML question whose texts are all of format ``fmt``."""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<quiz><question type="multichoice"><name><text>auto</text></name>
+  <questiontext format="{fmt}"><text><![CDATA[{question}]]></text>{files}</questiontext>
+  <generalfeedback format="{fmt}"><text><![CDATA[{feedback}]]></text></generalfeedback>
+  <single>true</single>
+  <answer fraction="100" format="{fmt}"><text><![CDATA[{option}]]></text></answer>
+  <answer fraction="0" format="{fmt}"><text>7</text></answer>
+</question></quiz>""".encode()
+
+
+def test_pictures_of_moodle_auto_format_and_markdown_texts_are_kept_or_named() -> None:
+    """Moodle shows ``<img>`` in its own format (HTML with line breaks) and in Markdown (with
+    ``![alt](x.png)`` too): the question's first picture is kept, every other one named."""
+    chart = base64.b64encode(CHART).decode()
+    files = f'<file name="chart.png" path="/" encoding="base64">{chart}</file>'
+    for fmt, picture in (
+        ("moodle_auto_format", '<img src="@@PLUGINFILE@@/{}">'),
+        ("markdown", "![a chart](@@PLUGINFILE@@/{})"),
+        ("markdown", '<img src="@@PLUGINFILE@@/{}">'),
+    ):
+        found = report(
+            "auto.xml",
+            moodle_formatted(
+                fmt,
+                f"What does it show? {picture.format('chart.png')} {picture.format('two.png')}",
+                f"42 {picture.format('option.png')}",
+                f"See {picture.format('why.png')}",
+                files,
+            ),
+        )
+        assert found.quiz is not None, lines(found)
+        [question] = found.quiz.questions
+        assert question.image is not None and question.image.sha256 == check(CHART).sha256, fmt
+        assert "chart.png" not in question.text.en and "PLUGINFILE" not in question.text.en
+        assert question.options[0].en == "42"
+        assert lines(found) == [
+            "auto.xml question #1: picture two.png dropped (a question shows one picture, the "
+            "first of its text).",
+            "auto.xml question #1: picture why.png of an answer or a feedback dropped (only the "
+            "question's text can show a picture).",
+            "auto.xml question #1: picture option.png of an answer or a feedback dropped (only "
+            "the question's text can show a picture).",
+        ], fmt
+        assert_no_data(found)
+
+
+def test_a_moodle_auto_format_text_without_pictures_stays_as_written() -> None:
+    """Moodle's own format without a picture is read as written (a ``<tag>`` kept), and a
+    ``plain_text`` text shows no picture (Moodle escapes its ``<``): nothing to name."""
+    found = report(
+        "auto.xml",
+        moodle_formatted("moodle_auto_format", "Is it <FSDP>?", "42", "", ""),
+    )
+    assert found.quiz is not None and found.quiz.questions[0].text.en == "Is it <FSDP>?"
+    assert lines(found) == []
+    found = report(
+        "plain.xml",
+        moodle_formatted("plain_text", 'Is it <img src="a.png">?', "42", "", ""),
+    )
+    assert found.quiz is not None and lines(found) == []
+    assert found.quiz.questions[0].text.en == 'Is it <img src="a.png">?'
+
+
+def test_markdown_pictures_in_gift_are_named_or_kept_from_a_zip() -> None:
+    """``![alt](x.png)`` in a GIFT ``[markdown]`` text is a picture as ``<img>`` is: the
+    question's own kept when the zip brings it, else named with how to bring it; an option's
+    named."""
+    gift = (
+        "::Chart::[markdown]What does **this** show? ![the chart](chart.png)"
+        " {=42 ![seven](seven.png) ~7}"
+    )
+    found = report("md.gift", gift.encode())
+    assert found.quiz is not None
+    [question] = found.quiz.questions
+    assert question.text.en == "What does this show?" and question.image is None
+    assert [o.en for o in question.options] == ["42", "7"]
+    assert lines(found) == [
+        "md.gift:1: picture seven.png of an answer or a feedback dropped (only the question's "
+        "text can show a picture).",
+        "md.gift:1: picture chart.png was not found (give its file beside the question file, "
+        "or send a .zip with both); the question is imported without it.",
+    ]
+    found = report("md.zip", zip_of({"md.gift": gift.encode(), "chart.png": CHART}))
+    assert found.quiz is not None
+    image = found.quiz.questions[0].image
+    assert image is not None and image.sha256 == check(CHART).sha256
+    assert [line.split(": ", 1)[1][:20] for line in lines(found)] == ["picture seven.png of"]
+    plain = report("plain.gift", b"What does it show? ![the chart](chart.png) {=42 ~7}")
+    assert plain.quiz is not None and lines(plain) == []  # Moodle's own format: no picture

@@ -241,8 +241,7 @@ def test_hostile_gift_imports_nothing(tmp_path: Path, capsys: pytest.CaptureFixt
         "hostile.gift:5: a { is never closed by }; skipped.",  # the } is escaped
         "hostile.gift:7: a lone \\ at the end (bad escape); skipped.",
         "hostile.gift:9: the ::title:: is not closed; skipped.",
-        'hostile.gift:11: answer text without = or ~: "Network"; skipped.',
-        "hostile.gift:13: a type of question the bot does not ask (several { } blocks — "
+        "hostile.gift:11: a type of question the bot does not ask (several { } blocks — "
         "for LaTeX braces write \\{ \\}); skipped.",
         "hostile.gift: no question could be imported.",
     ]

@@ -201,6 +201,38 @@ def test_an_arrow_in_a_multiple_choice_is_an_option() -> None:
     assert q.kind == "single" and [o.en for o in q.options] == ["A -> B", "B -> A", "neither"]
 
 
+def test_text_before_the_first_mark_is_an_option_as_moodle_splits_it() -> None:
+    """Moodle turns each ``=`` into ``~=`` and splits at ``~``: text before the first mark is
+    an option worth 0 (or its ``%n%``), its ``#`` its feedback; said in the report."""
+    quiz, lines = imported("lead.gift", "Which is even? {one#odd =2#yes ~3}")
+    [q] = quiz.questions
+    assert q.kind == "single" and [o.en for o in q.options] == ["one", "2", "3"]
+    assert q.right_options == (1,) and feedbacks(q) == ["odd", "yes", None]
+    assert grade_choice(q, {0}) == 0 and grade_choice(q, {1}) == 1
+    assert lines == [
+        "lead.gift:1: “one#odd” comes before the first = or ~; read as an option (worth 0 "
+        "unless it starts with a %weight%), as Moodle reads it."
+    ]
+    quiz, _ = imported("weighted.gift", "Which? {%50%half ~%50%other ~%-100%wrong}")
+    [q] = quiz.questions  # no "=": several may be ticked, the first worth its 50%
+    assert q.kind == "multiple" and [o.en for o in q.options] == ["half", "other", "wrong"]
+    assert q.fractions in ((), (0.5, 0.5, -1)) and q.rights == (0, 1)
+
+
+def test_a_weight_after_an_equals_sign_is_full_marks_and_text_as_moodle() -> None:
+    """``=%50%x`` in a multiple choice: Moodle's ``=`` is full marks and it keeps ``%50%x``
+    as the option's text; the same here, and said (``~%50%`` is how part marks are written)."""
+    quiz, lines = imported("weight.gift", "Which? {=%50%half ~wrong ~other}")
+    [q] = quiz.questions
+    assert q.kind == "single" and [o.en for o in q.options] == ["%50%half", "wrong", "other"]
+    assert q.right_options == (0,) and grade_choice(q, {0}) == 1
+    assert lines == [
+        "weight.gift:1: option “%50%half” is written = with a %weight%: Moodle gives it full "
+        "marks and shows the %weight% in its text; read the same. For part marks write ~%50% "
+        "instead."
+    ]
+
+
 def test_a_number_any_other_answer_with_credit_is_said() -> None:
     quiz, lines = imported("num.gift", "How many? {#=3 =%50%*#Close enough}")
     assert [(a.value, a.fraction) for a in quiz.questions[0].accepted] == [(3, 1)]
