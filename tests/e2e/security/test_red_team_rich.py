@@ -6,14 +6,18 @@ is still answered."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
+from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import bank_env, button_data, open_question, populate
 
+from bot.core import spacing
 from bot.core.bank import utf16_len
+from bot.core.engine import DAY
 from bot.i18n.markup import Safe
 from bot.render import rich_html
 from bot.render.rich import plain_fallback
@@ -196,6 +200,33 @@ async def test_a_refused_rich_group_question_keeps_its_note_and_its_explanation_
             what="the reveal",
         )
         assert revealed.text.endswith(NOTE[lang]) and "Which is" in revealed.text
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+async def test_a_refused_rich_review_question_carries_the_note_through_its_answer(
+    tg: FakeTelegram, tmp_path: Path, lang: str
+) -> None:
+    student = tg.add_user(805, "Rina", language_code=lang)
+    clock = ManualClock(time.time())
+    refuse_rich(tg)
+    env = bank_env(tmp_path, "across", ACROSS)
+    async with BotHarness(tg, tmp_path / "db.sqlite3", env=env, clock=clock) as bot:
+        missed = [(student.id, "across", "across")]
+        await bot.services.store.add_missed(missed, *spacing.first_review(clock()))
+        clock.advance(DAY + 60)
+        tg.user_says(tg.private_chat(student), student, "/review")
+        asked = await tg.wait_for(
+            lambda: next((m for m in tg.messages(student.id) if m.buttons), None), what="review"
+        )
+        assert asked.rich is None and "Which is \\(x^2\\)?" in asked.text
+        assert asked.text.endswith(NOTE[lang])
+        assert [label for row in asked.buttons for label, _ in row][:3] == ["A", "B", "C"]
+        tg.tap(student.id, student, asked.message_id, button_data(asked, "C"))
+        answered = await tg.wait_for(
+            lambda: (m := tg.stored_message(student.id, asked.message_id)) and "✅" in m.text and m,
+            what="the answer's edit",
+        )
+        assert answered.text.endswith(NOTE[lang])
 
 
 async def test_a_refused_explanation_longer_than_a_text_message_is_cut_to_fit_its_note(
