@@ -7,6 +7,7 @@ is still answered."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,18 @@ questions:
 """
 
 
+def edited(
+    tg: FakeTelegram, chat_id: int, message_id: int, done: Callable[[StoredMessage], bool]
+) -> Callable[[], StoredMessage | None]:
+    """A condition to wait on: the message as it is once ``done`` holds of it."""
+
+    def now() -> StoredMessage | None:
+        message = tg.stored_message(chat_id, message_id)
+        return message if message is not None and done(message) else None
+
+    return now
+
+
 def refuse_rich(tg: FakeTelegram) -> None:
     """Telegram refuses every rich message: sent, ephemeral, and as an edit."""
     tg.fail(
@@ -160,7 +173,7 @@ async def test_a_refused_rich_practice_question_carries_the_note_through_its_ans
         assert [label for row in shown.buttons for label, _ in row] == ["A", "B", "C"]
         tg.tap(student.id, student, shown.message_id, button_data(shown, "C"))
         answered = await tg.wait_for(
-            lambda: (m := tg.stored_message(student.id, shown.message_id)) and not m.buttons and m,
+            edited(tg, student.id, shown.message_id, lambda m: not m.buttons),
             what="the answer's edit",
         )
         assert "✅" in answered.text and answered.text.endswith(NOTE[lang])
@@ -190,13 +203,13 @@ async def test_a_refused_rich_group_question_keeps_its_note_and_its_explanation_
         assert "z = x^2" in seen.text
         # the count's edit, then the reveal's, keep the note
         counted = await tg.wait_for(
-            lambda: (m := tg.stored_message(chat, q1.message_id)) and m.text != asked and m,
+            edited(tg, chat, q1.message_id, lambda m: m.text != asked),
             what="the count's edit",
         )
         assert counted.text.endswith(NOTE[lang])
         tg.user_says(chat, cls.creator, "/stop")
         revealed = await tg.wait_for(
-            lambda: (m := tg.stored_message(chat, q1.message_id)) and not m.buttons and m,
+            edited(tg, chat, q1.message_id, lambda m: not m.buttons),
             what="the reveal",
         )
         assert revealed.text.endswith(NOTE[lang]) and "Which is" in revealed.text
@@ -223,7 +236,7 @@ async def test_a_refused_rich_review_question_carries_the_note_through_its_answe
         assert [label for row in asked.buttons for label, _ in row][:3] == ["A", "B", "C"]
         tg.tap(student.id, student, asked.message_id, button_data(asked, "C"))
         answered = await tg.wait_for(
-            lambda: (m := tg.stored_message(student.id, asked.message_id)) and "✅" in m.text and m,
+            edited(tg, student.id, asked.message_id, lambda m: "✅" in m.text),
             what="the answer's edit",
         )
         assert answered.text.endswith(NOTE[lang])
