@@ -24,9 +24,9 @@ text message's limit (the body is cut, its longest lines first).
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
+from html import unescape
 
 from bot.core.bank import utf16_len
 from bot.core.limits import trim_utf16
@@ -83,7 +83,7 @@ def _cut(text: Safe, units: int) -> Safe:
         longest = max(range(0, len(parts), 2), key=lambda n: len(parts[n]))
         if not parts[longest]:
             break  # only tags and line breaks left: nothing more to cut
-        shown = html.unescape(parts[longest])
+        shown = unescape(parts[longest])
         keep = utf16_len(shown) - excess
         parts[longest] = escape(trim_utf16(shown, keep)) if keep > 1 else ""
     return Safe("".join(parts))
