@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
 from bot.render.quiz import labels, note_left_out, option_text, own_feedback, verdict_prefix
-from bot.render.rich import rich_html
+from bot.render.rich import plain_fallback, rich_html
 from bot.render.text import ALERT_LIMIT, plain_text
 
 #: where the picture stands in a rich explanation (bot/tg/outbox.py names it in ``media``)
@@ -31,11 +31,13 @@ PICTURE_LINK = "tg://photo?id=picture"
 @dataclass(frozen=True, slots=True)
 class Explanation:
     """An explanation as it is sent: ``html`` (Telegram HTML, or with ``rich`` a rich
-    message's HTML, showing the picture at ``PICTURE_LINK`` when ``picture``)."""
+    message's HTML, showing the picture at ``PICTURE_LINK`` when ``picture``); ``plain``: the
+    text message sent instead if Telegram refuses the rich one (with a note saying so)."""
 
     html: Safe
     rich: bool
     picture: bool
+    plain: Safe
 
 
 def _texts(question: Question, options: Sequence[int], lang: Lang) -> list[str]:
@@ -125,11 +127,11 @@ def explanation(
     body = join("\n\n", _unique(parts))
     math = any(has_math(x) for x in _texts(question, answer.options, lang))
     if not (picture or math or utf16_len(plain_text(body)) > MESSAGE_LIMIT):
-        return Explanation(body, rich=False, picture=False)
+        return Explanation(body, rich=False, picture=False, plain=body)
     shown_html = rich_html(body)
     if picture:
         shown_html = Safe(f'{shown_html}<img src="{PICTURE_LINK}"/>')
-    return Explanation(shown_html, rich=True, picture=picture)
+    return Explanation(shown_html, rich=True, picture=picture, plain=plain_fallback(body, lang))
 
 
 def _unique(parts: list[Safe]) -> list[Safe]:

@@ -16,17 +16,32 @@ Telegram refuses a rich message of more than ``MAX_BLOCKS`` blocks (``<p>``, a f
 limits"). Our messages keep to the text message's 4,096 characters and nest at most two tags;
 a message of more paragraphs than the blocks allowed (a question of a thousand short
 paragraphs) keeps them as blank lines inside fewer paragraphs, so it is still shown whole.
+
+A rich message Telegram refuses all the same goes as a text message (``plain_fallback``): the
+formulas as written, and a note saying so in the chat's language, the note kept whole within a
+text message's limit (the body is cut, its longest lines first).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from html import unescape
 
+from bot.core.bank import utf16_len
+from bot.core.limits import trim_utf16
 from bot.core.mathtext import spans
-from bot.i18n.markup import Safe
+from bot.i18n import t
+from bot.i18n.lang import Lang
+from bot.i18n.markup import Safe, escape
+from bot.render.text import MESSAGE_LIMIT, shown_length
 
 MAX_BLOCKS = 500  # Telegram: blocks in one rich message
 _BLOCKS_USED = 400  # ours: well within, for what Telegram may count beside our paragraphs
+
+
+#: a tag or a line break: what a text message is cut between
+_BREAK = re.compile(r"(</?[a-z][^>]*>|\n)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +64,29 @@ def rich_html(text: Safe) -> Safe:
         else:
             paragraphs[-1].append(piece)
     return Safe("".join(_paragraph(p) for p in _within_blocks(paragraphs)))
+
+
+def plain_fallback(text: Safe, lang: Lang) -> Safe:
+    """``text`` (Telegram HTML) as the text message a refused rich message is sent as instead:
+    its formulas as written, then a note in ``lang`` saying so; the body cut, never the note,
+    so the whole stays within a text message's limit."""
+    note = Safe(f"<i>{t(lang, 'rich_shown_plain')}</i>")
+    body = _cut(text, MESSAGE_LIMIT - shown_length(note) - 2)
+    return Safe(f"{body}\n\n{note}")
+
+
+def _cut(text: Safe, units: int) -> Safe:
+    """``text`` shown in at most ``units`` UTF-16 units: its longest line of text cut (with an
+    ellipsis) until it fits, its tags and the other lines kept (a question's options too)."""
+    parts = _BREAK.split(str(text))  # text at even places, tags and line breaks at odd ones
+    while (excess := shown_length(Safe("".join(parts))) - units) > 0:
+        longest = max(range(0, len(parts), 2), key=lambda n: len(parts[n]))
+        if not parts[longest]:
+            break  # only tags and line breaks left: nothing more to cut
+        shown = unescape(parts[longest])
+        keep = utf16_len(shown) - excess
+        parts[longest] = escape(trim_utf16(shown, keep)) if keep > 1 else ""
+    return Safe("".join(parts))
 
 
 def _within_blocks(paragraphs: list[list[_Piece]]) -> list[list[_Piece]]:

@@ -72,9 +72,11 @@ class Taps(Protocol[B]):
 
 
 class Run(Protocol):
-    """What the driver needs of a run: its id, its engine, the open question's message."""
+    """What the driver needs of a run: its id, its engine, the open question's message, and
+    the language its chat reads."""
 
     run_id: int
+    lang: Lang
     engine: QuizEngine
     message_id: int | None
 
@@ -136,13 +138,15 @@ async def send(
     chat_id: int,
     text: Safe,
     *,
+    lang: Lang,
     rich: bool = False,
     thread_id: int = 0,
     markup: InlineKeyboardMarkup | None = None,
     urgent: bool = False,
 ) -> outbox.Outcome:
     """Send ``text``; with ``rich`` (a question that holds math) as a rich message, in which
-    Telegram renders the formulas; ``urgent`` as for ``outbox.send``."""
+    Telegram renders the formulas; ``urgent`` as for ``outbox.send``. A rich message Telegram
+    refuses goes as text, with a note in the chat's language ``lang`` saying so."""
     if rich:
         html = render_rich.rich_html(text)
         sent = await outbox.send_rich(
@@ -152,6 +156,7 @@ async def send(
             return sent
         # refused (a limit of rich messages we did not foresee): shown all the same, as text
         log.warning("chat %s: a rich message was refused; sent as a text message", chat_id)
+        text = render_rich.plain_fallback(text, lang)
     return await outbox.send(bot, chat_id, text, thread_id=thread_id, markup=markup, urgent=urgent)
 
 
@@ -161,12 +166,14 @@ async def edit(
     message_id: int,
     text: Safe,
     *,
+    lang: Lang,
     rich: bool = False,
     markup: InlineKeyboardMarkup | None = None,
     optional: bool = False,
     urgent: bool = False,
 ) -> outbox.Outcome:
-    """Edit a message ``send`` sent, in the same form (a rich message stays rich)."""
+    """Edit a message ``send`` sent, in the same form (a rich message stays rich; one that went
+    as text stays text, with its note in ``lang``)."""
     if rich:
         html = render_rich.rich_html(text)
         edited = await outbox.edit_rich(
@@ -174,7 +181,9 @@ async def edit(
         )
         if edited.status != "failed":
             return edited
-        # refused, or the message went as text (``send``'s fallback): edited as text
+        # refused, or the message went as text (``send``'s fallback): edited as text, its note
+        # kept
+        text = render_rich.plain_fallback(text, lang)
     return await outbox.edit(
         bot, chat_id, message_id, text, markup=markup, optional=optional, urgent=urgent
     )
@@ -228,10 +237,10 @@ class RunDriver:
         first, never with the question as its caption). True if the question is open."""
         engine = run.engine
         await save_progress(self._store, run.run_id, engine, None)
-        sent = await self._send(chat_id, question, thread_id, shown, urgent, rich)
+        sent = await self._send(chat_id, question, run.lang, thread_id, shown, urgent, rich)
         if sent.status == "moved" and moved is not None:
             chat_id = await moved(sent.new_chat_id)
-            sent = await self._send(chat_id, question, thread_id, shown, urgent, rich)
+            sent = await self._send(chat_id, question, run.lang, thread_id, shown, urgent, rich)
         if carry_on is not None and not await carry_on(sent):
             return False
         engine.open(self._clock())
@@ -245,6 +254,7 @@ class RunDriver:
         self,
         chat_id: int,
         question: tuple[Safe, InlineKeyboardMarkup | None],
+        lang: Lang,
         thread_id: int,
         shown: Shown | None,
         urgent: bool,
@@ -260,7 +270,14 @@ class RunDriver:
             if photo is not None:
                 return photo
         return await send(
-            self._bot, chat_id, text, rich=rich, thread_id=thread_id, markup=markup, urgent=urgent
+            self._bot,
+            chat_id,
+            text,
+            lang=lang,
+            rich=rich,
+            thread_id=thread_id,
+            markup=markup,
+            urgent=urgent,
         )
 
     async def commit(

@@ -291,6 +291,7 @@ class Attempts(AppBound):
             tap.message_id,
             self._question_text(a),
             markup=keyboard,
+            lang=a.lang,
             rich=question_has_math(engine.question),
         )
         return render.choice_alert(a.lang, sorted(a.ticked)), False
@@ -426,6 +427,7 @@ class Attempts(AppBound):
                     chosen=chosen,
                     given=given,
                 ),
+                lang=a.lang,
                 rich=question_has_math(reveal.question),
                 markup=(
                     render_teacher.report_keyboard(a.lang, a.run_id, [reveal.q_index + 1])
@@ -524,6 +526,7 @@ class Attempts(AppBound):
                             verdict=t(a.lang, "hw_time_up"),
                             chosen=None,
                         ),
+                        lang=a.lang,
                         rich=question_has_math(closed.question),
                     )
                 await outbox.send(self._bot, a.user_id, t(a.lang, "hw_ended_midway"))

@@ -165,7 +165,15 @@ class PracticeSessions(AppBound):
             log.exception("practice %s: could not store a selection", session.run_id)
         text, keyboard = self._question(session)
         rich = question_has_math(engine.question)
-        await edit(self._bot, session.chat_id, tap.message_id, text, markup=keyboard, rich=rich)
+        await edit(
+            self._bot,
+            session.chat_id,
+            tap.message_id,
+            text,
+            markup=keyboard,
+            lang=session.lang,
+            rich=rich,
+        )
         return render.choice_alert(session.lang, sorted(session.ticked)), False
 
     async def waiting(self, chat_id: int) -> Question | None:
@@ -280,9 +288,17 @@ class PracticeSessions(AppBound):
                 if refused
                 else None
             )
-            await edit(self._bot, session.chat_id, message_id, text, rich=rich, markup=markup)
+            await edit(
+                self._bot,
+                session.chat_id,
+                message_id,
+                text,
+                lang=session.lang,
+                rich=rich,
+                markup=markup,
+            )
             if aside is not None:
-                await send(self._bot, session.chat_id, aside, rich=rich)
+                await send(self._bot, session.chat_id, aside, lang=session.lang, rich=rich)
         session.ticked = frozenset()
         if engine.advance():
             await self._ask(session)

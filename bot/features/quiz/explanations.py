@@ -106,6 +106,11 @@ class Explanations(AppBound):
                 photo_id=file_id,
                 thread_id=thread_id,
             )
+            if shown.rich and sent.status == "failed":  # refused: shown as text, with a note
+                log.warning("run %s: a rich explanation was refused; sent as text", run_id)
+                sent = await outbox.send_ephemeral(
+                    self._bot, chat_id, to, shown.plain, thread_id=thread_id
+                )
             if not sent.ok:
                 self.skipped += 1
                 log.info("run %s: explanation for %s not sent (%s)", run_id, user_id, sent.status)

@@ -357,7 +357,13 @@ class GroupQuizzes(AppBound):
             result = outbox.Outcome("missing")
         if result.status == "missing":  # deleted by a moderator, or never posted
             result = await send(
-                self._bot, run.chat_id, text, rich=rich, thread_id=run.thread_id, urgent=True
+                self._bot,
+                run.chat_id,
+                text,
+                lang=run.lang,
+                rich=rich,
+                thread_id=run.thread_id,
+                urgent=True,
             )
         return await self._follow(run, result)
 
@@ -639,6 +645,7 @@ class GroupQuizzes(AppBound):
             run.chat_id,
             message_id,
             text,
+            lang=run.lang,
             rich=question_has_math(run.engine.question),
             markup=markup,
             optional=optional,

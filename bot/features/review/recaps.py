@@ -61,7 +61,7 @@ class Recaps(AppBound):
         self._app, self._store, self._catalog, self._clock = app, store, catalog, clock
         self._default = default
         self._window = SlidingWindow(per_second, 1.0, time.monotonic)
-        self._queue: deque[tuple[int, list[Safe], InlineKeyboardMarkup | None]] = deque()
+        self._queue: deque[tuple[int, Lang, list[Safe], InlineKeyboardMarkup | None]] = deque()
         self._sending = False
         self._idle = asyncio.Event()
         self._idle.set()
@@ -130,6 +130,7 @@ class Recaps(AppBound):
                     self._queue.append(
                         (
                             standing.user_id,
+                            lang,
                             texts,
                             self._report_markup(run, answers, standing.user_id, lang),
                         )
@@ -216,9 +217,9 @@ class Recaps(AppBound):
         self._idle.clear()
         try:
             while self._queue:
-                user_id, texts, markup = self._queue.popleft()
+                user_id, lang, texts, markup = self._queue.popleft()
                 try:
-                    await self._deliver(user_id, texts, markup)
+                    await self._deliver(user_id, lang, texts, markup)
                 except Exception:
                     log.exception("recap to user %s failed", user_id)
         finally:
@@ -226,7 +227,7 @@ class Recaps(AppBound):
             self._idle.set()
 
     async def _deliver(
-        self, user_id: int, texts: list[Safe], markup: InlineKeyboardMarkup | None
+        self, user_id: int, lang: Lang, texts: list[Safe], markup: InlineKeyboardMarkup | None
     ) -> None:
         for n, text in enumerate(texts, start=1):
             async with self._window.lock:
@@ -235,7 +236,9 @@ class Recaps(AppBound):
                     await asyncio.sleep(delay)
                 self._window.record()
             last = markup if n == len(texts) else None
-            outcome = await send(self._bot, user_id, text, rich=has_math(text), markup=last)
+            outcome = await send(
+                self._bot, user_id, text, lang=lang, rich=has_math(text), markup=last
+            )
             if outcome.status == "gone":
                 self.blocked += 1
                 log.info("user %s can't be written to: recap skipped", user_id)
@@ -264,7 +267,7 @@ class Recaps(AppBound):
         texts: list[Safe] = []
         markup = None
         if run is not None and run.status == "running":  # the open question stays secret
-            await send(self._bot, chat_id, t(lang, "recap_not_yet"))
+            await send(self._bot, chat_id, t(lang, "recap_not_yet"), lang=lang)
             return
         if run is not None and quiz is not None and run.mode == "group":
             answers = await self._answers(run_id)
@@ -276,7 +279,7 @@ class Recaps(AppBound):
         texts = texts or [t(lang, "recap_none")]
         for n, text in enumerate(texts, start=1):
             last = markup if n == len(texts) else None
-            await send(self._bot, chat_id, text, rich=has_math(text), markup=last)
+            await send(self._bot, chat_id, text, lang=lang, rich=has_math(text), markup=last)
 
 
 def _asked(run: StoredRun, mine: Mapping[int, Any]) -> int:

@@ -138,13 +138,13 @@ class Reviews(AppBound):
         if question.typed:  # the answer comes as a message: stored before it is asked
             opened = OpenReview(card.card_id, step, right, None, "")
             await self._store.set_open_review(user_id, opened)
-            sent = await send(self._bot, chat_id, text, rich=rich)
+            sent = await send(self._bot, chat_id, text, lang=lang, rich=rich)
             if sent.message_id is not None:  # its message, for the verdict to edit
                 await self._store.set_open_message(user_id, card.card_id, sent.message_id)
             return True
         await self._store.set_open_review(user_id, None)
         keyboard = self._keyboard(card.card_id, question, perm, lang, step, right)
-        await send(self._bot, chat_id, text, rich=rich, markup=keyboard)
+        await send(self._bot, chat_id, text, lang=lang, rich=rich, markup=keyboard)
         return True
 
     @staticmethod
@@ -227,9 +227,11 @@ class Reviews(AppBound):
         report = render_teacher.card_report_keyboard(lang, card.card_id)
         rich = question_has_math(question)
         if waiting.message_id is not None:
-            await edit(self._bot, chat_id, waiting.message_id, shown, rich=rich, markup=report)
+            await edit(
+                self._bot, chat_id, waiting.message_id, shown, lang=lang, rich=rich, markup=report
+            )
         else:  # the question's message is unknown (its send failed): the verdict on its own
-            await send(self._bot, chat_id, shown, rich=rich, markup=report)
+            await send(self._bot, chat_id, shown, lang=lang, rich=rich, markup=report)
         await self._next(chat_id, user_id, lang, waiting.step, waiting.right + int(answer.correct))
         return True
 
@@ -286,6 +288,7 @@ class Reviews(AppBound):
             review_views.review_answered(
                 quiz, question, perm, lang, chosen=shown, verdict=verdict, schedule=schedule
             ),
+            lang=lang,
             rich=question_has_math(question),
             markup=render_teacher.card_report_keyboard(lang, card.card_id),
         )
@@ -321,7 +324,9 @@ class Reviews(AppBound):
         text = review_views.review_question(quiz, question, perm, lang, due=due)
         keyboard = self._keyboard(card.card_id, question, perm, lang, data.step, data.right, ticked)
         rich = question_has_math(question)
-        await edit(self._bot, tap.chat_id, tap.message_id, text, rich=rich, markup=keyboard)
+        await edit(
+            self._bot, tap.chat_id, tap.message_id, text, lang=lang, rich=rich, markup=keyboard
+        )
         return render.choice_alert(lang, ticked), False
 
     async def _submit(
@@ -355,6 +360,7 @@ class Reviews(AppBound):
             review_views.review_answered(
                 quiz, question, perm, lang, chosen=ticked, verdict=verdict, schedule=schedule
             ),
+            lang=lang,
             rich=question_has_math(question),
             markup=render_teacher.card_report_keyboard(lang, card.card_id),
         )
