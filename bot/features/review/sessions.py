@@ -38,6 +38,7 @@ from bot.core.mathtext import question_has_math
 from bot.core.scoring import from_letters, grade_choice, grade_typed, letters, typed_readable
 from bot.features.review import views as review_views
 from bot.features.review.recaps import Recaps
+from bot.features.review.store import ReviewStore
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
@@ -46,7 +47,7 @@ from bot.render import teacher as render_teacher
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, Tap, edit, send, sent_after
 from bot.services.serial import KeyedLocks
-from bot.storage import Card, OpenReview, Store
+from bot.storage import Card, OpenReview
 from bot.tg import outbox
 from bot.tg.jobs import job_data
 
@@ -82,7 +83,7 @@ class Reviews(AppBound):
     def __init__(
         self,
         app: Application[Any, Any, Any, Any, Any, Any],
-        store: Store,
+        store: ReviewStore,
         catalog: Catalog,
         clock: Callable[[], float],
         rng: random.Random,
