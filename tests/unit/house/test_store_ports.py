@@ -5,40 +5,44 @@ Protocol, never ``Store`` itself (the composition root passes the real one; mypy
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
 import pytest
 
-from bot.features.authoring.store import AuthoringStore
-from bot.features.homework.store import HomeworkStore
-from bot.features.practice.store import PracticeStore
-from bot.features.quiz.store import QuizStore
-from bot.features.review.store import ReviewStore
-from bot.services.runstore import PictureStore, ProgressStore, RunStore
 from bot.storage import Store
 
 BOT = Path(__file__).resolve().parents[3] / "bot"
 
-PORTS: tuple[type, ...] = (
-    QuizStore,
-    PracticeStore,
-    HomeworkStore,
-    ReviewStore,
-    AuthoringStore,
-    RunStore,
-    PictureStore,
-    ProgressStore,
-)
+
+def ports() -> list[type]:
+    """Every Protocol of a feature's ``store.py`` and of the kernel's ``services/runstore.py``."""
+    names = [f"bot.features.{p.parent.name}.store" for p in sorted(BOT.glob("features/*/store.py"))]
+    found = []
+    for name in [*names, "bot.services.runstore"]:
+        module = importlib.import_module(name)
+        found += [
+            value
+            for value in vars(module).values()
+            if isinstance(value, type)
+            and value.__module__ == name
+            and getattr(value, "_is_protocol", False)
+        ]
+    return found
+
+
+PORTS = ports()
 
 #: modules that may name ``Store``: handlers read it from ``bot_data``, wiring passes the real one
 ROUTES_AND_WIRING = ("routes.py", "wiring.py")
 
 
-def members(port: type) -> dict[str, object]:
+def members(port: type) -> dict[str, Callable[..., object]]:
     """The methods a Protocol names, its bases' included."""
-    out: dict[str, object] = {}
+    out: dict[str, Callable[..., object]] = {}
     for cls in reversed(port.__mro__):
         if cls in (object, Protocol) or Protocol not in cls.__mro__:
             continue
