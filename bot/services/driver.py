@@ -31,7 +31,8 @@ from bot.i18n.markup import Safe
 from bot.render import rich as render_rich
 from bot.services.pictures import Pictures, Shown
 from bot.services.progress import save_progress, to_stored
-from bot.storage import EndStatus, Store
+from bot.services.runstore import RunStore
+from bot.storage import EndStatus
 from bot.tg import outbox
 from bot.tg.ptb_internals import remove_job
 
@@ -195,7 +196,7 @@ class RunDriver:
     def __init__(
         self,
         app: Application[Any, Any, Any, Any, Any, Any],
-        store: Store,
+        store: RunStore,
         clock: Callable[[], float],
     ) -> None:
         self._app, self._store, self._clock = app, store, clock

@@ -30,7 +30,7 @@ from bot.banks.images import FolderImages
 from bot.core.bank import Question, Quiz
 from bot.core.images import Image, Refused
 from bot.i18n.markup import Safe
-from bot.storage import Store
+from bot.services.runstore import PictureStore
 from bot.tg import outbox
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ def before(quiz: Quiz, question: Question) -> Shown | None:
 class Pictures:
     """Sends pictures, uploading each once."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: PictureStore) -> None:
         self._store = store
 
     async def send(

@@ -10,12 +10,13 @@ from __future__ import annotations
 from bot.core.bank import Quiz
 from bot.core.engine import TYPED_MIN_SECONDS, Answer, QuizEngine
 from bot.core.scoring import from_letters, letters
-from bot.storage import HOMEWORK, Store, StoredRun
+from bot.services.runstore import ProgressStore
+from bot.storage import HOMEWORK, StoredRun
 from bot.storage import Answer as StoredAnswer
 
 
 async def save_progress(
-    store: Store, run_id: int, engine: QuizEngine, message_id: int | None
+    store: ProgressStore, run_id: int, engine: QuizEngine, message_id: int | None
 ) -> None:
     """Persist where ``engine`` stands. While a question is being posted nothing of it is known
     yet (no message, no times); once open or closed, its message and times are kept."""
@@ -30,7 +31,7 @@ async def save_progress(
     )
 
 
-async def restore_engine(store: Store, stored: StoredRun, quiz: Quiz) -> QuizEngine:
+async def restore_engine(store: ProgressStore, stored: StoredRun, quiz: Quiz) -> QuizEngine:
     """The engine of a run found unfinished at start-up: where it stood, with its answers.
     Raises ``PlanMismatch`` when ``quiz`` no longer fits the stored plan."""
     engine = QuizEngine(
@@ -87,7 +88,9 @@ def _given(answer: Answer) -> str | None:
     return letters(answer.picked) if answer.picked else None
 
 
-async def ticked_of(store: Store, run_id: int, engine: QuizEngine) -> dict[int, frozenset[int]]:
+async def ticked_of(
+    store: ProgressStore, run_id: int, engine: QuizEngine
+) -> dict[int, frozenset[int]]:
     """What each student had ticked (shown positions) on the open several-answers question of
     a run, as stored: a selection survives a restart."""
     if engine.phase != "open" or engine.question.kind != "multiple":
@@ -100,7 +103,7 @@ async def ticked_of(store: Store, run_id: int, engine: QuizEngine) -> dict[int, 
 
 
 async def save_ticks(
-    store: Store, run_id: int, engine: QuizEngine, user_id: int, ticked: frozenset[int]
+    store: ProgressStore, run_id: int, engine: QuizEngine, user_id: int, ticked: frozenset[int]
 ) -> None:
     """Keep what a student ticked (shown positions) on the open question."""
     picked = letters(tuple(engine.permutation[s] for s in ticked))

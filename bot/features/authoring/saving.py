@@ -14,7 +14,8 @@ from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.core.images import Picture
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR, candidate_names, name_key, slug
-from bot.storage import AuthoredQuiz, NameTaken, NewAuthored, NewVersion, Store
+from bot.features.authoring.store import AuthoringStore
+from bot.storage import AuthoredQuiz, NameTaken, NewAuthored, NewVersion
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +31,7 @@ class Authoring:
 
     def __init__(
         self,
-        store: Store,
+        store: AuthoringStore,
         catalog: AuthoredCatalog,
         folder: Callable[[], Collection[str]],
         clock: Callable[[], float],

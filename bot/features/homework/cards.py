@@ -29,11 +29,12 @@ from telegram.ext import Application, ContextTypes, Job
 from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_TZ
 from bot.features.homework import views as homework_views
+from bot.features.homework.store import HomeworkStore
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
 from bot.services.appbound import AppBound
-from bot.storage import Homework, NewHomework, Store
+from bot.storage import Homework, NewHomework
 from bot.tg import outbox
 from bot.tg.jobs import job_data
 
@@ -48,7 +49,7 @@ class Homeworks(AppBound):
     def __init__(
         self,
         app: Application[Any, Any, Any, Any, Any, Any],
-        store: Store,
+        store: HomeworkStore,
         lookup: Lookup,
         clock: Callable[[], float],
         *,

@@ -25,6 +25,7 @@ from bot.core.engine import Answer, PlanMismatch, QuizEngine, Verdict, make_plan
 from bot.core.mathtext import question_has_math
 from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
+from bot.features.practice.store import PracticeStore
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html
@@ -34,7 +35,7 @@ from bot.services import pictures
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap, edit, send, sent_after
 from bot.services.progress import save_ticks, ticked_of, to_engine
-from bot.storage import NewRun, Store
+from bot.storage import NewRun
 from bot.tg import outbox
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ class PracticeSessions(AppBound):
     def __init__(
         self,
         app: Application[Any, Any, Any, Any, Any, Any],
-        store: Store,
+        store: PracticeStore,
         catalog: Catalog,
         clock: Callable[[], float],
         typed_minutes: float = 30.0,

@@ -27,10 +27,10 @@ from telegram.ext import Application
 
 from bot.core.bank import Question
 from bot.core.engine import Verdict
+from bot.features.quiz.store import QuizStore
 from bot.i18n.lang import Lang
 from bot.render import explain
 from bot.services.appbound import AppBound
-from bot.storage import Store
 from bot.tg import outbox
 from bot.tg.arrivals import Arrivals
 
@@ -52,7 +52,7 @@ class Explanations(AppBound):
     def __init__(
         self,
         app: Application[Any, Any, Any, Any, Any, Any],
-        store: Store,
+        store: QuizStore,
         clock: Callable[[], float],
         arrivals: Arrivals,
     ) -> None:

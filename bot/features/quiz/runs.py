@@ -32,6 +32,7 @@ from bot.core.bank import Quiz
 from bot.core.engine import QuizEngine, Reveal, Verdict, make_plan
 from bot.core.mathtext import question_has_math
 from bot.features.quiz.explanations import Explanations
+from bot.features.quiz.store import QuizStore
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
@@ -40,7 +41,7 @@ from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap, edit, send
 from bot.services.pictures import Shown
 from bot.services.progress import restore_engine, save_ticks, ticked_of
-from bot.storage import EndStatus, NewRun, RunConflict, Store, StoredRun
+from bot.storage import EndStatus, NewRun, RunConflict, StoredRun
 from bot.tg import outbox
 from bot.tg.arrivals import Arrivals
 
@@ -92,7 +93,7 @@ class GroupQuizzes(AppBound):
     def __init__(
         self,
         app: Application[Any, Any, Any, Any, Any, Any],
-        store: Store,
+        store: QuizStore,
         clock: Callable[[], float],
         arrivals: Arrivals,
         *,

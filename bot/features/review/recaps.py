@@ -30,6 +30,7 @@ from bot.core.engine import streaks
 from bot.core.mathtext import has_math
 from bot.core.spacing import first_review
 from bot.features.review import views as review_views
+from bot.features.review.store import ReviewStore
 from bot.i18n import parse_lang, t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
@@ -37,7 +38,7 @@ from bot.render import teacher as render_teacher
 from bot.render.explain import teaches_more
 from bot.services.appbound import AppBound
 from bot.services.driver import send
-from bot.storage import Store, StoredRun
+from bot.storage import StoredRun
 from bot.tg.pacing import SlidingWindow
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ class Recaps(AppBound):
     def __init__(
         self,
         app: Application[Any, Any, Any, Any, Any, Any],
-        store: Store,
+        store: ReviewStore,
         catalog: Catalog,
         clock: Callable[[], float],
         default: Lang,

@@ -40,6 +40,7 @@ from bot.core.scoring import from_letters, grade_choice, grade_typed, letters, t
 from bot.features.review import buttons as review_buttons
 from bot.features.review import views as review_views
 from bot.features.review.recaps import Recaps
+from bot.features.review.store import ReviewStore
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
@@ -48,7 +49,7 @@ from bot.render import teacher as render_teacher
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, Tap, edit, send, sent_after
 from bot.services.serial import KeyedLocks
-from bot.storage import Card, OpenReview, Store
+from bot.storage import Card, OpenReview
 from bot.tg import outbox
 from bot.tg.jobs import job_data
 
@@ -84,7 +85,7 @@ class Reviews(AppBound):
     def __init__(
         self,
         app: Application[Any, Any, Any, Any, Any, Any],
-        store: Store,
+        store: ReviewStore,
         catalog: Catalog,
         clock: Callable[[], float],
         rng: random.Random,
