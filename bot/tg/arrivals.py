@@ -32,6 +32,9 @@ class Arrivals:
         self._keys: dict[int, Hashable] = {}  # update id -> key, for the pending ones
         self._waiters: dict[Hashable, list[asyncio.Event]] = {}
         self._room = asyncio.Event()
+        #: one event per threshold waited for in :meth:`lull`, set only once the updates in
+        #: flight are down to it (a class's many explanations do not wake on every update)
+        self._lulls: dict[int, asyncio.Event] = {}
         self.stopped = False
         self._last = time.monotonic()  # the last arrival, on the machine's clock
 
@@ -44,6 +47,8 @@ class Arrivals:
         """The bot is stopping: nothing waits for pending taps any more."""
         self.stopped = True
         self._room.set()
+        for event in self._lulls.values():
+            event.set()
         for waiters in self._waiters.values():
             for event in waiters:
                 event.set()
@@ -82,6 +87,9 @@ class Arrivals:
             self.settle(update.update_id)
             self._at.pop(update.update_id, None)
             self._room.set()
+            for most, event in self._lulls.items():
+                if len(self._at) <= most:
+                    event.set()
 
     async def room(self, limit: int) -> None:
         """Wait until fewer than ``limit`` updates are in flight."""
@@ -96,8 +104,9 @@ class Arrivals:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(max(timeout, 0.0)):
                 while len(self._at) > most and not self.stopped:
-                    self._room.clear()
-                    await self._room.wait()
+                    event = self._lulls.setdefault(most, asyncio.Event())
+                    event.clear()
+                    await event.wait()
 
     def waiting(self, key: Hashable) -> bool:
         """Whether something waits in :meth:`settled` for ``key`` now."""
