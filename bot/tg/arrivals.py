@@ -97,16 +97,22 @@ class Arrivals:
             self._room.clear()
             await self._room.wait()
 
-    async def lull(self, most: int, timeout: float) -> None:  # noqa: ASYNC109
-        """Wait, at most ``timeout`` seconds, until at most ``most`` updates are in flight:
-        work that must never delay answering (an explanation after a tap) goes between
-        bursts."""
+    async def lull(self, most: int, timeout: float, quiet: float = 0.0) -> None:  # noqa: ASYNC109
+        """Wait, at most ``timeout`` seconds, until at most ``most`` updates are in flight and
+        none has arrived for ``quiet`` seconds (long polling hands a burst over in batches, with
+        nothing in flight between two): work that must never delay answering (an explanation
+        after a tap) goes between bursts."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(max(timeout, 0.0)):
-                while len(self._at) > most and not self.stopped:
-                    event = self._lulls.setdefault(most, asyncio.Event())
-                    event.clear()
-                    await event.wait()
+                while not self.stopped:
+                    if len(self._at) > most:
+                        event = self._lulls.setdefault(most, asyncio.Event())
+                        event.clear()
+                        await event.wait()
+                    elif (still := quiet - self.quiet_for()) > 0:
+                        await asyncio.sleep(still)
+                    else:
+                        return
 
     def waiting(self, key: Hashable) -> bool:
         """Whether something waits in :meth:`settled` for ``key`` now."""

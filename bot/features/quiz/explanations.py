@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
@@ -44,6 +45,11 @@ CALLBACK_WINDOW = 14.0
 #: window, the rest being for the bot's budget
 LULL_UPDATES = 4
 LULL_SHARE = 0.5
+#: ... and no update arrived for this long (seconds): long polling's next batch would
+LULL_QUIET = 0.25
+#: explanations sent at once: the bot's 30 a second allow no more, and each is built only when
+#: its turn comes (most of a class's thousand are left to the recap, never built)
+SENDERS = 4
 
 
 class Explanations(AppBound):
@@ -60,6 +66,7 @@ class Explanations(AppBound):
         self._arrivals = arrivals
         self._offered: dict[str, Callable[[], Coroutine[Any, Any, None]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._queue: deque[Callable[[], Coroutine[Any, Any, None]]] = deque()
         #: explanations Telegram took, and those skipped (no slot in time, refused), for logs
         self.sent = self.skipped = 0
 
@@ -87,8 +94,11 @@ class Explanations(AppBound):
         async def send() -> None:
             left = CALLBACK_WINDOW - max(0.0, self._clock() - tapped_at)
             began = time.monotonic()
-            await self._arrivals.lull(LULL_UPDATES, left * LULL_SHARE)
+            await self._arrivals.lull(LULL_UPDATES, left * LULL_SHARE, LULL_QUIET)
             left -= time.monotonic() - began
+            if left <= 0:  # its tap's window has passed: the recap carries it
+                self.skipped += 1
+                return
             to = outbox.Ephemeral(user_id, query_id=query_id, max_wait=left)
             image = question.image
             file_id = None
@@ -125,9 +135,16 @@ class Explanations(AppBound):
         job = self._offered.pop(query_id, None)
         if job is None:
             return
-        task = asyncio.create_task(self._run(job))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._queue.append(job)
+        if len(self._tasks) < SENDERS:
+            task = asyncio.create_task(self._drain())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _drain(self) -> None:
+        """Send the explanations waiting, in the order of their taps."""
+        while self._queue:
+            await self._run(self._queue.popleft())
 
     def drop(self, query_id: str) -> None:
         """The tap failed (its alert is an apology): no explanation."""
