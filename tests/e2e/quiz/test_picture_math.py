@@ -97,12 +97,18 @@ async def test_a_picture_and_math_go_as_a_photo_then_a_rich_question_edited_as_r
 
         counted = await tg.wait_for(counted_now, what="the count edited into the rich question")
         assert counted.rich is not None and counted.buttons and counted.math == q1.math
+        # each tapper's explanation goes once the burst of taps is over
+        await tg.wait_for(
+            lambda: all(tg.ephemeral_for(chat, s) for s in (wrong_one, right_one)),
+            what="the two explanations",
+        )
 
     # restarted in the middle of the question: its edits still go to the rich message
     async with BotHarness(tg, db_path, env=env):
         tap = tg.tap(chat, late, q1.message_id, button_data(q1, "C"))
         late_answer = await tg.wait_answered(tap)
         assert late_answer.text == "❌ Wrong. 0 points\n\nSolve x² − 4 = 0."
+        await tg.wait_for(lambda: tg.ephemeral_for(chat, late), what="the late one's explanation")
         tg.user_says(chat, cls.creator, "/next")
         q2 = await tg.wait_for(lambda: open_question(tg, chat, 2), what="question 2")
 
