@@ -13,8 +13,8 @@ Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and
 a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
 
 - ``recap_RUN`` — a student's private recap of group run ``RUN``.
-- ``hw-…`` — start a homework (``bot.features.teacher.routes``); ``an-…`` — a question analysis
-  (``bot.features.teacher.routes``); ``sq-…`` — practise a shared stored quiz
+- ``hw-…`` — start a homework (``bot.features.homework.routes``); ``an-…`` — a question
+  analysis (``bot.features.teacher.routes``); ``sq-…`` — practise a shared stored quiz
   (``bot.features.authoring.myquizzes``).
 """
 
@@ -22,9 +22,6 @@ from __future__ import annotations
 
 import re
 
-from bot.render.buttondata.homework import (
-    HOMEWORK_DURATIONS,
-)
 from bot.render.buttondata.quiz import SUBMIT, AnswerData, PickData, StartData
 from bot.render.buttondata.review import TZ_RANGE, TimezoneData
 from bot.render.buttondata.stats import ResetData
@@ -38,7 +35,6 @@ from bot.render.buttondata.teacher import (
 from bot.tg.callbackdata import MAX_BYTES, CallbackData, unpack
 
 __all__ = [
-    "HOMEWORK_DURATIONS",
     "MAX_BYTES",
     "REASON_CODES",
     "SUBMIT",

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS
-from bot.render.buttondata.homework import HOMEWORK_DURATIONS
 from bot.render.buttondata.quiz import OptionData
 from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
 
+#: a homework set from a saved quiz's link runs for one of these (seconds): 1 h, 1, 3, 7 days
+HOMEWORK_DURATIONS = (3600, 86_400, 3 * 86_400, 7 * 86_400)
 #: then each question's time (seconds) among these and the quiz's own
 HOMEWORK_SECONDS = (30, 60, 120, 300)
 

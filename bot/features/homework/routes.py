@@ -263,7 +263,7 @@ async def duration_button(
     offered = message.reply_markup.inline_keyboard if message.reply_markup else ()
     if not any(b.callback_data == query.data for row in offered for b in row):
         return t_plain(lang, "alert_invalid"), True
-    duration = callbacks.HOMEWORK_DURATIONS[data.index]
+    duration = homework_buttons.HOMEWORK_DURATIONS[data.index]
     words = homework_views.duration_words(lang, duration)
     if data.seconds is None:  # then each question's time, on the same message
         own = quiz.seconds or svc.settings.question_seconds

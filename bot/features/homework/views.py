@@ -102,7 +102,7 @@ def homework_duration_keyboard(lang: Lang, quiz_id: str, user_id: int) -> Inline
                 homework_buttons.HomeworkDurationData(quiz_id, n, user_id)
             ),
         )
-        for n, seconds in enumerate(callbacks.HOMEWORK_DURATIONS)
+        for n, seconds in enumerate(homework_buttons.HOMEWORK_DURATIONS)
     ]
     return InlineKeyboardMarkup([buttons[:2], buttons[2:]])
 

@@ -11,9 +11,9 @@ from fakebot import FakeTelegram, StoredMessage
 from quizkit import populate
 from teacherkit import FrozenClock, harness
 
+from bot.features.homework.buttons import HOMEWORK_DURATIONS
 from bot.i18n import t_plain
 from bot.i18n.lang import LANGS
-from bot.render.callbacks import HOMEWORK_DURATIONS
 
 
 def alerts(key: str) -> set[str]:
