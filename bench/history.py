@@ -20,8 +20,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.app.store import Store
 from bot.render.export import results_csv
-from bot.storage import SCHEMA_VERSION, Store, create_schema
+from bot.storage import SCHEMA_VERSION, create_schema
 
 CACHE = Path(__file__).absolute().parent / ".cache"
 GENERATOR_VERSION = 1

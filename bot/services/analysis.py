@@ -12,10 +12,10 @@ from bot.core.analysis import Analysis, Response, analyse
 from bot.core.bank import Quiz
 from bot.i18n.lang import Lang
 from bot.render import teacher as render_teacher
-from bot.storage import Store
+from bot.storage import StoreBase
 
 
-async def build(store: Store, chat_id: int, season: int, quiz: Quiz) -> Analysis:
+async def build(store: StoreBase, chat_id: int, season: int, quiz: Quiz) -> Analysis:
     """The item analysis of one quiz's answers in a group this season."""
     rows = await store.season_answers(chat_id, season, quiz.id)
     return analyse(
@@ -38,7 +38,7 @@ async def build(store: Store, chat_id: int, season: int, quiz: Quiz) -> Analysis
 
 
 async def questions_csv(
-    store: Store, quizzes: Callable[[str], Quiz | None], chat_id: int, lang: Lang
+    store: StoreBase, quizzes: Callable[[str], Quiz | None], chat_id: int, lang: Lang
 ) -> str | None:
     """The second CSV of ``/export``: every quiz answered this season, one row per question,
     its texts in ``lang`` (the group's)."""

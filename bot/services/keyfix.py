@@ -19,12 +19,12 @@ from bot.banks.catalog import Catalog
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.core.regrade import NewKey, current_key, key_from_json, key_to_json, with_fixes
-from bot.storage import AuthoredQuiz, KeyFix, NewVersion, Rescored, Store
+from bot.storage import AuthoredQuiz, KeyFix, NewVersion, Rescored, StoreBase
 
 log = logging.getLogger(__name__)
 
 
-async def restore_fixes(store: Store, catalog: Catalog) -> None:
+async def restore_fixes(store: StoreBase, catalog: Catalog) -> None:
     """Lay the kept fixes of folder banks over them (at start-up; stored quizzes hold theirs)."""
     fixes: dict[str, list[tuple[str, NewKey]]] = {}
     for fix in await store.key_fixes():
@@ -51,7 +51,7 @@ class Rekeyed(Protocol):
 
 
 async def keep_fix(
-    store: Store,
+    store: StoreBase,
     catalog: Catalog,
     authored: AuthoredCatalog,
     attempts: Rekeyed,

@@ -102,15 +102,6 @@ class KeyFixesMixin(StoreCore):
             )
         return [_fix(r) for r in rows]
 
-    async def resolved_reports(self, chat_id: int, quiz_id: str) -> dict[str, int]:
-        """question id → how many students' reports in this chat a key fix resolved."""
-        rows = await self._fetchall(
-            "SELECT question_id, COUNT(DISTINCT user_id) FROM reports"
-            " WHERE chat_id = ? AND quiz_id = ? AND resolved_by IS NOT NULL GROUP BY question_id",
-            (chat_id, quiz_id),
-        )
-        return {str(r[0]): int(r[1]) for r in rows}
-
 
 def key_fixes_in_file(path: Path) -> list[KeyFix]:
     """The fixes kept in the database at ``path``, read only (``quizbot validate``); none if

@@ -10,7 +10,7 @@ from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import ZERO, button_data, correct_label
 
-from bot.storage import Store
+from bot.app.store import Store
 
 T0 = 1_803_895_200.0  # Monday 1 March 2027, 10:00 UTC (16:00 in Dhaka)
 

@@ -20,13 +20,13 @@ from bot.features.authoring import buttons as authoring_buttons
 from bot.features.authoring import edit_views as render
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR
 from bot.features.authoring.editing import Refused, edited
+from bot.features.authoring.queries import PendingEdit
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.render import bank_limits
 from bot.routing.replies import language, pressed, private_here, reply
 from bot.routing.routes import Button, Notice
 from bot.services.container import Context
-from bot.storage import PendingEdit
 from bot.tg import outbox
 
 log = logging.getLogger(__name__)

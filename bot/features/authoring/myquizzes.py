@@ -12,6 +12,7 @@ from telegram.helpers import create_deep_linked_url
 from bot.features.authoring import buttons as authoring_buttons
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR, name_key, slug
 from bot.features.authoring.edit_views import my_quizzes_keyboard
+from bot.features.authoring.queries import NameTaken
 from bot.features.authoring.views import delete_keyboard, my_quizzes
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
@@ -21,7 +22,7 @@ from bot.routing import guard
 from bot.routing.replies import pressed, quiz_named, reply
 from bot.routing.routes import Button, Command, Notice
 from bot.services.container import Context
-from bot.storage import AuthoredQuiz, NameTaken
+from bot.storage import AuthoredQuiz
 from bot.tg import outbox
 
 SHARE_PREFIX = "sq-"

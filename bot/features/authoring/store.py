@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from bot.storage import AuthoredQuiz, NewAuthored, NewVersion
+from bot.features.authoring.queries import NewAuthored
+from bot.storage import AuthoredQuiz, NewVersion
 
 
 class AuthoringStore(Protocol):

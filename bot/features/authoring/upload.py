@@ -25,6 +25,7 @@ from bot.features.authoring import draft_text as text_import
 from bot.features.authoring import drafts, photos
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR
 from bot.features.authoring.edit_views import same_title
+from bot.features.authoring.queries import PendingEdit
 from bot.features.authoring.saving import stored_size
 from bot.features.authoring.views import import_text, problem_lines, quiz_card
 from bot.i18n import t, t_plain
@@ -32,7 +33,7 @@ from bot.i18n.markup import join
 from bot.routing import guard
 from bot.routing.replies import private_here, reply
 from bot.services.container import Context
-from bot.storage import Draft, PendingEdit
+from bot.storage import Draft
 
 log = logging.getLogger(__name__)
 

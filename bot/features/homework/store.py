@@ -6,17 +6,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.core.spacing import Memory
+from bot.features.homework.queries import NewHomework, QuestionTally
 from bot.services.runstore import RunStore
-from bot.storage import (
-    Draft,
-    Homework,
-    Mode,
-    NewHomework,
-    NewRun,
-    QuestionTally,
-    Standing,
-    StoredRun,
-)
+from bot.storage import Draft, Homework, Mode, NewRun, Standing, StoredRun
 
 
 class HomeworkStore(RunStore, Protocol):

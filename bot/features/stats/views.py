@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from bot.banks.catalog import Catalog
 from bot.core.mathtext import readable
+from bot.features.stats.queries import GroupLine, Leaderboard, Overview
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
 from bot.render.text import fit, html_name, with_medal
-from bot.storage import GroupLine, Leaderboard, Overview, Standing
+from bot.storage import Standing
 
 WEAK_QUESTION = 70  # characters of a question's text in /me's "questions you miss most"
 

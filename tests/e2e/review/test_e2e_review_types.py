@@ -16,9 +16,10 @@ from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import bank_env, button_data, labels_of
 
+from bot.app.store import Store
 from bot.core import spacing
 from bot.core.engine import DAY
-from bot.storage import Card, Store
+from bot.storage import Card
 from bot.storage.schema import prepare_file
 
 BANK = """\

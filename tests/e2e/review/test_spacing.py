@@ -12,8 +12,8 @@ from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import ZERO, button_data, correct_label
 
+from bot.app.store import Store
 from bot.core.spacing import DAY, LEARNT_DAYS, Memory, first_review, review
-from bot.storage import Store
 from bot.storage.schema import migrate
 
 T0 = 1_750_000_000.0  # a fixed moment: schedules are reproducible

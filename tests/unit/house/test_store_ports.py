@@ -13,7 +13,7 @@ from typing import Protocol
 
 import pytest
 
-from bot.storage import Store
+from bot.app.store import Store
 
 BOT = Path(__file__).resolve().parents[3] / "bot"
 
