@@ -2,7 +2,7 @@
 
 The database is built directly with sqlite3 on the production schema
 (:func:`bot.storage.create_schema`) and cached in ``bench/.cache`` keyed by its parameters. The
-timings call the :class:`~bot.storage.Store` methods behind each command in this process (the
+timings call the :class:`~bot.app.store.Store` methods behind each command in this process (the
 command handlers add only a message render on top).
 """
 

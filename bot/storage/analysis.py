@@ -4,6 +4,9 @@ problems, and re-grading stored answers after a key was wrong.
 A re-grading updates answers in place (their ``correct`` flag, ``points`` and ``credit``), all in
 one transaction; the trigger ``answers_group_totals_regrade`` (schema version 5) carries the
 difference into ``group_totals``, so ``/leaderboard`` and ``/me`` follow at once.
+
+Re-grades, reports and a chat's title, which only the teacher feature reads and writes, are its
+queries (``bot/features/teacher/queries.py``); what the analysis and key fixes share stays here.
 """
 
 from __future__ import annotations

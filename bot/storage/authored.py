@@ -7,6 +7,9 @@ review cards keep pointing at its internal id ``u.<quiz_no>``, never given to an
 
 What listing and lookups need (:class:`AuthoredQuiz`, no questions) is read through indexes;
 a quiz's questions are read one quiz at a time, when it is played (:meth:`authored_body_now`).
+
+Saving, renaming, sharing and deleting a quiz and its draft are the authoring feature's queries
+(``bot/features/authoring/queries.py``); the lookups the banks and several features make stay here.
 """
 
 from __future__ import annotations

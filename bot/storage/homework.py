@@ -8,6 +8,9 @@ count on the group's leaderboard like a live quiz's; ``homework_attempts`` ties 
 homework, and its primary key makes a second attempt impossible.
 
 A group's time zone (``chats.tz_minutes``) lives here too: deadlines are shown in it.
+
+Setting, posting and ending homework and its attempts are the homework feature's queries
+(``bot/features/homework/queries.py``); what routing and re-grades read of a homework stays here.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ transaction (not a new version: the fix holds for the answers given with it too)
 students' "wrong answer key" reports of that question are marked resolved by it. A folder
 bank's file is never written: its fixes are read back at start-up and laid over it
 (``key_fixes``), and ``quizbot validate`` lists them (``key_fixes_in_file``).
+
+The reports a fix resolved are the teacher feature's query (``bot/features/teacher/queries.py``).
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ keeps its row with ``due`` NULL.
 ``review_open`` is the ``/review`` question each student has open: a typed one waiting for the
 student's text, or a several-answers one with the options ticked so far (``picked``: their
 letters in the bank's order), so that a restart loses neither.
+
+Recap and reminder choices, due cards and the open review are the review feature's queries
+(``bot/features/review/queries.py``); what practice and homework share with it stays here.
 """
 
 from __future__ import annotations

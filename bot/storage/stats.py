@@ -14,6 +14,10 @@ boards and run results aggregate the answers themselves.
 ``CROSS JOIN`` is SQLite's way to pin the join order: a chat's runs first (index on chat, season),
 then their answers by primary key; or a user's answers first (index on user), then their runs.
 Left to itself, the planner may prefer walking all answers in user order to save a sort.
+
+The season rankings (``leaderboard``, ``group_stats``, ``user_overview``) and the export are the
+stats feature's queries (``bot/features/stats/queries.py``); run results, which quiz and review
+share, stay here.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ it replaced is kept in ``authored_versions``, and every run of a stored quiz not
 was planned with (``run_versions``, filled by a trigger), so its recap and review show the
 questions as they were judged. A user's pending change (``quiz_edits``) is one row: what is
 being edited, or an uploaded quiz waiting for "replace or keep both".
+
+A quiz's replacement and the pending edits are the authoring feature's queries
+(``bot/features/authoring/queries.py``); what the banks read of versions stays here.
 """
 
 from __future__ import annotations
