@@ -8,6 +8,7 @@ from bot import render
 from bot.core.deadlines import parse_offset, show_offset
 from bot.features.review import buttons as review_buttons
 from bot.features.review.sessions import TZ_CHOICES, parse_time, show_time
+from bot.features.review.store import store_of
 from bot.i18n import t
 from bot.render import callbacks
 from bot.routing.replies import reply
@@ -73,8 +74,8 @@ async def timezone_button(update: Update, context: Context, data: callbacks.Time
     assert query is not None and query.message is not None
     user_id, lang = query.from_user.id, context.lang
     tz = data.minutes
-    await svc.store.set_timezone(user_id, tz)
-    student = await svc.store.student(user_id)
+    await store_of(svc).set_timezone(user_id, tz)
+    student = await store_of(svc).student(user_id)
     minutes = student.remind_minutes if student is not None else None
     if minutes is None:
         text = t(lang, "remind_usage")
