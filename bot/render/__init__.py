@@ -28,10 +28,8 @@ from bot.render.keyboards import (
     pick_keyboard,
     question_keyboard,
     recap_keyboard,
-    reset_keyboard,
     start_keyboard,
     tf_names,
-    timezone_keyboard,
 )
 from bot.render.quiz import (
     alert_note,
@@ -108,7 +106,6 @@ __all__ = [
     "quiz_choices",
     "quiz_list",
     "recap_keyboard",
-    "reset_keyboard",
     "results_message",
     "reveal_message",
     "rich_html",
@@ -117,7 +114,6 @@ __all__ = [
     "start_keyboard",
     "tap_alert",
     "tf_names",
-    "timezone_keyboard",
     "typed_answers",
     "typed_closed",
     "typed_feedback",

@@ -146,39 +146,6 @@ def recap_keyboard(
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def reset_keyboard(lang: Lang, season: int) -> InlineKeyboardMarkup:
-    """Confirm or cancel ``/resetleaderboard``."""
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    t_plain(lang, "reset_yes"),
-                    callback_data=callbacks.encode(callbacks.ResetData(season, True)),
-                ),
-                InlineKeyboardButton(
-                    t_plain(lang, "reset_no"),
-                    callback_data=callbacks.encode(callbacks.ResetData(season, False)),
-                ),
-            ]
-        ]
-    )
-
-
 def tf_names(lang: Lang) -> list[str]:
     """A true/false question's two buttons, true first, in the chat's language."""
     return [t_plain(lang, "tf_true"), t_plain(lang, "tf_false")]
-
-
-def timezone_keyboard(lang: Lang, choices: Sequence[tuple[int, str]]) -> InlineKeyboardMarkup:
-    """One button per (minutes east of UTC, label key) for ``/remind``."""
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    t_plain(lang, key),
-                    callback_data=callbacks.encode(callbacks.TimezoneData(value)),
-                )
-            ]
-            for value, key in choices
-        ]
-    )

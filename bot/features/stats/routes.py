@@ -11,9 +11,9 @@ from telegram.error import TelegramError
 from bot import render
 from bot.banks.resolver import Choice
 from bot.features.stats import views as stats_views
+from bot.features.stats.buttons import ResetData
 from bot.features.stats.store import store_of
 from bot.i18n import t, t_plain, whole_number
-from bot.render import callbacks
 from bot.render import export as render_export
 from bot.routing.replies import quiz_named, reply, thread_of
 from bot.routing.routes import Button, Command, Notice
@@ -93,11 +93,11 @@ async def reset(update: Update, context: Context) -> None:
         chat.id,
         t(lang, "reset_confirm", season=season),
         thread_id=thread_of(message),
-        markup=render.reset_keyboard(lang, season),
+        markup=stats_views.reset_keyboard(lang, season),
     )
 
 
-async def reset_button(update: Update, context: Context, data: callbacks.ResetData) -> Notice:
+async def reset_button(update: Update, context: Context, data: ResetData) -> Notice:
     """The confirm or cancel button of ``/resetleaderboard``."""
     svc = context.bot_data
     query = update.callback_query
@@ -207,4 +207,4 @@ COMMANDS = (
         "export", export, who="moderator", where="group", help="help_export", menu="cmd_export"
     ),
 )
-BUTTONS = (Button(callbacks.ResetData, reset_button, who="moderator", where="group"),)
+BUTTONS = (Button(ResetData, reset_button, who="moderator", where="group"),)

@@ -13,6 +13,8 @@ from telegram import Chat, Update
 
 from bot.core.bank import Quiz
 from bot.core.regrade import NewKey, TextKey, rekey, rescore
+from bot.features.teacher import views as teacher_views
+from bot.features.teacher.buttons import RegradeData, RunRegradeData
 from bot.features.teacher.regrade_keys import (
     accepting,
     current_key_label,
@@ -129,7 +131,7 @@ async def regrade_command(update: Update, context: Context) -> None:
         key = read
     code = key_code(quiz.questions[number - 1], key) if key is not None else "0"
     try:
-        markup = render_teacher.regrade_keyboard(lang, quiz.id, number, code)
+        markup = teacher_views.regrade_keyboard(lang, quiz.id, number, code)
     except ValueError:  # a number too long for its button
         await reply(update, context, t(lang, "regrade_key_long"), important=True)
         return
@@ -273,7 +275,7 @@ async def _stored_key(
     return key_of_code(question, code, typed)
 
 
-async def regrade_button(update: Update, context: Context, data: callbacks.RegradeData) -> Notice:
+async def regrade_button(update: Update, context: Context, data: RegradeData) -> Notice:
     """Apply (or drop) the re-grading ``/regrade`` previewed (its rule: the group's moderators,
     in the group) of a quiz they may see there."""
     svc = context.bot_data
@@ -388,7 +390,7 @@ async def _tell_teachers(
             right=current_key_label(lang, question),
             how=report_how(lang, question, name, number, accept is not None),
         )
-        markup = render_teacher.report_regrade_keyboard(lang, quiz, run_id, number, accept)
+        markup = teacher_views.report_regrade_keyboard(lang, quiz, run_id, number, accept)
         await outbox.send(context.bot, teacher, text, markup=markup)
 
 
@@ -456,7 +458,7 @@ async def _typed_by(
         return None
     code = key_code(question, key)
     try:  # a number too long for its button: the typed /regrade only
-        callbacks.encode(callbacks.RunRegradeData(run.run_id, number, code, "y"))
+        callbacks.encode(RunRegradeData(run.run_id, number, code, "y"))
     except ValueError:
         return None
     return text, code
@@ -472,9 +474,7 @@ async def _run_teacher(svc: Services, run: StoredRun) -> int | None:
     return homework.set_by if homework is not None else None
 
 
-async def run_regrade_button(
-    update: Update, context: Context, data: callbacks.RunRegradeData
-) -> Notice:
+async def run_regrade_button(update: Update, context: Context, data: RunRegradeData) -> Notice:
     """A button under a report the teacher received privately: preview, apply or drop a
     re-grading of the run's group (its rule: the group's moderators, privately)."""
     svc = context.bot_data
@@ -506,7 +506,7 @@ async def run_regrade_button(
     if not outcome.flips and not outcome.points and not outcome.new_key:
         return t_plain(lang, "regrade_nothing"), True
     preview = await _preview(svc, run.chat_id, lang, quiz, data.number, key, outcome)
-    markup = render_teacher.run_regrade_keyboard(lang, data.run_id, data.number, data.key)
+    markup = teacher_views.run_regrade_keyboard(lang, data.run_id, data.number, data.key)
     await outbox.send(context.bot, chat.id, preview, markup=markup)
     return None, False
 
@@ -521,7 +521,7 @@ async def _ask_reason(context: Context, chat_id: int, data: callbacks.ReportData
         context.bot,
         chat_id,
         t(lang, "report_ask", n=data.q_index + 1, title=quiz.title(lang)),
-        markup=render_teacher.reason_keyboard(lang, data.run_id, data.q_index),
+        markup=teacher_views.reason_keyboard(lang, data.run_id, data.q_index),
     )
     return None, False
 
@@ -541,6 +541,6 @@ COMMANDS = (
 BUTTONS = (
     Button(callbacks.ReportData, button, who="participant", where="private"),
     Button(callbacks.CardReportData, button, who="participant", where="private"),
-    Button(callbacks.RegradeData, regrade_button, who="moderator", where="group"),
-    Button(callbacks.RunRegradeData, run_regrade_button, who="moderator", where="private"),
+    Button(RegradeData, regrade_button, who="moderator", where="group"),
+    Button(RunRegradeData, run_regrade_button, who="moderator", where="private"),
 )
