@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from bot.render.buttondata.quiz import QUIZ_ID
-from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData, flag
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
 
 
 @dataclass(frozen=True)
@@ -19,9 +19,6 @@ class UndoData(CallbackData):
     pattern: ClassVar[re.Pattern[str]] = re.compile(r"([1-9][0-9]{0,2}):(0|[1-9][0-9]{0,9})")
     number: int
     stamp: int  # zlib.crc32 of the question's text
-
-    def body(self) -> str:
-        return f"{self.number}:{self.stamp}"
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
@@ -48,9 +45,6 @@ class DeleteData(CallbackData):
         """The stored quiz's id."""
         return f"u.{self.quiz_no}"
 
-    def body(self) -> str:
-        return f"{self.quiz_no}:{flag(self.confirm)}"
-
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
         quiz_no = int(match[1])
@@ -71,9 +65,6 @@ class QuizCardData(CallbackData):
     pattern: ClassVar[re.Pattern[str]] = re.compile(f"({QUIZ_ID}):([sh])")
     quiz_id: str
     action: str
-
-    def body(self) -> str:
-        return f"{self.quiz_id}:{self.action}"
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
@@ -105,9 +96,6 @@ class QuizEditData(CallbackData):
     def quiz_id(self) -> str:
         """The stored quiz's id, for the author's rule."""
         return f"u.{self.quiz_no}"
-
-    def body(self) -> str:
-        return f"{self.quiz_no}:{self.number}:{self.field}"
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:

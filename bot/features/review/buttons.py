@@ -60,9 +60,6 @@ class TimezoneData(CallbackData):
     pattern: ClassVar[re.Pattern[str]] = re.compile(r"(0|-?[1-9][0-9]{0,3})")
     minutes: int
 
-    def body(self) -> str:
-        return str(self.minutes)
-
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
         minutes = int(match[1])

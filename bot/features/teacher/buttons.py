@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from bot.render.buttondata.quiz import QUIZ_ID
-from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData, flag
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
 
 #: a new key on a re-grade button: bank options as digits, ``#VALUE:TOLERANCE`` or ``+DIGEST``
 _NUMBER_KEY = r"#-?[0-9][0-9.e+-]{0,15}:[0-9][0-9.e+-]{0,15}|\+[0-9a-f]{10}"
@@ -38,9 +38,6 @@ class RegradeData(CallbackData):
     number: int
     key: str
     confirm: bool
-
-    def body(self) -> str:
-        return f"{self.quiz_id}:{self.number}:{self.key}:{flag(self.confirm)}"
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
@@ -71,9 +68,6 @@ class RunRegradeData(CallbackData):
     number: int
     key: str
     step: str
-
-    def body(self) -> str:
-        return f"{self.run_id}:{self.number}:{self.key}:{self.step}"
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:

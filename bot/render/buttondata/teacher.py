@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData, IdData
 
 REASON_CODES = {"k": "key", "u": "unclear", "t": "typo"}  # report reasons, as stored
 _REASON_LETTER = {v: k for k, v in REASON_CODES.items()}
@@ -44,21 +44,9 @@ class ReportData(CallbackData):
 
 
 @dataclass(frozen=True)
-class CardReportData(CallbackData):
+class CardReportData(IdData):
     """``pc:CARD``: "report a problem" under a ``/review`` question."""
 
     prefix: ClassVar[str] = "pc"
     belongs_to: ClassVar[Belongs] = "card"
-    pattern: ClassVar[re.Pattern[str]] = re.compile(r"([1-9][0-9]{0,15})")
     card_id: int
-
-    def body(self) -> str:
-        return str(self.card_id)
-
-    @classmethod
-    def build(cls, match: re.Match[str]) -> Self | None:
-        return cls(int(match[1])) if int(match[1]) < MAX_ID else None
-
-    @classmethod
-    def largest(cls) -> Self:
-        return cls(MAX_ID - 1)
