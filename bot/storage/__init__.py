@@ -9,7 +9,7 @@ from bot.core.engine import Plan
 
 from .analysis import Rescored
 from .authored import AuthoredQuiz, Draft
-from .homework import Homework
+from .homework import Homework, NewHomework
 from .keyfixes import KeyFix, key_fixes_in_file
 from .models import (
     END_STATUSES,
@@ -59,6 +59,7 @@ __all__ = [
     "Homework",
     "KeyFix",
     "Mode",
+    "NewHomework",
     "NewRun",
     "NewVersion",
     "OpenReview",

@@ -21,6 +21,7 @@ from typing import Any
 import aiosqlite
 
 from .core import StoreCore
+from .schema import LISTING_FROM_JSON
 
 AUTHORED_PREFIX = "u."
 
@@ -69,20 +70,8 @@ _COLUMNS = (
     "share_token, published, created_at, deleted_at, title_bn, title_en, run_length"
 )
 
-# the listing columns of one quiz (?: its number) from its model JSON (``Quiz.to_dict``: a title
-# is text, or {bn, en} when the quiz is bilingual; ``settings.pick`` questions a run, else all)
-_LISTING_FROM_JSON = """
-    UPDATE authored_quizzes SET
-        title_bn = CASE json_type(b.bank_json, '$.title') WHEN 'object'
-            THEN json_extract(b.bank_json, '$.title.bn') ELSE json_extract(b.bank_json, '$.title')
-            END,
-        title_en = CASE json_type(b.bank_json, '$.title') WHEN 'object'
-            THEN json_extract(b.bank_json, '$.title.en') ELSE json_extract(b.bank_json, '$.title')
-            END,
-        run_length = COALESCE(json_extract(b.bank_json, '$.settings.pick'),
-            json_array_length(b.bank_json, '$.questions'))
-    FROM authored_bodies b WHERE b.quiz_no = authored_quizzes.quiz_no AND b.quiz_no = ?
-"""
+# the listing columns of one quiz (?: its number) from its model JSON
+_LISTING_FROM_JSON = LISTING_FROM_JSON.rstrip() + " AND b.quiz_no = ?"
 
 
 def _authored(row: sqlite3.Row | tuple[Any, ...]) -> AuthoredQuiz:

@@ -31,8 +31,10 @@ _HW = (
 
 
 @dataclass(frozen=True, slots=True)
-class Homework:
-    homework_id: int
+class NewHomework:
+    """What a moderator sets: the group and topic, the quiz, its language and time per
+    question, who set it, when, and until when."""
+
     chat_id: int
     thread_id: int
     quiz_id: str
@@ -41,6 +43,13 @@ class Homework:
     set_by: int | None
     created_at: float
     deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class Homework(NewHomework):
+    """A homework as stored: what was set, and where it stands."""
+
+    homework_id: int
     status: str  # 'open' | 'ended'
     ended_at: float | None
     card_message_id: int | None
@@ -49,7 +58,6 @@ class Homework:
 
 def _homework(row: sqlite3.Row | tuple[Any, ...]) -> Homework:
     return Homework(
-        row[0],
         row[1],
         row[2],
         row[3],
@@ -58,6 +66,7 @@ def _homework(row: sqlite3.Row | tuple[Any, ...]) -> Homework:
         row[6],
         row[7],
         row[8],
+        row[0],
         row[9],
         row[10],
         row[11],

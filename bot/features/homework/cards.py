@@ -29,13 +29,12 @@ from telegram.ext import Application, ContextTypes, Job
 from bot.core.bank import Quiz
 from bot.core.deadlines import DEFAULT_TZ
 from bot.features.homework import views as homework_views
-from bot.features.homework.queries import NewHomework
 from bot.features.homework.store import HomeworkStore
 from bot.i18n import t
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
 from bot.services.appbound import AppBound
-from bot.storage import Homework
+from bot.storage import Homework, NewHomework
 from bot.tg import outbox
 from bot.tg.jobs import job_data
 

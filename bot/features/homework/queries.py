@@ -9,23 +9,10 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from bot.i18n.lang import Lang
-from bot.storage.homework import _HW, Homework, _homework
+from bot.storage.homework import _HW, Homework, NewHomework, _homework
 from bot.storage.models import HOMEWORK, NewRun, Standing, StoredRun, plan_to_json
 from bot.storage.runs import RUN_COLUMNS, ensure_chat, run_from_row
 from bot.storage.stats import _ALL, StatsMixin, _standing
-
-
-@dataclass(frozen=True, slots=True)
-class NewHomework:
-    chat_id: int
-    thread_id: int
-    quiz_id: str
-    language: Lang
-    seconds: int
-    set_by: int | None
-    created_at: float
-    deadline: float
 
 
 @dataclass(frozen=True, slots=True)

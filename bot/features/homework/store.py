@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.core.spacing import Memory
-from bot.features.homework.queries import NewHomework, QuestionTally
+from bot.features.homework.queries import QuestionTally
 from bot.services.container import Services
 from bot.services.runstore import RunStore
-from bot.storage import Draft, Homework, Mode, NewRun, Standing, StoredRun, Student
+from bot.storage import Draft, Homework, Mode, NewHomework, NewRun, Standing, StoredRun, Student
 
 
 class HomeworkStore(RunStore, Protocol):

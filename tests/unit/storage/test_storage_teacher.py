@@ -11,8 +11,8 @@ from clockkit import ManualClock
 from totalskit import PLAN, T0, ans, new_run, totals_and_aggregate, version_3_file
 
 from bot.app.store import Store
-from bot.features.homework.queries import AttemptRefused, NewHomework
-from bot.storage import NewRun, Rescored
+from bot.features.homework.queries import AttemptRefused
+from bot.storage import NewHomework, NewRun, Rescored
 from bot.storage.schema import migrate
 
 
