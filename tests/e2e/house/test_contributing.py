@@ -32,9 +32,6 @@ class PingData(CallbackData):
     pattern: ClassVar[re.Pattern[str]] = re.compile(r"(-?[1-9][0-9]{0,15})")
     chat_id: int
 
-    def body(self) -> str:
-        return str(self.chat_id)
-
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
         chat_id = int(match[1])
