@@ -11,8 +11,8 @@ several features share live here, one module per concern (a feature's own are it
 - ``quiz``: announcement, questions, reveals, results, tap alerts, practice;
 - ``rich``: a message whose question holds math, as a rich message's HTML (Bot API 10.1);
 - ``keyboards``: every shared inline keyboard;
-- ``teacher``: homework, question analysis, "report a problem" and re-grade keyboards (imported
-  as ``bot.render.teacher``);
+- ``teacher``: homework deadlines, question analysis and the "report a problem" keyboards
+  (imported as ``bot.render.teacher``; re-grading's keyboards are the teacher feature's);
 - ``explain``: the whole explanation after a tap, when an alert cannot say it;
 - ``export``: ``/export``'s CSV, its cells safe in a spreadsheet;
 - ``buttondata`` and ``callbacks``: the button data these views build, and deep links.

@@ -1,4 +1,5 @@
-"""What users read of homework, question analysis, reports and re-grading.
+"""What users read of homework, question analysis and reports (the re-grade keyboards are the
+teacher feature's: ``bot/features/teacher/views.py``).
 
 Bank texts and names are escaped here, and only here (by ``t()`` and ``bot.i18n.markup``): each
 message is :class:`bot.i18n.markup.Safe`; button labels are plain text.
