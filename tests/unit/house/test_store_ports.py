@@ -188,3 +188,18 @@ def test_a_port_names_its_features_queries_and_only_the_kernel_ones_it_calls(
     assert not extra, f"{port.__name__} names {sorted(extra)}, which {feature} never calls"
     missing = called(feature) - named
     assert not missing, f"{feature} calls {sorted(missing)}, which {port.__name__} lacks"
+
+
+def test_the_composed_store_has_the_kernels_part_and_every_features_queries() -> None:
+    from bot.storage import StoreBase
+
+    mixins = {
+        v
+        for feature in FEATURES
+        if (BOT / "features" / feature / "queries.py").exists()
+        for n, v in vars(importlib.import_module(f"bot.features.{feature}.queries")).items()
+        if isinstance(v, type) and n.endswith("Queries") and v.__module__.endswith(".queries")
+    }
+    assert mixins, "no feature has queries of its own"
+    assert set(Store.__bases__) == {StoreBase, *mixins}
+    assert not set(StoreBase.__mro__) & mixins, "the kernel's part names a feature's queries"
