@@ -65,16 +65,16 @@ class Draft:
 
 
 # every column but the bank text; for live rows all in the index authored_live_meta
-_COLUMNS = (
+AUTHORED_COLUMNS = (
     "quiz_no, author_id, name, title, language, question_count, origin, "
     "share_token, published, created_at, deleted_at, title_bn, title_en, run_length"
 )
 
 # the listing columns of one quiz (?: its number) from its model JSON
-_LISTING_FROM_JSON = LISTING_FROM_JSON.rstrip() + " AND b.quiz_no = ?"
+ONE_LISTING_FROM_JSON = LISTING_FROM_JSON.rstrip() + " AND b.quiz_no = ?"
 
 
-def _authored(row: sqlite3.Row | tuple[Any, ...]) -> AuthoredQuiz:
+def authored_from_row(row: sqlite3.Row | tuple[Any, ...]) -> AuthoredQuiz:
     return AuthoredQuiz(
         row[0],
         row[1],
@@ -100,21 +100,22 @@ class AuthoredMixin(StoreCore):
         """Every stored quiz (deleted ones too, unless asked not to), oldest first. The live
         ones alone are read from the index ``authored_live_meta`` (no bank text is touched)."""
         if include_deleted:
-            sql = f"SELECT {_COLUMNS} FROM authored_quizzes ORDER BY quiz_no"
+            sql = f"SELECT {AUTHORED_COLUMNS} FROM authored_quizzes ORDER BY quiz_no"
         else:
             sql = (
-                f"SELECT {_COLUMNS} FROM authored_quizzes INDEXED BY authored_live_meta"
+                f"SELECT {AUTHORED_COLUMNS} FROM authored_quizzes INDEXED BY authored_live_meta"
                 " WHERE deleted_at IS NULL ORDER BY quiz_no"
             )
-        return [_authored(r) for r in await self._fetchall(sql)]
+        return [authored_from_row(r) for r in await self._fetchall(sql)]
 
     async def authored_named(self, name: str) -> AuthoredQuiz | None:
         """The live quiz called ``name`` (the unique index authored_live_name)."""
         row = await self._fetchone(
-            f"SELECT {_COLUMNS} FROM authored_quizzes WHERE name = ? AND deleted_at IS NULL",
+            f"SELECT {AUTHORED_COLUMNS} FROM authored_quizzes"
+            " WHERE name = ? AND deleted_at IS NULL",
             (name,),
         )
-        return None if row is None else _authored(row)
+        return None if row is None else authored_from_row(row)
 
     async def authored_text(self, quiz_no: int) -> str | None:
         """A stored quiz's bank text, as validated when it was saved (for export)."""
@@ -175,16 +176,16 @@ class AuthoredMixin(StoreCore):
             await conn.executemany(
                 "INSERT OR IGNORE INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)", bodies
             )
-            await conn.executemany(_LISTING_FROM_JSON, [(no,) for no, _ in bodies])
+            await conn.executemany(ONE_LISTING_FROM_JSON, [(no,) for no, _ in bodies])
 
         if bodies:
             await self._write(tx)
 
     async def authored(self, quiz_no: int) -> AuthoredQuiz | None:
         row = await self._fetchone(
-            f"SELECT {_COLUMNS} FROM authored_quizzes WHERE quiz_no = ?", (quiz_no,)
+            f"SELECT {AUTHORED_COLUMNS} FROM authored_quizzes WHERE quiz_no = ?", (quiz_no,)
         )
-        return None if row is None else _authored(row)
+        return None if row is None else authored_from_row(row)
 
     async def stored_by(self, author_id: int) -> int:
         """The bytes a user's live stored quizzes keep (bank texts and pictures)."""

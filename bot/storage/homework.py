@@ -24,7 +24,7 @@ from bot.i18n.lang import Lang
 from .models import LANGUAGES
 from .stats import StatsMixin
 
-_HW = (
+HOMEWORK_COLUMNS = (
     "homework_id, chat_id, thread_id, quiz_id, language, seconds, set_by, created_at,"
     " deadline, status, ended_at, card_message_id, results_posted"
 )
@@ -56,7 +56,7 @@ class Homework(NewHomework):
     results_posted: bool
 
 
-def _homework(row: sqlite3.Row | tuple[Any, ...]) -> Homework:
+def homework_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Homework:
     return Homework(
         row[1],
         row[2],
@@ -85,23 +85,24 @@ class HomeworkMixin(StatsMixin):
 
     async def homework(self, homework_id: int) -> Homework | None:
         row = await self._fetchone(
-            f"SELECT {_HW} FROM homework WHERE homework_id = ?", (homework_id,)
+            f"SELECT {HOMEWORK_COLUMNS} FROM homework WHERE homework_id = ?", (homework_id,)
         )
-        return None if row is None else _homework(row)
+        return None if row is None else homework_from_row(row)
 
     async def open_homework(self, chat_id: int | None = None) -> list[Homework]:
         """Open homework (of one chat, or of every chat), earliest deadline first."""
         if chat_id is None:
             rows = await self._fetchall(
-                f"SELECT {_HW} FROM homework WHERE status = 'open' ORDER BY deadline, homework_id"
+                f"SELECT {HOMEWORK_COLUMNS} FROM homework"
+                " WHERE status = 'open' ORDER BY deadline, homework_id"
             )
         else:
             rows = await self._fetchall(
-                f"SELECT {_HW} FROM homework WHERE chat_id = ? AND status = 'open'"
+                f"SELECT {HOMEWORK_COLUMNS} FROM homework WHERE chat_id = ? AND status = 'open'"
                 " ORDER BY deadline, homework_id",
                 (chat_id,),
             )
-        return [_homework(r) for r in rows]
+        return [homework_from_row(r) for r in rows]
 
     # -- attempts ----------------------------------------------------------------------------
 

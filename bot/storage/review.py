@@ -61,16 +61,16 @@ class OpenReview:
     picked: str
 
 
-_STUDENT = "user_id, started, recaps, tz_minutes, remind_minutes"
-_CARD = "card_id, user_id, quiz_id, question_id, stability, difficulty, last_review, due"
+STUDENT_COLUMNS = "user_id, started, recaps, tz_minutes, remind_minutes"
+CARD_COLUMNS = "card_id, user_id, quiz_id, question_id, stability, difficulty, last_review, due"
 _ENSURE_STUDENT = "INSERT INTO students (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING"
 
 
-def _student(row: sqlite3.Row | tuple[Any, ...]) -> Student:
+def student_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Student:
     return Student(row[0], bool(row[1]), bool(row[2]), row[3], row[4])
 
 
-def _card(row: sqlite3.Row | tuple[Any, ...]) -> Card:
+def card_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Card:
     return Card(row[0], row[1], row[2], row[3], Memory(row[4], row[5], row[6]), row[7])
 
 
@@ -78,8 +78,10 @@ class ReviewMixin(StoreCore):
     # -- students ----------------------------------------------------------------------------
 
     async def student(self, user_id: int) -> Student | None:
-        row = await self._fetchone(f"SELECT {_STUDENT} FROM students WHERE user_id = ?", (user_id,))
-        return None if row is None else _student(row)
+        row = await self._fetchone(
+            f"SELECT {STUDENT_COLUMNS} FROM students WHERE user_id = ?", (user_id,)
+        )
+        return None if row is None else student_from_row(row)
 
     async def _set_student(self, user_id: int, column: str, value: Any) -> None:
         assert column in ("started", "recaps", "tz_minutes", "remind_minutes")
@@ -121,9 +123,9 @@ class ReviewMixin(StoreCore):
 
     async def card(self, card_id: int) -> Card | None:
         row = await self._fetchone(
-            f"SELECT {_CARD} FROM review_cards WHERE card_id = ?", (card_id,)
+            f"SELECT {CARD_COLUMNS} FROM review_cards WHERE card_id = ?", (card_id,)
         )
-        return None if row is None else _card(row)
+        return None if row is None else card_from_row(row)
 
     # -- the open review question ------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from .models import (
     Standing,
 )
 
-_ORDER = "points DESC, correct DESC, last_at ASC, user_id ASC"
+STANDING_ORDER = "points DESC, correct DESC, last_at ASC, user_id ASC"
 
 # {where} filters runs aliased r; the window numbers every player of the selection
 _RANKED_SQL = f"""
@@ -43,7 +43,7 @@ WITH per_user AS (
     GROUP BY a.user_id
 ), ranked AS (
     SELECT user_id, points, correct, answered, runs,
-           ROW_NUMBER() OVER (ORDER BY {_ORDER}) AS rank, COUNT(*) OVER () AS total
+           ROW_NUMBER() OVER (ORDER BY {STANDING_ORDER}) AS rank, COUNT(*) OVER () AS total
     FROM per_user
 )
 SELECT k.rank, k.user_id, COALESCE(u.name, ''), u.username, k.points, k.correct, k.answered,
@@ -52,10 +52,10 @@ FROM ranked AS k LEFT JOIN users AS u ON u.user_id = k.user_id
 WHERE k.rank <= ? OR k.user_id = ?
 ORDER BY k.rank
 """
-_ALL = 1 << 62  # "no limit" for the rank filter
+NO_RANK_LIMIT = 1 << 62  # "no limit" for the rank filter
 
 
-def _standing(row: sqlite3.Row | tuple[Any, ...]) -> Standing:
+def standing_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Standing:
     return Standing(
         rank=row[0],
         user_id=row[1],
@@ -83,5 +83,5 @@ class StatsMixin(StoreCore):
 
     async def run_results(self, run_id: int) -> list[Standing]:
         """Everyone who answered in one run, ranked (``runs`` is always 1)."""
-        rows = await self._ranked("r.run_id = ?", (run_id,), limit=_ALL, user_id=None)
-        return [_standing(r) for r in rows]
+        rows = await self._ranked("r.run_id = ?", (run_id,), limit=NO_RANK_LIMIT, user_id=None)
+        return [standing_from_row(r) for r in rows]

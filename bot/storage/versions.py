@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from .authored import _LISTING_FROM_JSON
+from .authored import ONE_LISTING_FROM_JSON
 from .core import StoreCore
 
 
@@ -63,7 +63,7 @@ async def write_version(
         " ON CONFLICT (quiz_no) DO UPDATE SET bank_json = excluded.bank_json",
         (new.quiz_no, new.bank_json),
     )
-    await conn.execute(_LISTING_FROM_JSON, (new.quiz_no,))
+    await conn.execute(ONE_LISTING_FROM_JSON, (new.quiz_no,))
     return version + keep
 
 

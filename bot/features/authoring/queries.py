@@ -12,12 +12,12 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bot.storage.authored import (
-    _COLUMNS,
-    _LISTING_FROM_JSON,
+    AUTHORED_COLUMNS,
+    ONE_LISTING_FROM_JSON,
     AuthoredMixin,
     AuthoredQuiz,
     Draft,
-    _authored,
+    authored_from_row,
 )
 from bot.storage.images import drop_unused, named_pictures
 from bot.storage.versions import NewVersion, write_version
@@ -70,11 +70,12 @@ class AuthoringQueries(AuthoredMixin):
     async def authored_by(self, author_id: int) -> list[AuthoredQuiz]:
         """The live quizzes of one author, oldest first."""
         rows = await self._fetchall(
-            f"SELECT {_COLUMNS} FROM authored_quizzes WHERE author_id = ? AND deleted_at IS NULL"
+            f"SELECT {AUTHORED_COLUMNS} FROM authored_quizzes"
+            " WHERE author_id = ? AND deleted_at IS NULL"
             " ORDER BY quiz_no",
             (author_id,),
         )
-        return [_authored(r) for r in rows]
+        return [authored_from_row(r) for r in rows]
 
     async def add_authored(self, new: NewAuthored, *, limit: int) -> AuthoredQuiz | None:
         """Store a quiz; None when its author already has ``limit`` live quizzes.
@@ -120,7 +121,7 @@ class AuthoringQueries(AuthoredMixin):
                     "INSERT INTO authored_bodies (quiz_no, bank_json) VALUES (?, ?)",
                     (inserted[0], new.bank_json),
                 )
-                await conn.execute(_LISTING_FROM_JSON, (inserted[0],))
+                await conn.execute(ONE_LISTING_FROM_JSON, (inserted[0],))
             if new.delivery is not None:  # with the quiz: named after a crash before the reply
                 await conn.execute(
                     "UPDATE deliveries SET quiz_no = ? WHERE update_id = ?",

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from bot.storage.homework import _HW, Homework, NewHomework, _homework
+from bot.storage.homework import HOMEWORK_COLUMNS, Homework, NewHomework, homework_from_row
 from bot.storage.models import HOMEWORK, NewRun, Standing, StoredRun, plan_to_json
 from bot.storage.runs import RUN_COLUMNS, ensure_chat, run_from_row
-from bot.storage.stats import _ALL, StatsMixin, _standing
+from bot.storage.stats import NO_RANK_LIMIT, StatsMixin, standing_from_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ async def _insert_homework(conn: aiosqlite.Connection, hw: NewHomework) -> Homew
     rows = list(
         await conn.execute_fetchall(
             "INSERT INTO homework (chat_id, thread_id, quiz_id, language, seconds, set_by,"
-            f" created_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_HW}",
+            f" created_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {HOMEWORK_COLUMNS}",
             (
                 hw.chat_id,
                 hw.thread_id,
@@ -50,7 +50,7 @@ async def _insert_homework(conn: aiosqlite.Connection, hw: NewHomework) -> Homew
             ),
         )
     )
-    return _homework(rows[0])
+    return homework_from_row(rows[0])
 
 
 class HomeworkQueries(StatsMixin):
@@ -80,13 +80,13 @@ class HomeworkQueries(StatsMixin):
         async def tx(conn: aiosqlite.Connection) -> tuple[Homework, bool]:
             done = list(
                 await conn.execute_fetchall(
-                    f"SELECT {_HW} FROM homework WHERE homework_id ="
+                    f"SELECT {HOMEWORK_COLUMNS} FROM homework WHERE homework_id ="
                     " (SELECT result FROM actions_done WHERE key = ?)",
                     (key,),
                 )
             )
             if done:
-                return _homework(done[0]), False
+                return homework_from_row(done[0]), False
             made = await _insert_homework(conn, hw)
             await conn.execute(
                 "INSERT INTO actions_done (key, done_at, result) VALUES (?, ?, ?)"
@@ -100,10 +100,10 @@ class HomeworkQueries(StatsMixin):
     async def unposted_homework(self) -> list[Homework]:
         """Ended homework whose results have not reached the group yet."""
         rows = await self._fetchall(
-            f"SELECT {_HW} FROM homework WHERE results_posted = 0 AND status = 'ended'"
+            f"SELECT {HOMEWORK_COLUMNS} FROM homework WHERE results_posted = 0 AND status = 'ended'"
             " ORDER BY homework_id"
         )
-        return [_homework(r) for r in rows]
+        return [homework_from_row(r) for r in rows]
 
     async def set_homework_card(self, homework_id: int, message_id: int | None) -> None:
         async def tx(conn: aiosqlite.Connection) -> None:
@@ -214,10 +214,10 @@ class HomeworkQueries(StatsMixin):
         rows = await self._ranked(
             "r.run_id IN (SELECT run_id FROM homework_attempts WHERE homework_id = ?)",
             (homework_id,),
-            limit=_ALL,
+            limit=NO_RANK_LIMIT,
             user_id=None,
         )
-        return [_standing(r) for r in rows]
+        return [standing_from_row(r) for r in rows]
 
     async def homework_tallies(self, homework_id: int) -> list[QuestionTally]:
         """Per question (bank order, as homework plans keep it): answers and right answers."""

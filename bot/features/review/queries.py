@@ -13,14 +13,14 @@ import aiosqlite
 
 from bot.core.spacing import Memory
 from bot.storage.review import (
-    _CARD,
-    _STUDENT,
+    CARD_COLUMNS,
+    STUDENT_COLUMNS,
     Card,
     OpenReview,
     ReviewMixin,
     Student,
-    _card,
-    _student,
+    card_from_row,
+    student_from_row,
 )
 
 _INSERT_OPEN = (
@@ -64,18 +64,19 @@ class ReviewQueries(ReviewMixin):
     async def reminders(self) -> list[Student]:
         """Every student with a daily reminder set."""
         rows = await self._fetchall(
-            f"SELECT {_STUDENT} FROM students WHERE remind_minutes IS NOT NULL ORDER BY user_id"
+            f"SELECT {STUDENT_COLUMNS} FROM students"
+            " WHERE remind_minutes IS NOT NULL ORDER BY user_id"
         )
-        return [_student(r) for r in rows]
+        return [student_from_row(r) for r in rows]
 
     async def due_cards(self, user_id: int, now: float, limit: int = 1) -> list[Card]:
         """A user's questions due by ``now``, longest overdue first."""
         rows = await self._fetchall(
-            f"SELECT {_CARD} FROM review_cards WHERE user_id = ? AND due IS NOT NULL"
+            f"SELECT {CARD_COLUMNS} FROM review_cards WHERE user_id = ? AND due IS NOT NULL"
             " AND due <= ? ORDER BY due, card_id LIMIT ?",
             (user_id, now, limit),
         )
-        return [_card(r) for r in rows]
+        return [card_from_row(r) for r in rows]
 
     async def due_count(self, user_id: int, now: float) -> int:
         row = await self._fetchone(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.storage.models import Export, ExportAnswer, ExportRun, Standing, plan_from_json
 from bot.storage.schema import COUNTED_MODES_SQL
-from bot.storage.stats import _ORDER, StatsMixin, _standing
+from bot.storage.stats import STANDING_ORDER, StatsMixin, standing_from_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ class Overview:
 _TOTALS_RANKED_SQL = f"""
 WITH ranked AS (
     SELECT user_id, points, correct, answered, runs,
-           ROW_NUMBER() OVER (ORDER BY {_ORDER}) AS rank, COUNT(*) OVER () AS total
+           ROW_NUMBER() OVER (ORDER BY {STANDING_ORDER}) AS rank, COUNT(*) OVER () AS total
     FROM group_totals
     WHERE chat_id = ? AND season = ?
 )
@@ -64,7 +64,7 @@ ORDER BY k.rank
 
 
 # the rank of totals row t among its chat's season: 1 + the players ordered before it (the row
-# value spells _ORDER: points desc, correct desc, last_at asc, user_id asc)
+# value spells STANDING_ORDER: points desc, correct desc, last_at asc, user_id asc)
 _RANK_OF_T = """
     1 + (SELECT COUNT(*) FROM group_totals AS o
          WHERE o.chat_id = t.chat_id AND o.season = t.season
@@ -151,8 +151,8 @@ class StatsQueries(StatsMixin):
             rows = await self._ranked(
                 where, (chat_id, season, quiz_id), limit=limit, user_id=user_id
             )
-        top = tuple(_standing(r) for r in rows if r[0] <= limit)
-        caller = next((_standing(r) for r in rows if r[0] > limit), None)
+        top = tuple(standing_from_row(r) for r in rows if r[0] <= limit)
+        caller = next((standing_from_row(r) for r in rows if r[0] > limit), None)
         total = int(rows[0][8]) if rows else 0
         return Leaderboard(season=season, rows=top, caller=caller, total_players=total)
 
@@ -168,7 +168,7 @@ class StatsQueries(StatsMixin):
             row = await self._fetchone(
                 _LIVE_RANKED_SQL, (chat_id, season, chat_id, season, 0, user_id)
             )
-        return None if row is None else _standing(row)
+        return None if row is None else standing_from_row(row)
 
     async def user_overview(self, user_id: int) -> Overview:
         """A user's standing in each group (current season there), practice totals, weak spots."""

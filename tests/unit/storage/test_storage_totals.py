@@ -29,7 +29,7 @@ from bot.features.stats.queries import (
 )
 from bot.storage import SCHEMA_VERSION, create_schema
 from bot.storage.schema import GROUP_TOTALS_AGGREGATE
-from bot.storage.stats import _standing
+from bot.storage.stats import standing_from_row
 
 # the rankings as they were computed before version 4: straight from the answers
 
@@ -46,8 +46,8 @@ _OLD_GROUPS_SQL = """
 async def reference_board(store: Store, chat_id: int, season: int, limit: int,
                           user_id: int | None) -> Leaderboard:  # fmt: skip
     rows = await store._ranked(_CHAT_SEASON, (chat_id, season), limit=limit, user_id=user_id)
-    top = tuple(_standing(r) for r in rows if r[0] <= limit)
-    caller = next((_standing(r) for r in rows if r[0] > limit), None)
+    top = tuple(standing_from_row(r) for r in rows if r[0] <= limit)
+    caller = next((standing_from_row(r) for r in rows if r[0] > limit), None)
     total = int(rows[0][8]) if rows else 0
     return Leaderboard(season=season, rows=top, caller=caller, total_players=total)
 
