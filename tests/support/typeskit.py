@@ -1,18 +1,10 @@
-"""Shared steps of the e2e_private_types tests."""
+"""A bank of every kind of question, and the steps of answering its typed ones."""
 
 from __future__ import annotations
 
 from fakebot import FakeTelegram, StoredMessage, User
 
-BANK = """\
-title:
-  bn: ধরন
-  en: Kinds
-language: en
-settings:
-  shuffle: false
-  seconds: 300
-questions:
+BUTTONS = """\
   - id: primes
     question: {bn: কোনগুলো মৌলিক?, en: Which are prime?}
     options:
@@ -25,6 +17,10 @@ questions:
     type: truefalse
     question: {bn: আকাশ সবুজ।, en: The sky is green.}
     correct: false
+"""
+"""The two questions answered with buttons: several right answers, then true/false."""
+
+TYPED = """\
   - id: pi
     type: numeric
     question: {bn: পাই কত?, en: Pi to two places?}
@@ -47,6 +43,17 @@ questions:
     question: {bn: স্বাধীনতার বছর?, en: The year of independence?}
     answers: ["1971"]
 """
+"""Four typed questions: two numbers (one with a unit), two short answers."""
+
+
+def bank(seconds: int = 300) -> str:
+    """The bank "kinds": the button questions, then the typed ones; ``seconds`` a question."""
+    head = "title:\n  bn: ধরন\n  en: Kinds\nlanguage: en\n"
+    settings = f"settings:\n  shuffle: false\n  seconds: {seconds}\n"
+    return head + settings + "questions:\n" + BUTTONS + TYPED
+
+
+BANK = bank()
 
 
 async def asked(tg: FakeTelegram, user: User, head: str) -> StoredMessage:

@@ -20,8 +20,10 @@ from analysiskit import export_to
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import button_data, open_question, options_shown, populate
+from typeskit import BUTTONS
 
-GROUP_BANK = """\
+GROUP_BANK = (
+    """\
 title:
   bn: ধরনের বিশ্লেষণ
   en: Kinds analysed
@@ -29,18 +31,9 @@ language: en
 settings:
   seconds: 600
 questions:
-  - id: primes
-    question: {bn: কোনগুলো মৌলিক?, en: Which are prime?}
-    options:
-      - {bn: "২", en: "2"}
-      - {bn: "৪", en: "4"}
-      - {bn: "৩", en: "3"}
-      - {bn: "৬", en: "6"}
-    correct: [1, 3]
-  - id: sky
-    type: truefalse
-    question: {bn: আকাশ সবুজ।, en: The sky is green.}
-    correct: false
+"""
+    + BUTTONS
+    + """\
   - id: square
     question: {bn: '\\(x \\cdot x\\) কত?', en: 'What is \\(x \\cdot x\\)?'}
     options:
@@ -50,6 +43,8 @@ questions:
       - {bn: x, en: x}
     correct: 1
 """
+)
+"""typeskit's two button questions, then one whose options are math."""
 
 TYPED_BANK = """\
 title:
