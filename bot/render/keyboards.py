@@ -146,21 +146,29 @@ def recap_keyboard(
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def reset_keyboard(lang: Lang, season: int) -> InlineKeyboardMarkup:
-    """Confirm or cancel ``/resetleaderboard``."""
+def confirm_keyboard(
+    lang: Lang, yes: str, no: str, data: Callable[[bool], callbacks.CallbackData]
+) -> InlineKeyboardMarkup:
+    """One row: the ``yes`` button (callback ``data(True)``), then ``no`` (``data(False)``);
+    ``yes`` and ``no`` are catalog keys."""
     return InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
-                    t_plain(lang, "reset_yes"),
-                    callback_data=callbacks.encode(callbacks.ResetData(season, True)),
+                    t_plain(lang, yes), callback_data=callbacks.encode(data(True))
                 ),
                 InlineKeyboardButton(
-                    t_plain(lang, "reset_no"),
-                    callback_data=callbacks.encode(callbacks.ResetData(season, False)),
+                    t_plain(lang, no), callback_data=callbacks.encode(data(False))
                 ),
             ]
         ]
+    )
+
+
+def reset_keyboard(lang: Lang, season: int) -> InlineKeyboardMarkup:
+    """Confirm or cancel ``/resetleaderboard``."""
+    return confirm_keyboard(
+        lang, "reset_yes", "reset_no", lambda yes: callbacks.ResetData(season, yes)
     )
 
 
