@@ -15,7 +15,7 @@ from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage
 from harness import BotHarness
 from quizkit import bank_env, button_data, labels_of, open_question, populate
-from teacherkit import hw_question
+from teacherkit import hw_question, set_and_open_homework
 from typeskit import BANK, asked, types
 
 from bot.core.engine import DAY
@@ -155,10 +155,7 @@ async def test_homework_with_ticks_and_typed_answers_survives_kill_9(
     env = bank_env(tmp_path, "kinds", BANK)
     bot = await BotProcess(tg, db, **env).start()
     try:
-        tg.user_says(cls.chat_id, cls.creator, "/homework kinds 1d")
-        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Kinds"), timeout=20)
-        chat = tg.private_chat(student)
-        tg.user_says(chat, student, "/start hw-1")
+        chat = await set_and_open_homework(tg, cls, student, "kinds", "Kinds", wait=20)
         q1 = await tg.wait_for(lambda: hw_question(tg, student, 0), timeout=20)
         assert labels_of(q1) == ["☐ A", "☐ B", "☐ C", "☐ D", "✔ Submit"]
         tick = await tg.wait_answered(
