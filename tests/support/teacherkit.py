@@ -9,6 +9,7 @@ from pathlib import Path
 from fakebot import Chat, FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import ZERO, Class, button_data, correct_label
+from reviewkit import say
 
 from bot.storage import Store
 
@@ -72,11 +73,7 @@ async def answer_hw(tg: FakeTelegram, student: User, q_index: int, right: bool) 
 
 async def start_hw(tg: FakeTelegram, student: User, homework_id: int) -> StoredMessage:
     """The student opens the card's deep link; the bot's first answer."""
-    chat = tg.private_chat(student)
-    before = len(tg.messages(chat.id))
-    tg.user_says(chat, student, f"/start hw-{homework_id}")
-    await tg.wait_for(lambda: len(tg.messages(chat.id)) > before)
-    return tg.messages(chat.id)[before]
+    return await say(tg, student, f"/start hw-{homework_id}")
 
 
 async def set_and_open_homework(

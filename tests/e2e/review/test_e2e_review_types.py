@@ -15,6 +15,7 @@ from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import bank_env, button_data, labels_of
+from reviewkit import say
 
 from bot.core import spacing
 from bot.core.engine import DAY
@@ -50,14 +51,6 @@ questions:
     question: {bn: স্বাধীনতার বছর?, en: The year of independence?}
     answers: ["1971"]
 """
-
-
-async def say(tg: FakeTelegram, user: User, text: str) -> StoredMessage:
-    """``user`` writes privately; the bot's next message there."""
-    before = len(tg.messages(user.id))
-    tg.user_says(tg.private_chat(user), user, text)
-    await tg.wait_for(lambda: len(tg.messages(user.id)) > before, timeout=20)
-    return tg.messages(user.id)[before]
 
 
 async def tap(tg: FakeTelegram, user: User, message: StoredMessage, label: str) -> str:
@@ -105,7 +98,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
 
         # a day later it is due: the student's own keyboard, ☐ per option and ✔ Submit
         clock.advance(DAY + 60)
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert asked.text.startswith("🔁 Review · Picks · 1 due now")
         assert "Select all that apply, then tap ✔ Submit." in asked.text
         assert labels_of(asked) == ["☐ A", "☐ B", "☐ C", "☐ D", "✔ Submit"]
@@ -142,7 +135,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
 
         # the next day: a wrong pick ticked and unticked, both right ones: full marks
         clock.advance(DAY + 60)
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert labels_of(asked)[:4] == ["☐ A", "☐ B", "☐ C", "☐ D"]  # a fresh selection
         for label in ("☐ A", "☐ D", "☑ D", "☐ C"):
             await tap(tg, student, asked, label)
@@ -159,7 +152,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
 
         # full marks again a day later: the interval grows
         clock.advance(DAY + 60)
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         for label in ("☐ C", "☐ A"):
             await tap(tg, student, asked, label)
         now = clock()
@@ -169,7 +162,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
         assert (again.memory, again.due) == spacing.review(passed.memory, True, now)
 
         # ticking every box: each wrong one takes back a right one's credit, nothing earned
-        other_asked = await say(tg, other, "/review")
+        other_asked = await say(tg, other, "/review", wait=20)
         assert labels_of(other_asked)[-1] == "✔ জমা দিন"
         assert "সব সঠিক উত্তর বেছে নিন" in other_asked.text
         for label in ("☐ A", "☐ B", "☐ C", "☐ D"):
@@ -222,7 +215,7 @@ async def test_review_selection_survives_kill_9(tg: FakeTelegram, tmp_path: Path
     seed_cards(db, student.id, ["primes"])
     bot = await BotProcess(tg, db, **env).start()
     try:
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert asked.text.startswith("🔁 Review · Picks · 1 due now")
         assert (await tap(tg, student, asked, "☐ A")) == "Your choice: A (tap ✔ Submit)"
         await bot.kill()  # the tick was stored before its answer went out
@@ -247,7 +240,7 @@ async def test_typed_review_question_is_resumed_after_kill_9(
     seed_cards(db, student.id, ["year", "pi"])
     bot = await BotProcess(tg, db, **env).start()
     try:
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert "The year of independence?" in asked.text
         tg.user_says(tg.private_chat(student), student, "1972")
         first = await tg.wait_for(partial(answered, tg, student.id, asked.message_id))
@@ -292,7 +285,7 @@ async def test_a_restart_mid_answer_names_the_typed_question_waiting(
     seed_cards(db, student.id, ["year", "pi"])
     bot = await BotProcess(tg, db, **env).start()
     try:
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert "The year of independence?" in asked.text
         tg.user_says(tg.private_chat(student), student, "1971")
         await tg.wait_for(partial(answered, tg, student.id, asked.message_id))
