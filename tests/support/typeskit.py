@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from fakebot import FakeTelegram, StoredMessage, User
 
 BUTTONS = """\
@@ -68,11 +70,12 @@ async def types(tg: FakeTelegram, user: User, text: str, question: StoredMessage
     """``user`` types ``text`` while ``question`` waits; its text once answered (edited)."""
     tg.user_says(tg.private_chat(user), user, text)
     done = await tg.wait_for(
-        lambda: (
-            m
-            if (m := tg.stored_message(user.id, question.message_id)) and "Your answer" in m.text
-            else None
-        ),
-        what=f"the answer {text!r}",
+        partial(answered, tg, user.id, question.message_id), what=f"the answer {text!r}"
     )
     return done.text
+
+
+def answered(tg: FakeTelegram, chat_id: int, message_id: int) -> StoredMessage | None:
+    """The question's message once a typed answer closed it."""
+    message = tg.stored_message(chat_id, message_id)
+    return message if message is not None and "Your answer" in message.text else None

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from botproc import BotProcess
 from clockkit import ManualClock
-from fakebot import FakeTelegram, StoredMessage
+from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import bank_env, button_data, labels_of, open_question, populate
 from teacherkit import hw_question, set_and_open_homework
-from typeskit import BANK, asked, types
+from typeskit import BANK, answered, asked, types
 
 from bot.core.engine import DAY
 
@@ -132,12 +132,6 @@ async def test_practice_every_kind_then_review_the_missed_typed_one(
 
 def more_than(tg: FakeTelegram, chat_id: int, count: int) -> bool:
     return len(tg.messages(chat_id)) > count
-
-
-def answered(tg: FakeTelegram, chat_id: int, message_id: int) -> StoredMessage | None:
-    """The question's message once a typed answer closed it."""
-    message = tg.stored_message(chat_id, message_id)
-    return message if message is not None and "Your answer" in message.text else None
 
 
 def tapped_alert(answer: object) -> str:

@@ -248,7 +248,6 @@ async def test_a_photo_sent_while_writing_goes_with_the_question_before_it(
 ) -> None:
     cls = populate(tg, students=2)
     teacher = cls.creator
-
     async with BotHarness(tg, db_path) as bot:
         await say(tg, teacher, "/newquiz Layouts", "Now send the questions")
         await photo(tg, teacher, PICTURE, "send the question first")  # nothing to attach it to yet

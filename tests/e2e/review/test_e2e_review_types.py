@@ -16,6 +16,7 @@ from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import bank_env, button_data, labels_of
 from reviewkit import say
+from typeskit import answered
 
 from bot.core import spacing
 from bot.core.engine import DAY
@@ -191,11 +192,6 @@ def seed_cards(db: Path, user_id: int, question_ids: list[str]) -> None:
             " VALUES (?, 'picks', ?, ?, ?, ?, ?)",
             rows,
         )
-
-
-def answered(tg: FakeTelegram, chat_id: int, message_id: int) -> StoredMessage | None:
-    message = tg.stored_message(chat_id, message_id)
-    return message if message is not None and "Your answer" in message.text else None
 
 
 def verdict(

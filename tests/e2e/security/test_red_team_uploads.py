@@ -125,7 +125,6 @@ async def test_a_draft_holds_at_most_its_photos_and_a_replaced_one_is_dropped(
     tg: FakeTelegram, db_path: Path
 ) -> None:
     teacher = tg.add_user(5105, "Teacher", language_code="en")
-
     async with BotHarness(tg, db_path, env={"QUIZBOT_DRAFT_PHOTOS": "2"}):
         await say(tg, teacher, "/newquiz Figures", "Now send the questions")
         for n in range(1, 4):
@@ -145,7 +144,6 @@ async def test_a_replaced_draft_picture_and_a_deleted_quiz_drop_their_pictures(
     tg: FakeTelegram, db_path: Path
 ) -> None:
     teacher = tg.add_user(5106, "Teacher", language_code="en")
-
     first, second = png(5, 4, colour=10), png(5, 4, colour=200)
     async with BotHarness(tg, db_path) as bot:
         await say(tg, teacher, "/newquiz Figures", "Now send the questions")
