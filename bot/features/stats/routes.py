@@ -28,10 +28,7 @@ TOP = 10
 async def leaderboard(update: Update, context: Context) -> None:
     """``/leaderboard [QUIZ | season N]``: the group's ranking; in private, your groups."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
     if chat.type == Chat.PRIVATE:
         await reply(
             update, context, stats_views.my_groups(await svc.store.user_overview(user.id), lang)
@@ -65,10 +62,7 @@ async def leaderboard(update: Update, context: Context) -> None:
 async def me(update: Update, context: Context) -> None:
     """``/me``: your rank and accuracy here; in private, across groups and practice."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
     if chat.type != Chat.PRIVATE:
         row = await svc.store.group_stats(chat.id, user.id, homework=svc.settings.homework_in_group)
         await reply(update, context, stats_views.me_in_group(row, lang))
@@ -117,10 +111,7 @@ async def reset_button(update: Update, context: Context, data: callbacks.ResetDa
 async def export(update: Update, context: Context) -> None:
     """``/export`` (moderators): the group's results as CSV documents, sent privately."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
 
     def quiz_label(quiz_id: str) -> str:
         found = svc.resolver.choice(quiz_id)

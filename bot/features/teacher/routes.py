@@ -53,10 +53,7 @@ async def _analysis_texts(svc: Services, chat_id: int, quiz: Quiz, lang: Lang) -
 async def analysis_command(update: Update, context: Context) -> None:
     """``/analysis [QUIZ]`` (moderators): the question analysis, sent privately."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
     visible, played = await guard.visible_quizzes(svc, chat.id, user.id)
     if context.args:
         picked = await quiz_named(update, context, "analysis", " ".join(context.args), visible)
