@@ -318,20 +318,9 @@ class BotApi:
             raw["reply_to_message"] = reply_to
         if markup is not None:
             raw["reply_markup"] = markup
-        stored = StoredMessage(
-            message_id=mid,
-            chat_id=chat.id,
-            text=text,
-            html=html,
-            reply_markup=markup,
-            thread_id=thread_id,
-            sent_at=self.w.now(),
-            parse_mode=params.get("parse_mode"),
-            entities=entities,
-            reply_to=reply_to["message_id"] if reply_to else None,
-            raw=raw,
-            **media,
-        )
+        stored = StoredMessage(mid, chat.id, text, html, markup, thread_id, self.w.now(), **media)
+        stored.parse_mode, stored.entities, stored.raw = params.get("parse_mode"), entities, raw
+        stored.reply_to = reply_to["message_id"] if reply_to else None
         self.w._store_bot_message(stored)
         self.w._record_traffic(chat.id)
         return copy.deepcopy(raw)
