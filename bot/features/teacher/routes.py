@@ -96,12 +96,9 @@ async def _send_analysis(
 async def start_analysis(update: Update, context: Context) -> None:
     """``/start an-<group>_<quiz>`` in private: the report a moderator could not get before."""
     svc = context.bot_data
-    user = update.effective_user
+    user, lang = context.caller.user, context.lang
     args = context.args or []
     match = AN_PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
-    if user is None:
-        return
-    lang = context.lang
     quiz_id = ("u." + match[2][1:] if match[2].startswith("U") else match[2]) if match else ""
     group = Chat(-int(match[1]), Chat.SUPERGROUP) if match else None
     quiz = await guard.may_see_quiz(svc, quiz_id, group.id, user.id) if group else None
