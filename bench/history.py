@@ -2,7 +2,7 @@
 
 The database is built directly with sqlite3 on the production schema
 (:func:`bot.storage.create_schema`) and cached in ``bench/.cache`` keyed by its parameters. The
-timings call the :class:`~bot.storage.Store` methods behind each command in this process (the
+timings call the :class:`~bot.app.store.Store` methods behind each command in this process (the
 command handlers add only a message render on top).
 """
 
@@ -20,8 +20,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.app.store import Store
 from bot.render.export import results_csv
-from bot.storage import SCHEMA_VERSION, Store, create_schema
+from bot.storage import SCHEMA_VERSION, create_schema
 
 CACHE = Path(__file__).absolute().parent / ".cache"
 GENERATOR_VERSION = 1

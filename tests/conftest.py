@@ -22,7 +22,7 @@ from fakebot import FakeTelegram
 from fakebot.fixtures import fake_tg  # noqa: F401
 from harness import BotHarness
 
-from bot.storage import Store
+from bot.app.store import Store
 
 #: modules whose tests are slow (a wheel built, the bench run): marked ``slow``, still run by CI
 SLOW_MODULES = frozenset({"test_wheel", "test_bench_smoke"})

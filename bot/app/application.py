@@ -28,6 +28,7 @@ from bot.app import typed
 from bot.app.lifecycle import QuizApplication
 from bot.app.logs import setup_logging
 from bot.app.registry import REGISTRY, Registry
+from bot.app.store import Store
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
 from bot.banks.resolver import QuizResolver
@@ -52,7 +53,6 @@ from bot.routing import guard
 from bot.routing.taps import tap_key
 from bot.services.container import CONTEXT_TYPES, Context, Services
 from bot.services.keyfix import restore_fixes
-from bot.storage import Store
 from bot.tg import webhook
 from bot.tg.answering import Answers
 from bot.tg.arrivals import ArrivalProcessor, ArrivalQueue, Arrivals

@@ -37,7 +37,7 @@ from bot.banks.images import StoredImages
 from bot.banks.yaml_reader import parse_quiz
 from bot.core.bank import Limits, Quiz
 from bot.core.problems import BankError
-from bot.storage import AuthoredQuiz, Store
+from bot.storage import AuthoredQuiz, StoreBase
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class AuthoredCatalog:
 
     def __init__(self, catalog: Catalog, limits: Limits, cache_size: int = CACHE_SIZE) -> None:
         self._catalog, self._limits, self._cache_size = catalog, limits, cache_size
-        self._store: Store | None = None
+        self._store: StoreBase | None = None
         self._rows: dict[str, AuthoredQuiz] = {}  # live ones, by internal id
         self._by_name: dict[str, str] = {}
         self._by_key: dict[str, str] = {}  # lookup_key(name) -> id
@@ -74,7 +74,7 @@ class AuthoredCatalog:
         self._converter: Converter | None = None
         catalog.attach_stored(self.quiz, self.older, self.version)
 
-    async def load(self, store: Store) -> None:
+    async def load(self, store: StoreBase) -> None:
         """Read every live quiz's metadata (never a bank text)."""
         self._store = store
         for row in await store.authored_quizzes(include_deleted=False):

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from bot.banks.convert_worker import Converted, convert_rows
 from bot.banks.importers.sandbox import Failed, ParsePool
 from bot.core.bank import Limits
-from bot.storage import Store
+from bot.storage import StoreBase
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class Converter:
 
     def __init__(
         self,
-        store: Store,
+        store: StoreBase,
         limits: Limits,
         pool: ParsePool | None = None,
         quiet_for: Callable[[], float] | None = None,

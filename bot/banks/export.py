@@ -34,7 +34,7 @@ from bot.core.limits import bank_limits
 from bot.core.problems import BankError
 from bot.i18n import t_plain
 from bot.i18n.lang import Lang
-from bot.storage import AuthoredQuiz, Store
+from bot.storage import AuthoredQuiz, StoreBase
 
 EXPORT_FORMATS = ("yaml", "gift", "moodle-xml")
 _EXTENSIONS = {"yaml": ".yaml", "gift": ".gift", "moodle-xml": ".xml"}
@@ -47,7 +47,7 @@ _WRITERS: dict[str, Callable[[Quiz, Lang, Mapping[str, bytes]], str]] = {
 async def _stored(db: Path, name: str) -> tuple[AuthoredQuiz, str, dict[str, bytes]] | None:
     """The stored quiz with internal id ``name`` (deleted ones too) or live name ``name``: its
     row, its bank text and the pictures its questions name (kept in SQLite)."""
-    store = await Store.open(db)
+    store = await StoreBase.open(db)
     pictures: dict[str, bytes] = {}
     try:
         row = None

@@ -246,7 +246,7 @@ def _play(folder: Path, quiz_id: str, chosen: str | None, seed: int | None, lang
 
 
 def _backup(db: Path, dest: Path, lang: Lang) -> int:
-    from bot.storage import Store
+    from bot.app.store import Store
 
     if not db.exists():
         return _refuse(lang, "cli_no_database", db=str(db))

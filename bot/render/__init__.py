@@ -11,8 +11,8 @@ several features share live here, one module per concern (a feature's own are it
 - ``quiz``: announcement, questions, reveals, results, tap alerts, practice;
 - ``rich``: a message whose question holds math, as a rich message's HTML (Bot API 10.1);
 - ``keyboards``: every shared inline keyboard;
-- ``teacher``: homework, question analysis, "report a problem" and re-grade keyboards (imported
-  as ``bot.render.teacher``);
+- ``teacher``: homework deadlines, question analysis and the "report a problem" keyboards
+  (imported as ``bot.render.teacher``; re-grading's keyboards are the teacher feature's);
 - ``explain``: the whole explanation after a tap, when an alert cannot say it;
 - ``export``: ``/export``'s CSV, its cells safe in a spreadsheet;
 - ``buttondata`` and ``callbacks``: the button data these views build, and deep links.
@@ -28,10 +28,8 @@ from bot.render.keyboards import (
     pick_keyboard,
     question_keyboard,
     recap_keyboard,
-    reset_keyboard,
     start_keyboard,
     tf_names,
-    timezone_keyboard,
 )
 from bot.render.quiz import (
     alert_note,
@@ -108,7 +106,6 @@ __all__ = [
     "quiz_choices",
     "quiz_list",
     "recap_keyboard",
-    "reset_keyboard",
     "results_message",
     "reveal_message",
     "rich_html",
@@ -117,7 +114,6 @@ __all__ = [
     "start_keyboard",
     "tap_alert",
     "tf_names",
-    "timezone_keyboard",
     "typed_answers",
     "typed_closed",
     "typed_feedback",

@@ -3,11 +3,13 @@
 Each kind of button data is a small frozen class that packs and parses itself
 (``bot.tg.callbackdata``). A button only one feature uses is declared in that feature's
 ``buttons.py`` (authoring: ``nu:``, ``dq:``, ``g:``, ``qe:``; homework: ``h:``, ``hs:``,
-``hd:``; review: ``v:``); the data the kernel's shared views build is declared here, in
+``hd:``; review: ``v:``, ``tz:``; stats: ``r:``; teacher: ``rg:``, ``rr:``); the data the
+kernel's shared views build, or several features share, is declared in
 ``bot/render/buttondata/``: ``quiz`` (``a:`` answers, also in practice; ``s:`` start buttons;
-``k:`` a "which quiz?" list), ``stats`` (``r:``), ``review`` (``tz:``) and ``teacher`` (``p:``,
-``pc:``, ``rg:``, ``rr:``). Each class's docstring spells its data; this module re-exports the
-kernel's and holds the deep-link payloads.
+``k:`` a "which quiz?" list) and ``teacher`` (``p:``, ``pc:``: "report a problem", put under
+recaps, practice, homework and ``/review`` questions, answered by the teacher feature). Each
+class's docstring spells its data; this module re-exports the kernel's and holds the deep-link
+payloads.
 
 Deep links (``https://t.me/BOT?start=PAYLOAD``) arrive as ``/start PAYLOAD`` and are routed by
 a filter on the message text to their own handler (``[A-Za-z0-9_-]{1,64}``):
@@ -23,32 +25,19 @@ from __future__ import annotations
 import re
 
 from bot.render.buttondata.quiz import SUBMIT, AnswerData, PickData, StartData
-from bot.render.buttondata.review import TZ_RANGE, TimezoneData
-from bot.render.buttondata.stats import ResetData
-from bot.render.buttondata.teacher import (
-    REASON_CODES,
-    CardReportData,
-    RegradeData,
-    ReportData,
-    RunRegradeData,
-)
+from bot.render.buttondata.teacher import REASON_CODES, CardReportData, ReportData
 from bot.tg.callbackdata import MAX_BYTES, CallbackData, unpack
 
 __all__ = [
     "MAX_BYTES",
     "REASON_CODES",
     "SUBMIT",
-    "TZ_RANGE",
     "AnswerData",
     "CallbackData",
     "CardReportData",
     "PickData",
-    "RegradeData",
     "ReportData",
-    "ResetData",
-    "RunRegradeData",
     "StartData",
-    "TimezoneData",
     "encode",
     "parse",
 ]

@@ -165,28 +165,6 @@ def confirm_keyboard(
     )
 
 
-def reset_keyboard(lang: Lang, season: int) -> InlineKeyboardMarkup:
-    """Confirm or cancel ``/resetleaderboard``."""
-    return confirm_keyboard(
-        lang, "reset_yes", "reset_no", lambda yes: callbacks.ResetData(season, yes)
-    )
-
-
 def tf_names(lang: Lang) -> list[str]:
     """A true/false question's two buttons, true first, in the chat's language."""
     return [t_plain(lang, "tf_true"), t_plain(lang, "tf_false")]
-
-
-def timezone_keyboard(lang: Lang, choices: Sequence[tuple[int, str]]) -> InlineKeyboardMarkup:
-    """One button per (minutes east of UTC, label key) for ``/remind``."""
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    t_plain(lang, key),
-                    callback_data=callbacks.encode(callbacks.TimezoneData(value)),
-                )
-            ]
-            for value, key in choices
-        ]
-    )

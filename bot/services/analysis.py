@@ -7,15 +7,25 @@ The queries behind ``/analysis`` and the second CSV of ``/export``; the figures 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from bot.core.analysis import Analysis, Response, analyse
 from bot.core.bank import Quiz
+from bot.core.regrade import Graded
 from bot.i18n.lang import Lang
 from bot.render import teacher as render_teacher
-from bot.storage import Store
 
 
-async def build(store: Store, chat_id: int, season: int, quiz: Quiz) -> Analysis:
+class AnalysisStore(Protocol):
+    """What the analysis reads: a season's answers to a quiz, the quizzes played, the reports."""
+
+    async def current_season(self, chat_id: int) -> int: ...
+    async def quizzes_played(self, chat_id: int, season: int) -> list[str]: ...
+    async def report_counts(self, chat_id: int, quiz_id: str) -> dict[str, dict[str, int]]: ...
+    async def season_answers(self, chat_id: int, season: int, quiz_id: str) -> list[Graded]: ...
+
+
+async def build(store: AnalysisStore, chat_id: int, season: int, quiz: Quiz) -> Analysis:
     """The item analysis of one quiz's answers in a group this season."""
     rows = await store.season_answers(chat_id, season, quiz.id)
     return analyse(
@@ -38,7 +48,7 @@ async def build(store: Store, chat_id: int, season: int, quiz: Quiz) -> Analysis
 
 
 async def questions_csv(
-    store: Store, quizzes: Callable[[str], Quiz | None], chat_id: int, lang: Lang
+    store: AnalysisStore, quizzes: Callable[[str], Quiz | None], chat_id: int, lang: Lang
 ) -> str | None:
     """The second CSV of ``/export``: every quiz answered this season, one row per question,
     its texts in ``lang`` (the group's)."""

@@ -28,7 +28,6 @@ from bot.core.settings import Settings
 from bot.i18n import parse_lang
 from bot.i18n.lang import Lang
 from bot.services.serial import KeyedLocks
-from bot.storage import Store
 from bot.tg.answering import Answers
 from bot.tg.arrivals import Arrivals
 from bot.tg.moderators import Moderators
@@ -37,6 +36,7 @@ from bot.tg.transport import AiohttpRequest
 from bot.tg.webhook import WebhookReplies
 
 if TYPE_CHECKING:
+    from bot.app.store import Store
     from bot.features.authoring.saving import Authoring
     from bot.features.homework.attempts import Attempts
     from bot.features.homework.cards import Homeworks

@@ -19,12 +19,25 @@ from bot.banks.catalog import Catalog
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.core.regrade import NewKey, current_key, key_from_json, key_to_json, with_fixes
-from bot.storage import AuthoredQuiz, KeyFix, NewVersion, Rescored, Store
+from bot.storage import AuthoredQuiz, Homework, KeyFix, NewVersion, Rescored
 
 log = logging.getLogger(__name__)
 
 
-async def restore_fixes(store: Store, catalog: Catalog) -> None:
+class KeyFixStore(Protocol):
+    """What keeping a fixed key reads and writes: the fixes, and the homework still open."""
+
+    async def fix_key(
+        self,
+        changes: Sequence[Rescored],
+        fix: KeyFix,
+        body: NewVersion | None = None,
+    ) -> tuple[int, int]: ...
+    async def key_fixes(self, quiz_id: str | None = None) -> list[KeyFix]: ...
+    async def open_homework(self, chat_id: int | None = None) -> list[Homework]: ...
+
+
+async def restore_fixes(store: KeyFixStore, catalog: Catalog) -> None:
     """Lay the kept fixes of folder banks over them (at start-up; stored quizzes hold theirs)."""
     fixes: dict[str, list[tuple[str, NewKey]]] = {}
     for fix in await store.key_fixes():
@@ -51,7 +64,7 @@ class Rekeyed(Protocol):
 
 
 async def keep_fix(
-    store: Store,
+    store: KeyFixStore,
     catalog: Catalog,
     authored: AuthoredCatalog,
     attempts: Rekeyed,

@@ -1,13 +1,15 @@
-"""Persistent storage of quizbot: one SQLite file, reached only through :class:`Store`.
+"""Persistent storage of quizbot: one SQLite file, and the kernel's part of the store.
 
-This package owns every SQL statement of the project; nothing outside it imports aiosqlite.
+This package owns the storage engine and the queries the kernel or several features call; a
+query only one feature calls lives in that feature's ``queries.py``; ``bot/app/store.py`` composes
+:class:`StoreBase` and those into the whole ``Store``.
 """
 
 from bot.core.engine import Plan
 
-from .analysis import REASONS, Rescored
-from .authored import AuthoredQuiz, Draft, NameTaken, NewAuthored
-from .homework import AttemptRefused, Homework, NewHomework, QuestionTally
+from .analysis import Rescored
+from .authored import AuthoredQuiz, Draft
+from .homework import Homework, NewHomework
 from .keyfixes import KeyFix, key_fixes_in_file
 from .models import (
     END_STATUSES,
@@ -22,24 +24,20 @@ from .models import (
     Export,
     ExportAnswer,
     ExportRun,
-    GroupLine,
-    Leaderboard,
     Mode,
     NewRun,
-    Overview,
     RunConflict,
     Standing,
     StorageError,
     StoreClosed,
     StoredRun,
-    Weak,
     plan_from_json,
     plan_to_json,
 )
 from .review import Card, OpenReview, Student
 from .schema import SCHEMA_VERSION, create_schema
-from .store import Store
-from .versions import NewVersion, PendingEdit
+from .store import StoreBase
+from .versions import NewVersion
 
 __all__ = [
     "END_STATUSES",
@@ -48,11 +46,9 @@ __all__ = [
     "MODES",
     "PHASES",
     "PRACTICE",
-    "REASONS",
     "RUNNING",
     "SCHEMA_VERSION",
     "Answer",
-    "AttemptRefused",
     "AuthoredQuiz",
     "Card",
     "Draft",
@@ -60,30 +56,22 @@ __all__ = [
     "Export",
     "ExportAnswer",
     "ExportRun",
-    "GroupLine",
     "Homework",
     "KeyFix",
-    "Leaderboard",
     "Mode",
-    "NameTaken",
-    "NewAuthored",
     "NewHomework",
     "NewRun",
     "NewVersion",
     "OpenReview",
-    "Overview",
-    "PendingEdit",
     "Plan",
-    "QuestionTally",
     "Rescored",
     "RunConflict",
     "Standing",
     "StorageError",
-    "Store",
+    "StoreBase",
     "StoreClosed",
     "StoredRun",
     "Student",
-    "Weak",
     "create_schema",
     "key_fixes_in_file",
     "plan_from_json",

@@ -118,7 +118,7 @@ def _answer_params(a: Answer) -> tuple[Any, ...]:
 
 
 class StoreCore:
-    """Connection handling shared by the public :class:`~bot.storage.Store` mixins."""
+    """Connection handling shared by every mixin of the store (the kernel's and the features')."""
 
     def __init__(
         self,

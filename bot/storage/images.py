@@ -61,18 +61,3 @@ class ImagesMixin(StoreCore):
                 (sha256, mime, file_id),
             )
         )
-
-    async def store_images(self, pictures: Iterable[tuple[str, str, bytes]]) -> None:
-        """Keep pictures (sha256, type, bytes) of a stored quiz; one already kept stays."""
-        rows = list(pictures)
-        if not rows:
-            return
-
-        async def tx(conn: aiosqlite.Connection) -> None:
-            await conn.executemany(
-                "INSERT INTO images (sha256, mime, data) VALUES (?, ?, ?)"
-                " ON CONFLICT (sha256) DO UPDATE SET data = excluded.data WHERE data IS NULL",
-                rows,
-            )
-
-        await self._write(tx)

@@ -6,6 +6,8 @@ transaction (not a new version: the fix holds for the answers given with it too)
 students' "wrong answer key" reports of that question are marked resolved by it. A folder
 bank's file is never written: its fixes are read back at start-up and laid over it
 (``key_fixes``), and ``quizbot validate`` lists them (``key_fixes_in_file``).
+
+The reports a fix resolved are the teacher feature's query (``bot/features/teacher/queries.py``).
 """
 
 from __future__ import annotations
@@ -101,15 +103,6 @@ class KeyFixesMixin(StoreCore):
                 f"SELECT {_COLUMNS} FROM key_fixes WHERE quiz_id = ? ORDER BY fix_id", (quiz_id,)
             )
         return [_fix(r) for r in rows]
-
-    async def resolved_reports(self, chat_id: int, quiz_id: str) -> dict[str, int]:
-        """question id → how many students' reports in this chat a key fix resolved."""
-        rows = await self._fetchall(
-            "SELECT question_id, COUNT(DISTINCT user_id) FROM reports"
-            " WHERE chat_id = ? AND quiz_id = ? AND resolved_by IS NOT NULL GROUP BY question_id",
-            (chat_id, quiz_id),
-        )
-        return {str(r[0]): int(r[1]) for r in rows}
 
 
 def key_fixes_in_file(path: Path) -> list[KeyFix]:

@@ -178,38 +178,3 @@ class Standing:
     correct: int
     answered: int
     runs: int
-
-
-@dataclass(frozen=True, slots=True)
-class Leaderboard:
-    season: int
-    rows: tuple[Standing, ...]
-    caller: Standing | None  # the caller's own line, only when it is not among rows
-    total_players: int
-
-
-@dataclass(frozen=True, slots=True)
-class GroupLine:
-    chat_id: int
-    title: str | None
-    points: int
-    correct: int
-    answered: int
-    runs: int
-    rank: int
-
-
-@dataclass(frozen=True, slots=True)
-class Weak:
-    quiz_id: str
-    question_id: str
-    wrong: int
-    tries: int
-
-
-@dataclass(frozen=True, slots=True)
-class Overview:
-    groups: tuple[GroupLine, ...]
-    practice_answered: int
-    practice_correct: int
-    weakest: tuple[Weak, ...]

@@ -427,14 +427,10 @@ IMAGES_STATEMENTS: tuple[str, ...] = (
 )
 
 
-# What /quiz lists of a stored quiz without reading its questions: its title in both languages
-# and how many questions a run asks (NULL until its model JSON exists; filled here from the JSON
-# already stored, at save and conversion after: bot/storage/authored.py), in the listing index.
-LISTING_STATEMENTS: tuple[str, ...] = (
-    "ALTER TABLE authored_quizzes ADD COLUMN title_bn TEXT",
-    "ALTER TABLE authored_quizzes ADD COLUMN title_en TEXT",
-    "ALTER TABLE authored_quizzes ADD COLUMN run_length INTEGER",
-    """
+# the listing columns of every stored quiz from its model JSON (``Quiz.to_dict``: a title is text,
+# or {bn, en} when the quiz is bilingual; ``settings.pick`` questions a run, else all); one
+# quiz's at save (``bot/storage/authored.py``: this and `` AND b.quiz_no = ?``)
+LISTING_FROM_JSON = """
     UPDATE authored_quizzes SET
         title_bn = CASE json_type(b.bank_json, '$.title') WHEN 'object'
             THEN json_extract(b.bank_json, '$.title.bn') ELSE json_extract(b.bank_json, '$.title')
@@ -445,7 +441,15 @@ LISTING_STATEMENTS: tuple[str, ...] = (
         run_length = COALESCE(json_extract(b.bank_json, '$.settings.pick'),
             json_array_length(b.bank_json, '$.questions'))
     FROM authored_bodies b WHERE b.quiz_no = authored_quizzes.quiz_no
-    """,
+    """
+# What /quiz lists of a stored quiz without reading its questions: its title in both languages
+# and how many questions a run asks (NULL until its model JSON exists; filled here from the JSON
+# already stored, at save and conversion after: bot/storage/authored.py), in the listing index.
+LISTING_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE authored_quizzes ADD COLUMN title_bn TEXT",
+    "ALTER TABLE authored_quizzes ADD COLUMN title_en TEXT",
+    "ALTER TABLE authored_quizzes ADD COLUMN run_length INTEGER",
+    LISTING_FROM_JSON,
     "DROP INDEX authored_live_meta",
     "CREATE INDEX authored_live_meta ON authored_quizzes (quiz_no, author_id, name, title,"
     " language, question_count, origin, share_token, published, created_at, deleted_at,"

@@ -1,7 +1,8 @@
-"""The public :class:`Store`: opening and closing, backups, chats, users and seasons.
+"""The kernel's :class:`StoreBase`: opening and closing, backups, chats, users and seasons.
 
-Runs and answers live in :mod:`.runs`, rankings and exports in :mod:`.stats`; the connection and
-transaction machinery in :mod:`.core`.
+Runs and answers live in :mod:`.runs`, run results in :mod:`.stats`; the connection and
+transaction machinery in :mod:`.core`. The queries only one feature calls live in that feature's
+``queries.py``; the whole ``Store`` is composed in ``bot/app/store.py``.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def _backup_file(source: Path, dest: Path, busy_timeout_ms: int) -> None:
         raise
 
 
-class Store(
+class StoreBase(
     RunsMixin,
     HomeworkMixin,
     StatsMixin,
@@ -102,7 +103,7 @@ class Store(
     VersionsMixin,
     ExplainedMixin,
 ):
-    """All persistent state of the bot, in one SQLite file. Create it with :meth:`open`."""
+    """The kernel's part of the store: the queries the kernel or several features call."""
 
     _busy_timeout_ms = 5000
 

@@ -6,6 +6,9 @@ it replaced is kept in ``authored_versions``, and every run of a stored quiz not
 was planned with (``run_versions``, filled by a trigger), so its recap and review show the
 questions as they were judged. A user's pending change (``quiz_edits``) is one row: what is
 being edited, or an uploaded quiz waiting for "replace or keep both".
+
+A quiz's replacement and the pending edits are the authoring feature's queries
+(``bot/features/authoring/queries.py``); what the banks read of versions stays here.
 """
 
 from __future__ import annotations
@@ -16,19 +19,6 @@ import aiosqlite
 
 from .authored import _LISTING_FROM_JSON
 from .core import StoreCore
-
-
-@dataclass(frozen=True, slots=True)
-class PendingEdit:
-    """What ``user_id`` is changing in stored quiz ``quiz_no``: ``field`` of question
-    ``number`` (0: of the quiz), or ``replace`` with the uploaded quiz in ``payload``."""
-
-    user_id: int
-    quiz_no: int
-    number: int
-    field: str
-    payload: str | None
-    updated_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +68,6 @@ async def write_version(
 
 
 class VersionsMixin(StoreCore):
-    async def replace_authored(self, new: NewVersion, at: float) -> int:
-        """Give a stored quiz a new version (the old one kept); its number."""
-        return await self._write(lambda conn: write_version(conn, new, at))
-
     def authored_versions_now(self, quiz_no: int) -> list[str]:
         """The model JSON of a stored quiz's earlier versions, newest first, read at once (a
         run planned with one of them, found by a lookup that cannot wait)."""
@@ -114,35 +100,3 @@ class VersionsMixin(StoreCore):
         return None if row is None else int(row[0])
 
     # -- the pending change of each user ----------------------------------------------------
-
-    async def pending_edit(self, user_id: int) -> PendingEdit | None:
-        row = await self._fetchone(
-            "SELECT user_id, quiz_no, number, field, payload, updated_at FROM quiz_edits"
-            " WHERE user_id = ?",
-            (user_id,),
-        )
-        return None if row is None else PendingEdit(*row)
-
-    async def save_pending_edit(self, edit: PendingEdit) -> None:
-        """Create or replace the user's pending change."""
-        await self._write(
-            lambda conn: conn.execute(
-                "INSERT OR REPLACE INTO quiz_edits (user_id, quiz_no, number, field, payload,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    edit.user_id,
-                    edit.quiz_no,
-                    edit.number,
-                    edit.field,
-                    edit.payload,
-                    edit.updated_at,
-                ),
-            )
-        )
-
-    async def drop_pending_edit(self, user_id: int) -> bool:
-        async def tx(conn: aiosqlite.Connection) -> bool:
-            cur = await conn.execute("DELETE FROM quiz_edits WHERE user_id = ?", (user_id,))
-            return cur.rowcount > 0
-
-        return await self._write(tx)

@@ -4,16 +4,19 @@ Telegram gives a button at most 64 bytes of data and hands back whatever a clien
 every callback is untrusted. A kind of button data is a frozen dataclass deriving from
 :class:`CallbackData`, with its ``prefix`` (the text before the first ``:``), a ``pattern`` for
 the rest (one spelling per value, numbers bounded) and three methods: ``body`` (its fields as
-text), ``build`` (its value from the pattern's match, or None when out of range) and
-``largest`` (the longest value it may carry, which a test packs against the 64-byte limit).
+text; by default each in order, joined by ``:``), ``build`` (its value from the pattern's match,
+or None when out of range) and ``largest`` (the longest value it may carry, which a test packs
+against the 64-byte limit). A button naming one stored row by its id derives from
+:class:`IdData`, which has all three.
 Declaring the class registers its prefix; a prefix declared twice is refused at import.
 :func:`unpack` finds the class by the prefix and lets it parse the rest: no chain of patterns.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from typing import ClassVar, Literal, Self
+from typing import TYPE_CHECKING, ClassVar, Literal, Self
 
 from telegram.constants import InlineKeyboardButtonLimit
 
@@ -51,8 +54,14 @@ class CallbackData:
         _KINDS[prefix] = cls
 
     def body(self) -> str:
-        """What follows ``prefix:`` on the wire."""
-        raise NotImplementedError
+        """What follows ``prefix:`` on the wire: by default the fields in order, joined by ``:``
+        (a flag as ``y``/``n``, trailing fields that are None left off)."""
+        if not dataclasses.is_dataclass(self):
+            raise NotImplementedError
+        values = [getattr(self, f.name) for f in dataclasses.fields(self)]
+        while values and values[-1] is None:
+            values.pop()
+        return ":".join(flag(v) if isinstance(v, bool) else str(v) for v in values)
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
@@ -79,6 +88,26 @@ class CallbackData:
             return None
         match = cls.pattern.fullmatch(rest)
         return cls.build(match) if match is not None else None
+
+
+class IdData(CallbackData, shared=True):
+    """``PREFIX:ID``: a button naming one stored row by its id, its one field (``card_id``,
+    ``homework_id``...), from 1 to below :data:`MAX_ID`."""
+
+    pattern: ClassVar[re.Pattern[str]] = re.compile(r"([1-9][0-9]{0,15})")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, row_id: int, /) -> None: ...
+
+    @classmethod
+    def build(cls, match: re.Match[str]) -> Self | None:
+        row_id = int(match[1])
+        return cls(row_id) if row_id < MAX_ID else None
+
+    @classmethod
+    def largest(cls) -> Self:
+        return cls(MAX_ID - 1)
 
 
 def kind_of(raw: str | None) -> type[CallbackData] | None:

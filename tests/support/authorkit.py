@@ -6,8 +6,8 @@ import re
 
 from fakebot import FakeTelegram, StoredMessage, User
 
+from bot.app.store import Store
 from bot.features.authoring import drafts
-from bot.storage import Store
 
 
 async def write_quiz(tg: FakeTelegram, author: User, title: str, count: int = 2) -> str:

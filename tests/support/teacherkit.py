@@ -11,7 +11,7 @@ from harness import BotHarness
 from quizkit import ZERO, Class, button_data, correct_label
 from reviewkit import say
 
-from bot.storage import Store
+from bot.app.store import Store
 
 T0 = 1_803_895_200.0  # Monday 1 March 2027, 10:00 UTC (16:00 in Dhaka)
 

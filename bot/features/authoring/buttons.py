@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from bot.render.buttondata.quiz import QUIZ_ID
-from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData, flag
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
 
 
 @dataclass(frozen=True)
@@ -20,9 +20,6 @@ class UndoData(CallbackData):
     number: int
     stamp: int  # zlib.crc32 of the question's text
 
-    def body(self) -> str:
-        return f"{self.number}:{self.stamp}"
-
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
         return cls(int(match[1]), int(match[2]))
@@ -33,23 +30,26 @@ class UndoData(CallbackData):
 
 
 @dataclass(frozen=True)
-class DeleteData(CallbackData):
+class StoredQuizData(CallbackData, shared=True):
+    """A button of stored quiz ``quiz_no`` (its first field), which only its author may tap."""
+
+    belongs_to: ClassVar[Belongs] = "quiz"
+    quiz_no: int
+
+    @property
+    def quiz_id(self) -> str:
+        """The stored quiz's id, for the author's rule."""
+        return f"u.{self.quiz_no}"
+
+
+@dataclass(frozen=True)
+class DeleteData(StoredQuizData):
     """``dq:NUMBER:y`` / ``dq:NUMBER:n``: confirm or keep: ``/deletequiz`` of stored quiz
     NUMBER."""
 
     prefix: ClassVar[str] = "dq"
-    belongs_to: ClassVar[Belongs] = "quiz"
     pattern: ClassVar[re.Pattern[str]] = re.compile(r"([1-9][0-9]{0,15}):([yn])")
-    quiz_no: int
     confirm: bool
-
-    @property
-    def quiz_id(self) -> str:
-        """The stored quiz's id."""
-        return f"u.{self.quiz_no}"
-
-    def body(self) -> str:
-        return f"{self.quiz_no}:{flag(self.confirm)}"
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
@@ -72,9 +72,6 @@ class QuizCardData(CallbackData):
     quiz_id: str
     action: str
 
-    def body(self) -> str:
-        return f"{self.quiz_id}:{self.action}"
-
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
         return cls(match[1], match[2])
@@ -85,7 +82,7 @@ class QuizCardData(CallbackData):
 
 
 @dataclass(frozen=True)
-class QuizEditData(CallbackData):
+class QuizEditData(StoredQuizData):
     """``qe:NUMBER:N:FIELD``: a step of editing stored quiz NUMBER (its author's, privately):
     FIELD of question N (0: of the quiz). ``m`` the menu, ``q`` a question's menu, ``t`` the
     title, ``s`` the time per question, ``w`` a question's text, ``o`` its options, ``k`` its
@@ -93,21 +90,11 @@ class QuizEditData(CallbackData):
     same title: ``r`` replace the quiz with it, ``n`` keep both."""
 
     prefix: ClassVar[str] = "qe"
-    belongs_to: ClassVar[Belongs] = "quiz"
     pattern: ClassVar[re.Pattern[str]] = re.compile(
         r"([1-9][0-9]{0,15}):(0|[1-9][0-9]{0,2}):([mqtswokfecrn])"
     )
-    quiz_no: int
     number: int
     field: str
-
-    @property
-    def quiz_id(self) -> str:
-        """The stored quiz's id, for the author's rule."""
-        return f"u.{self.quiz_no}"
-
-    def body(self) -> str:
-        return f"{self.quiz_no}:{self.number}:{self.field}"
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:

@@ -20,13 +20,14 @@ from bot.features.authoring import buttons as authoring_buttons
 from bot.features.authoring import edit_views as render
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR
 from bot.features.authoring.editing import Refused, edited
+from bot.features.authoring.queries import PendingEdit
+from bot.features.authoring.store import store_of
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.render import bank_limits
 from bot.routing.replies import language, pressed, private_here, reply
 from bot.routing.routes import Button, Notice
 from bot.services.container import Context
-from bot.storage import PendingEdit
 from bot.tg import outbox
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ async def edit_button(
         return invalid
     field, number = data.field, data.number
     if field == "c":
-        await svc.store.drop_pending_edit(user_id)
+        await store_of(svc).drop_pending_edit(user_id)
         await outbox.edit(context.bot, chat_id, message_id, t(lang, "edit_cancelled"))
         return None, False
     if field in ("r", "n"):
@@ -66,7 +67,7 @@ async def edit_button(
         return None, False
     if field in "okf" and quiz.questions[number - 1].typed:
         return t_plain(lang, "edit_typed_only"), True
-    await svc.store.save_pending_edit(
+    await store_of(svc).save_pending_edit(
         PendingEdit(user_id, row.quiz_no, number, field, None, svc.clock())
     )
     prompt = render.prompt(lang, quiz, number, field)
@@ -83,7 +84,7 @@ async def text_sent(update: Update, context: Context) -> bool:
     if message is None or message.text is None or user is None:
         return False
     svc = context.bot_data
-    pending = await svc.store.pending_edit(user.id)
+    pending = await store_of(svc).pending_edit(user.id)
     if pending is None or pending.field not in TYPED_FIELDS:
         return False
     lang = await private_here(update, context)
@@ -92,7 +93,7 @@ async def text_sent(update: Update, context: Context) -> bool:
     row = svc.authored.row(f"u.{pending.quiz_no}")
     quiz = svc.catalog.get(row.quiz_id) if row is not None else None
     if row is None or quiz is None or row.author_id != user.id:
-        await svc.store.drop_pending_edit(user.id)
+        await store_of(svc).drop_pending_edit(user.id)
         await reply(update, context, t(lang, "edit_gone"))
         return True
     cancel = render.cancel_keyboard(lang, row.quiz_no)
@@ -107,7 +108,7 @@ async def text_sent(update: Update, context: Context) -> bool:
         await reply(update, context, render.problem(lang, text), markup=cancel)
         return True
     saved = await svc.authoring.replace(row, changed)
-    await svc.store.drop_pending_edit(user.id)
+    await store_of(svc).drop_pending_edit(user.id)
     if saved is None:
         await reply(update, context, t(lang, "edit_gone"))
         return True
@@ -130,7 +131,7 @@ async def _uploaded(
 ) -> Notice:
     """Replace the quiz with the file just sent (a new version), or keep both."""
     svc = context.bot_data
-    pending = await svc.store.pending_edit(chat_id)
+    pending = await store_of(svc).pending_edit(chat_id)
     row = svc.authored.row(f"u.{data.quiz_no}")
     if pending is None or pending.field != REPLACE or pending.quiz_no != data.quiz_no:
         return t_plain(lang_, "alert_invalid"), True
@@ -138,7 +139,7 @@ async def _uploaded(
         return t_plain(lang_, "alert_invalid"), True
     origin, _, body = pending.payload.partition("\n")
     new = Quiz.from_json(body, row.quiz_id, row.name)
-    await svc.store.drop_pending_edit(chat_id)
+    await store_of(svc).drop_pending_edit(chat_id)
     if data.field == "r":
         saved = await svc.authoring.replace(row, new)
         if saved is None:

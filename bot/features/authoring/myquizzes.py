@@ -12,6 +12,8 @@ from telegram.helpers import create_deep_linked_url
 from bot.features.authoring import buttons as authoring_buttons
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR, name_key, slug
 from bot.features.authoring.edit_views import my_quizzes_keyboard
+from bot.features.authoring.queries import NameTaken
+from bot.features.authoring.store import store_of
 from bot.features.authoring.views import delete_keyboard, my_quizzes
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
@@ -21,7 +23,7 @@ from bot.routing import guard
 from bot.routing.replies import pressed, quiz_named, reply
 from bot.routing.routes import Button, Command, Notice
 from bot.services.container import Context
-from bot.storage import AuthoredQuiz, NameTaken
+from bot.storage import AuthoredQuiz
 from bot.tg import outbox
 
 SHARE_PREFIX = "sq-"
@@ -34,7 +36,7 @@ async def myquizzes(update: Update, context: Context) -> None:
         return
     svc = context.bot_data
     rows = svc.authored.of_author(update.effective_user.id)
-    runs = await svc.store.run_counts([r.quiz_id for r in rows])
+    runs = await store_of(svc).run_counts([r.quiz_id for r in rows])
     edit = my_quizzes_keyboard(lang, [(r.quiz_no, r.name) for r in rows])
     await reply(update, context, my_quizzes(lang, rows, runs, MAX_QUIZZES_PER_AUTHOR), markup=edit)
 
@@ -75,7 +77,7 @@ async def rename(update: Update, context: Context) -> None:
         await reply(update, context, t(lang, "rename_taken", name=new))
         return
     try:
-        await svc.store.rename_authored(row.quiz_no, new)
+        await store_of(svc).rename_authored(row.quiz_no, new)
     except NameTaken:
         await reply(update, context, t(lang, "rename_taken", name=new))
         return
@@ -111,7 +113,7 @@ async def delete_button(
     if not data.confirm:
         await outbox.edit(context.bot, chat_id, message_id, t(lang, "delete_kept", name=row.name))
         return None, False
-    await svc.store.delete_authored(row.quiz_no, svc.clock())
+    await store_of(svc).delete_authored(row.quiz_no, svc.clock())
     await svc.authoring.refresh(row.quiz_no)
     await outbox.edit(context.bot, chat_id, message_id, t(lang, "delete_done", name=row.name))
     return None, False
@@ -133,7 +135,7 @@ async def _share_text(context: Context, row: AuthoredQuiz) -> Safe:
     token = row.share_token
     if token is None:
         token = secrets.token_urlsafe(12)  # 16 characters of [A-Za-z0-9_-]
-        await svc.store.set_share_token(row.quiz_no, token)
+        await store_of(svc).set_share_token(row.quiz_no, token)
         await svc.authoring.refresh(row.quiz_no)
     url = create_deep_linked_url(context.bot.username, SHARE_PREFIX + token)
     return t(lang, "share_link", name=row.name, url=url)
@@ -169,7 +171,7 @@ async def publish(update: Update, context: Context) -> None:
     row = svc.authored.row(picked.quiz_id) if picked is not None else None
     if row is None:
         return
-    await svc.store.set_published(row.quiz_no, not off)
+    await store_of(svc).set_published(row.quiz_no, not off)
     await svc.authoring.refresh(row.quiz_no)
     await reply(update, context, t(lang, "publish_off" if off else "publish_on", name=row.name))
 
@@ -191,7 +193,7 @@ async def start_shared(update: Update, context: Context) -> None:
     if wait is not None:
         await reply(update, context, wait)
         return
-    author = await svc.store.user_name(row.author_id)
+    author = await store_of(svc).user_name(row.author_id)
     await reply(
         update,
         context,

@@ -19,6 +19,7 @@ from telegram import PollMedia as TgPollMedia
 from telegram.error import TelegramError
 
 from bot.core.images import MAX_IMAGE_BYTES, Picture, PollExtras, Refused, check
+from bot.features.authoring.store import store_of
 from bot.services.container import Services
 
 log = logging.getLogger(__name__)
@@ -51,11 +52,13 @@ async def download(svc: Services, sizes: Sequence[PhotoSize]) -> Photo:
 
 async def keep(svc: Services, photos: Sequence[Photo]) -> None:
     """Keep photos' bytes in SQLite, each with the file_id Telegram gave it."""
-    await svc.store.store_images(
+    await store_of(svc).store_images(
         [(p.picture.sha256, p.picture.mime, p.picture.data) for p in photos]
     )
     for photo in photos:
-        await svc.store.set_image_file_id(photo.picture.sha256, photo.picture.mime, photo.file_id)
+        await store_of(svc).set_image_file_id(
+            photo.picture.sha256, photo.picture.mime, photo.file_id
+        )
 
 
 def encoded(file_path: str) -> str:

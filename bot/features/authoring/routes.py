@@ -22,6 +22,7 @@ from bot.features.authoring import drafts, photos
 from bot.features.authoring.drafts import DraftQuestion, PollFacts
 from bot.features.authoring.photos import Photo
 from bot.features.authoring.saving import stored_size
+from bot.features.authoring.store import store_of
 from bot.features.authoring.views import (
     added,
     poll_notes,
@@ -49,7 +50,7 @@ async def newquiz(update: Update, context: Context) -> None:
         return
     svc = context.bot_data
     user_id = update.effective_user.id
-    current = await svc.store.draft(user_id)
+    current = await store_of(svc).draft(user_id)
     if current is not None:  # one draft a user: /newquiz again changes nothing
         count = len(drafts.from_json(current.questions))
         await reply(
@@ -62,7 +63,7 @@ async def newquiz(update: Update, context: Context) -> None:
         )
         return
     title = drafts.check_title(" ".join(context.args or []))
-    await svc.store.save_draft(
+    await store_of(svc).save_draft(
         Draft(user_id, "questions" if title else "title", title, lang, "[]", svc.clock())
     )
     await reply(
@@ -77,7 +78,7 @@ async def cancel(update: Update, context: Context) -> None:
     lang = context.lang
     if update.effective_user is None:
         return
-    dropped = await context.bot_data.store.drop_draft(update.effective_user.id)
+    dropped = await store_of(context.bot_data).drop_draft(update.effective_user.id)
     await reply(update, context, t(lang, "author_cancelled" if dropped else "author_no_draft"))
 
 
@@ -85,7 +86,7 @@ async def done(update: Update, context: Context) -> None:
     """Validate the draft as a whole and save it as the author's quiz."""
     lang, user = context.lang, context.caller.user
     svc = context.bot_data
-    current = await svc.store.draft(user.id)
+    current = await store_of(svc).draft(user.id)
     if current is None:
         await reply(update, context, t(lang, "author_no_draft"))
         return
@@ -113,7 +114,7 @@ async def done(update: Update, context: Context) -> None:
             update, context, t(lang, "author_quiz_limit", limit=drafts.MAX_QUIZZES_PER_AUTHOR)
         )
         return
-    await svc.store.drop_draft(user.id)
+    await store_of(svc).drop_draft(user.id)
     card = quiz_card(lang, context.bot.username, saved.row)
     await reply(update, context, saved_text(lang, saved.row), markup=card)
 
@@ -127,7 +128,7 @@ async def poll_sent(update: Update, context: Context) -> None:
     lang = await private_here(update, context)
     if lang is None:
         return
-    current = await svc.store.draft(update.effective_user.id)
+    current = await store_of(svc).draft(update.effective_user.id)
     if current is None or current.title is None:
         await reply(update, context, t(lang, "author_poll_no_draft"))
         return
@@ -175,7 +176,7 @@ async def text_sent(update: Update, context: Context) -> None:
     if message is None or message.text is None or user is None:
         return
     svc = context.bot_data
-    current = await svc.store.draft(user.id)
+    current = await store_of(svc).draft(user.id)
     if current is None:
         return  # not writing a quiz: other text is not ours to answer
     lang = await private_here(update, context)
@@ -186,7 +187,7 @@ async def text_sent(update: Update, context: Context) -> None:
         if title is None:
             await reply(update, context, t(lang, "author_bad_title", limit=200))
             return
-        await svc.store.save_draft(
+        await store_of(svc).save_draft(
             Draft(user.id, "questions", title, current.language, current.questions, svc.clock())
         )
         await reply(update, context, t(lang, "author_send_questions", title=title))
@@ -216,7 +217,7 @@ async def _add(
     """Append checked questions to the draft, one writer per draft: questions that arrive
     together (polls in one batch) each read the draft the previous one wrote."""
     async with svc.draft_locks.hold(current.user_id):
-        fresh = await svc.store.draft(current.user_id)
+        fresh = await store_of(svc).draft(current.user_id)
         if fresh is not None and fresh.title is not None:
             await _append(update, context, svc, fresh, new, lang, kept, notes)
 
@@ -248,7 +249,7 @@ async def _append(
         return
     questions.extend(new)
     await photos.keep(svc, kept)
-    await svc.store.save_draft(
+    await store_of(svc).save_draft(
         Draft(
             current.user_id,
             "questions",
@@ -280,12 +281,12 @@ async def _undo(update: Update, context: Context, data: authoring_buttons.UndoDa
     svc = context.bot_data
     user_id, chat_id, message_id = pressed(update)
     lang = context.lang
-    current = await svc.store.draft(user_id)
+    current = await store_of(svc).draft(user_id)
     questions = drafts.from_json(current.questions) if current is not None else []
     if current is None or len(questions) != data.number or _stamp(questions[-1]) != data.stamp:
         return t_plain(lang, "author_undo_stale"), True
     questions.pop()
-    await svc.store.save_draft(
+    await store_of(svc).save_draft(
         Draft(
             user_id,
             current.stage,
@@ -309,7 +310,7 @@ async def _pictures(svc: Services, questions: list[DraftQuestion]) -> dict[str, 
     found: dict[str, bytes] = {}
     for name in {q.image for q in questions if q.image is not None}:
         named = STORED_NAME.match(name.rsplit("/", 1)[-1])
-        stored = await svc.store.image_data(named.group(1)) if named else None
+        stored = await store_of(svc).image_data(named.group(1)) if named else None
         if stored is not None:
             found[name] = stored[0]
     return found

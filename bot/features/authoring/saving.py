@@ -14,8 +14,9 @@ from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
 from bot.core.images import Picture
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR, candidate_names, name_key, slug
+from bot.features.authoring.queries import NameTaken, NewAuthored
 from bot.features.authoring.store import AuthoringStore
-from bot.storage import AuthoredQuiz, NameTaken, NewAuthored, NewVersion
+from bot.storage import AuthoredQuiz, NewVersion
 
 
 @dataclass(frozen=True, slots=True)

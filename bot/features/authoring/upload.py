@@ -25,14 +25,16 @@ from bot.features.authoring import draft_text as text_import
 from bot.features.authoring import drafts, photos
 from bot.features.authoring.drafts import MAX_QUIZZES_PER_AUTHOR
 from bot.features.authoring.edit_views import same_title
+from bot.features.authoring.queries import PendingEdit
 from bot.features.authoring.saving import stored_size
+from bot.features.authoring.store import store_of
 from bot.features.authoring.views import import_text, problem_lines, quiz_card
 from bot.i18n import t, t_plain
 from bot.i18n.markup import join
 from bot.routing import guard
 from bot.routing.replies import private_here, reply
 from bot.services.container import Context
-from bot.storage import Draft, PendingEdit
+from bot.storage import Draft
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +116,12 @@ async def document_sent(update: Update, context: Context) -> None:
     hint = quiz.title(quiz.language) or PurePath(filename).stem
     same = [r for r in svc.authored.by_title(hint) if r.author_id == user.id]
     if same:  # a corrected file: replace that quiz (a new version), or keep both
-        await svc.store.store_images((p.sha256, p.mime, p.data) for p in report.pictures.values())
+        await store_of(svc).store_images(
+            (p.sha256, p.mime, p.data) for p in report.pictures.values()
+        )
         payload = f"{report.format}\n{quiz.to_json()}"
         pending = PendingEdit(user.id, same[-1].quiz_no, 0, "replace", payload, svc.clock())
-        await svc.store.save_pending_edit(pending)
+        await store_of(svc).save_pending_edit(pending)
         ask, markup = same_title(lang, same[-1].quiz_no, hint, same[-1].name)
         await reply(update, context, join("\n", [ask, *problem_lines(report, lang)]), markup=markup)
         return
@@ -136,7 +140,7 @@ async def document_sent(update: Update, context: Context) -> None:
         return
     card = quiz_card(lang, context.bot.username, saved.row) if saved.row is not None else None
     text = import_text(lang, saved.row, report)
-    waiting = await svc.store.draft(user.id)
+    waiting = await store_of(svc).draft(user.id)
     if waiting is not None:  # a /newquiz draft is still open: this file did not go into it
         title = waiting.title or t_plain(lang, "draft_untitled")
         text = join("\n\n", [text, t(lang, "upload_draft_waiting", title=title)])
@@ -149,7 +153,7 @@ async def photo_sent(update: Update, context: Context) -> None:
     if message is None or not message.photo or user is None:
         return
     svc = context.bot_data
-    current = await svc.store.draft(user.id)
+    current = await store_of(svc).draft(user.id)
     if current is None:
         return  # not writing a quiz: a photo is not ours to answer
     lang = await private_here(update, context)
@@ -186,7 +190,7 @@ async def photo_sent(update: Update, context: Context) -> None:
         return
     await photos.keep(svc, [photo])
     questions = drafts.with_picture(questions, photo.picture)
-    await svc.store.save_draft(
+    await store_of(svc).save_draft(
         Draft(
             user.id,
             "questions",

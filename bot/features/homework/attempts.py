@@ -40,6 +40,7 @@ from bot.core.scoring import typed_readable
 from bot.core.spacing import first_review
 from bot.features.homework import buttons as homework_buttons
 from bot.features.homework import views as homework_views
+from bot.features.homework.queries import AttemptRefused
 from bot.features.homework.store import HomeworkStore
 from bot.i18n import t
 from bot.i18n.lang import Lang
@@ -50,7 +51,7 @@ from bot.services import pictures
 from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap, edit, sent_after
 from bot.services.progress import restore_engine, save_ticks, ticked_of
-from bot.storage import HOMEWORK, AttemptRefused, EndStatus, NewRun, StoredRun
+from bot.storage import HOMEWORK, EndStatus, NewRun, StoredRun
 from bot.tg import outbox
 from bot.tg.membership import is_member
 

@@ -8,7 +8,7 @@ from typing import ClassVar, Self
 
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS
 from bot.render.buttondata.quiz import OptionData
-from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
+from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData, IdData
 
 #: a homework set from a saved quiz's link runs for one of these (seconds): 1 h, 1, 3, 7 days
 HOMEWORK_DURATIONS = (3600, 86_400, 3 * 86_400, 7 * 86_400)
@@ -25,23 +25,11 @@ class HomeworkAnswerData(OptionData):
 
 
 @dataclass(frozen=True)
-class HomeworkStopData(CallbackData):
+class HomeworkStopData(IdData):
     """``hs:HOMEWORK``: which homework ``/homework stop`` ends, when several are open."""
 
     prefix: ClassVar[str] = "hs"
-    pattern: ClassVar[re.Pattern[str]] = re.compile(r"([1-9][0-9]{0,15})")
     homework_id: int
-
-    def body(self) -> str:
-        return str(self.homework_id)
-
-    @classmethod
-    def build(cls, match: re.Match[str]) -> Self | None:
-        return cls(int(match[1])) if int(match[1]) < MAX_ID else None
-
-    @classmethod
-    def largest(cls) -> Self:
-        return cls(MAX_ID - 1)
 
 
 @dataclass(frozen=True)
@@ -59,10 +47,6 @@ class HomeworkDurationData(CallbackData):
     index: int
     user_id: int
     seconds: int | None = None  # each question's time, picked next (None: not yet)
-
-    def body(self) -> str:
-        text = f"{self.quiz_id}:{self.index}:{self.user_id}"
-        return text if self.seconds is None else f"{text}:{self.seconds}"
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:

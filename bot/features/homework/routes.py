@@ -18,6 +18,7 @@ from bot.core.deadlines import DEFAULT_DURATION, parse_duration, parse_offset, s
 from bot.core.engine import TYPED_MIN_SECONDS
 from bot.features.homework import buttons as homework_buttons
 from bot.features.homework import views as homework_views
+from bot.features.homework.store import store_of
 from bot.i18n import ascii_digits, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
@@ -37,8 +38,8 @@ HW_PAYLOAD = re.compile(r"hw-([1-9][0-9]{0,15})")
 
 async def _open_items(svc: Services, chat_id: int) -> list[tuple[Homework, Quiz | None, int]]:
     items = []
-    for hw in await svc.store.open_homework(chat_id):
-        finished, _ = await svc.store.attempt_counts(hw.homework_id)
+    for hw in await store_of(svc).open_homework(chat_id):
+        finished, _ = await store_of(svc).attempt_counts(hw.homework_id)
         items.append((hw, svc.catalog.get(hw.quiz_id), finished))
     return items
 
@@ -146,7 +147,7 @@ async def timezone_command(update: Update, context: Context) -> None:
         return
     if chat.type == Chat.PRIVATE:
         if offset is None:
-            student = await svc.store.student(user.id)
+            student = await store_of(svc).student(user.id)
             tz = student.tz_minutes if student is not None else None
             await reply(
                 update,
@@ -156,8 +157,8 @@ async def timezone_command(update: Update, context: Context) -> None:
                 else t(lang, "tz_private_show", offset=show_offset(lang, tz)),
             )
             return
-        await svc.store.set_timezone(user.id, offset)
-        student = await svc.store.student(user.id)
+        await store_of(svc).set_timezone(user.id, offset)
+        student = await store_of(svc).student(user.id)
         if student is not None and student.remind_minutes is not None:
             context.bot_data.reviews.arm(user.id, offset, student.remind_minutes)  # re-armed in it
         await reply(update, context, t(lang, "tz_private_set", offset=show_offset(lang, offset)))
@@ -173,18 +174,18 @@ async def timezone_command(update: Update, context: Context) -> None:
     if not await is_moderator(update, svc):
         await reply(update, context, t(lang, "not_moderator"))
         return
-    await svc.store.set_chat_timezone(chat.id, offset)
+    await store_of(svc).set_chat_timezone(chat.id, offset)
     await reply(
         update, context, t(lang, "tz_group_set", offset=show_offset(lang, offset)), important=True
     )
-    for hw in await svc.store.open_homework(chat.id):  # cards show deadlines in the new zone
+    for hw in await store_of(svc).open_homework(chat.id):  # cards show deadlines in the new zone
         hws.refresh_card(hw.homework_id, force=True)
 
 
 async def _stop_picked(context: Context, chat: Chat, homework_id: int) -> tuple[Safe | None, bool]:
     """A button of the ``/homework stop`` picker: (callback answer, as an alert)."""
     svc, lang = context.bot_data, context.lang
-    hw = await svc.store.homework(homework_id)
+    hw = await store_of(svc).homework(homework_id)
     if hw is None or hw.chat_id != chat.id:
         return t(lang, "alert_invalid"), True
     if not await context.bot_data.homeworks.end(homework_id, stopped=True):

@@ -1,4 +1,4 @@
-"""The homework feature's narrow view of the store: what its cards and attempts call."""
+"""The homework feature's narrow view of the store, and the routes' typed way to it."""
 
 from __future__ import annotations
 
@@ -6,21 +6,14 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.core.spacing import Memory
+from bot.features.homework.queries import QuestionTally
+from bot.services.container import Services
 from bot.services.runstore import RunStore
-from bot.storage import (
-    Draft,
-    Homework,
-    Mode,
-    NewHomework,
-    NewRun,
-    QuestionTally,
-    Standing,
-    StoredRun,
-)
+from bot.storage import Draft, Homework, Mode, NewHomework, NewRun, Standing, StoredRun, Student
 
 
 class HomeworkStore(RunStore, Protocol):
-    """What ``Homeworks`` and ``Attempts`` read and write (the driver's part too)."""
+    """What homework's routes, cards and attempts read and write (the driver's part too)."""
 
     async def add_missed(
         self, missed: Sequence[tuple[int, str, str]], memory: Memory, due: float
@@ -39,6 +32,14 @@ class HomeworkStore(RunStore, Protocol):
     async def migrate_chat(self, old_id: int, new_id: int) -> None: ...
     async def open_homework(self, chat_id: int | None = None) -> list[Homework]: ...
     async def running_runs(self, mode: Mode | None = None) -> list[StoredRun]: ...
+    async def set_chat_timezone(self, chat_id: int, tz_minutes: int) -> None: ...
     async def set_homework_card(self, homework_id: int, message_id: int | None) -> None: ...
+    async def set_timezone(self, user_id: int, tz_minutes: int) -> None: ...
     async def start_attempt(self, homework_id: int, user_id: int, run: NewRun) -> StoredRun: ...
+    async def student(self, user_id: int) -> Student | None: ...
     async def unposted_homework(self) -> list[Homework]: ...
+
+
+def store_of(svc: Services) -> HomeworkStore:
+    """The store as this feature sees it (mypy checks the real one fits)."""
+    return svc.store

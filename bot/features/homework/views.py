@@ -13,6 +13,7 @@ from bot.core.engine import Reveal
 from bot.core.limits import MESSAGE_LIMIT
 from bot.core.mathtext import readable
 from bot.features.homework import buttons as homework_buttons
+from bot.features.homework.queries import QuestionTally
 from bot.i18n import num, plural, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
@@ -20,7 +21,7 @@ from bot.render import callbacks
 from bot.render.quiz import explained, options_block, question_message, typed_closed
 from bot.render.teacher import show_deadline
 from bot.render.text import fit, html_name, isolated, plain_text, with_medal
-from bot.storage import Homework, QuestionTally, Standing
+from bot.storage import Homework, Standing
 
 PODIUM = 3  # medals in homework results
 

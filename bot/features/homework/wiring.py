@@ -10,6 +10,7 @@ from telegram.ext import Application
 from bot.core.bank import Quiz
 from bot.features.homework.attempts import Attempts
 from bot.features.homework.cards import Homeworks
+from bot.features.homework.store import store_of
 from bot.i18n.lang import Lang
 from bot.render import teacher as render_teacher
 from bot.services.container import Context, Services
@@ -23,7 +24,7 @@ async def open_homework(app: Application[Any, Any, Any, Any, Any, Any], svc: Ser
 
     hws = Homeworks(
         app,
-        svc.store,
+        store_of(svc),
         lookup,
         svc.clock,
         count_interval=svc.settings.count_interval,
@@ -31,12 +32,12 @@ async def open_homework(app: Application[Any, Any, Any, Any, Any, Any], svc: Ser
         spare_in=svc.pacer.spare_in,
         podium_in_group=svc.settings.homework_in_group,
     )
-    att = Attempts(app, svc.store, lookup, svc.clock, svc.rng)
+    att = Attempts(app, store_of(svc), lookup, svc.clock, svc.rng)
     hws.on_end = att.homework_ended
     att.on_finish = hws.refresh_card
 
     async def deadline_text(homework_id: int, lang: Lang) -> str:
-        hw = await svc.store.homework(homework_id)
+        hw = await store_of(svc).homework(homework_id)
         if hw is None:
             return ""
         return render_teacher.show_deadline(lang, hw.deadline, await hws.timezone(hw.chat_id))

@@ -1,4 +1,4 @@
-"""The practice feature's narrow view of the store: what its sessions call."""
+"""The practice feature's narrow view of the store, and the routes' typed way to it."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.core.spacing import Memory
+from bot.services.container import Services
 from bot.services.runstore import RunStore
 from bot.storage import Draft, Mode, NewRun, OpenReview, StoredRun
 
@@ -21,3 +22,8 @@ class PracticeStore(RunStore, Protocol):
     async def get_run(self, run_id: int) -> StoredRun | None: ...
     async def open_review(self, user_id: int) -> OpenReview | None: ...
     async def running_run(self, chat_id: int, thread_id: int, mode: Mode) -> StoredRun | None: ...
+
+
+def store_of(svc: Services) -> PracticeStore:
+    """The store as this feature sees it (mypy checks the real one fits)."""
+    return svc.store

@@ -15,6 +15,7 @@ from bot import render
 from bot.banks.resolver import Choice, Found, named
 from bot.core.bank import MAX_SECONDS, MIN_SECONDS
 from bot.core.limits import ALERT_LIMIT
+from bot.features.quiz.store import store_of
 from bot.i18n import parse_lang, t, t_plain, whole_number
 from bot.i18n.markup import join
 from bot.render import callbacks
@@ -242,7 +243,7 @@ async def remember(update: object, context: Context) -> None:
     one changed), off the handler's path: a tap's alert never waits for it."""
     if not isinstance(update, Update):
         return
-    store = context.bot_data.store
+    store = store_of(context.bot_data)
     chat, user = update.effective_chat, update.effective_user
     app = context.application
     if not app.running:  # stopping: no new tasks; names are kept current from the next update

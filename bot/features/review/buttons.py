@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
+from bot.core.deadlines import TZ_RANGE
 from bot.render.buttondata.quiz import SUBMIT, shown_text, shown_value
 from bot.tg.callbackdata import MAX_ID, Belongs, CallbackData
 
@@ -49,3 +50,21 @@ class ReviewData(CallbackData):
     @classmethod
     def largest(cls) -> Self:
         return cls(MAX_ID - 1, tuple(range(9, -1, -1)), SUBMIT, 99, 99)
+
+
+@dataclass(frozen=True)
+class TimezoneData(CallbackData):
+    """``tz:MINUTES``: the time zone chosen for ``/remind``, in minutes east of UTC."""
+
+    prefix: ClassVar[str] = "tz"
+    pattern: ClassVar[re.Pattern[str]] = re.compile(r"(0|-?[1-9][0-9]{0,3})")
+    minutes: int
+
+    @classmethod
+    def build(cls, match: re.Match[str]) -> Self | None:
+        minutes = int(match[1])
+        return cls(minutes) if TZ_RANGE[0] <= minutes <= TZ_RANGE[1] else None
+
+    @classmethod
+    def largest(cls) -> Self:
+        return cls(TZ_RANGE[0])

@@ -8,6 +8,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import filters
 
 from bot.features.review import views as review_views
+from bot.features.review.store import store_of
 from bot.render.callbacks import RECAP_PREFIX, RECAP_START
 from bot.routing.replies import reply
 from bot.routing.routes import Command
@@ -60,7 +61,7 @@ async def recap_command(update: Update, context: Context) -> None:
         if len(args) == 1
         else None
     )
-    store = context.bot_data.store
+    store = store_of(context.bot_data)
     if choice is None:
         student = await store.student(user.id)
         on = student is None or student.recaps

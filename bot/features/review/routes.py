@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot import render
 from bot.core.deadlines import parse_offset, show_offset
 from bot.features.review import buttons as review_buttons
+from bot.features.review import views as review_views
+from bot.features.review.buttons import TimezoneData
 from bot.features.review.sessions import TZ_CHOICES, parse_time, show_time
+from bot.features.review.store import store_of
 from bot.i18n import t
-from bot.render import callbacks
 from bot.routing.replies import reply
 from bot.routing.routes import Button, Command, Notice
 from bot.routing.taps import tap_of
@@ -51,7 +52,7 @@ async def remind_command(update: Update, context: Context) -> None:
         context.bot,
         chat.id,
         t(lang, "remind_ask_tz", time=f"{minutes // 60:02d}:{minutes % 60:02d}"),  # ASCII
-        markup=render.timezone_keyboard(lang, TZ_CHOICES),
+        markup=review_views.timezone_keyboard(lang, TZ_CHOICES),
     )
 
 
@@ -63,15 +64,15 @@ async def review_button(
     return await svc.reviews.tap(tap_of(update, svc, data, context.lang))
 
 
-async def timezone_button(update: Update, context: Context, data: callbacks.TimezoneData) -> Notice:
+async def timezone_button(update: Update, context: Context, data: TimezoneData) -> Notice:
     """A time zone button of ``/remind``: store it, arm the reminder, say so in place."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     user_id, lang = query.from_user.id, context.lang
     tz = data.minutes
-    await svc.store.set_timezone(user_id, tz)
-    student = await svc.store.student(user_id)
+    await store_of(svc).set_timezone(user_id, tz)
+    student = await store_of(svc).student(user_id)
     minutes = student.remind_minutes if student is not None else None
     if minutes is None:
         text = t(lang, "remind_usage")
@@ -102,5 +103,5 @@ COMMANDS = (
 )
 BUTTONS = (
     Button(review_buttons.ReviewData, review_button, who="participant", where="private"),
-    Button(callbacks.TimezoneData, timezone_button, who="anyone", where="private"),
+    Button(TimezoneData, timezone_button, who="anyone", where="private"),
 )

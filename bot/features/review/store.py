@@ -1,4 +1,4 @@
-"""The review feature's narrow view of the store: what its recaps and review sessions call."""
+"""The review feature's narrow view of the store, and the routes' typed way to it."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from typing import Protocol
 
 from bot.core.spacing import Memory
 from bot.i18n.lang import Lang
+from bot.services.container import Services
 from bot.storage import Answer, Card, OpenReview, Standing, StoredRun, Student
 
 
 class ReviewStore(Protocol):
-    """What ``Recaps`` and ``Reviews`` read and write."""
+    """What recaps, ``/review`` and their routes read and write."""
 
     async def add_missed(
         self, missed: Sequence[tuple[int, str, str]], memory: Memory, due: float
@@ -36,9 +37,15 @@ class ReviewStore(Protocol):
     async def run_version(self, run_id: int) -> int | None: ...
     async def set_open_message(self, user_id: int, card_id: int, message_id: int) -> None: ...
     async def set_open_review(self, user_id: int, opened: OpenReview | None) -> None: ...
+    async def set_recaps(self, user_id: int, on: bool) -> None: ...
     async def set_reminder(self, user_id: int, minutes: int | None) -> None: ...
     async def set_started(self, user_id: int, started: bool) -> None: ...
     async def set_timezone(self, user_id: int, tz_minutes: int) -> None: ...
     async def student(self, user_id: int) -> Student | None: ...
     async def toggle_review_pick(self, user_id: int, opened: OpenReview, letter: str) -> str: ...
     async def user_language(self, user_id: int) -> Lang | None: ...
+
+
+def store_of(svc: Services) -> ReviewStore:
+    """The store as this feature sees it (mypy checks the real one fits)."""
+    return svc.store

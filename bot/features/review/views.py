@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
 from bot.core.bank import Question, Quiz
-from bot.i18n import t
+from bot.features.review.buttons import TimezoneData
+from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
+from bot.render import callbacks
 from bot.render.quiz import explained, labels, options_block, typed_answers
 from bot.render.text import MESSAGE_LIMIT, fit, label, pack
 
@@ -190,4 +194,19 @@ def review_answered(
             join("\n", mine),
             schedule,
         ],
+    )
+
+
+def timezone_keyboard(lang: Lang, choices: Sequence[tuple[int, str]]) -> InlineKeyboardMarkup:
+    """One button per (minutes east of UTC, label key) for ``/remind``."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, key),
+                    callback_data=callbacks.encode(TimezoneData(value)),
+                )
+            ]
+            for value, key in choices
+        ]
     )

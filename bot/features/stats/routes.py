@@ -11,8 +11,9 @@ from telegram.error import TelegramError
 from bot import render
 from bot.banks.resolver import Choice
 from bot.features.stats import views as stats_views
+from bot.features.stats.buttons import ResetData
+from bot.features.stats.store import store_of
 from bot.i18n import t, t_plain, whole_number
-from bot.render import callbacks
 from bot.render import export as render_export
 from bot.routing.replies import quiz_named, reply, thread_of
 from bot.routing.routes import Button, Command, Notice
@@ -31,7 +32,7 @@ async def leaderboard(update: Update, context: Context) -> None:
     chat, user, lang = context.caller.chat, context.caller.user, context.lang
     if chat.type == Chat.PRIVATE:
         await reply(
-            update, context, stats_views.my_groups(await svc.store.user_overview(user.id), lang)
+            update, context, stats_views.my_groups(await store_of(svc).user_overview(user.id), lang)
         )
         return
     args = [a.casefold() for a in context.args or []]
@@ -41,14 +42,14 @@ async def leaderboard(update: Update, context: Context) -> None:
     if args[:1] in (["season"], ["সিজন"]) and number is not None:
         season = number
     elif args:
-        current = await svc.store.current_season(chat.id)
-        played = await svc.store.quizzes_played(chat.id, current)
+        current = await store_of(svc).current_season(chat.id)
+        played = await store_of(svc).quizzes_played(chat.id, current)
         quiz = await quiz_named(
             update, context, "leaderboard", " ".join(args), svc.resolver.known(played)
         )
         if quiz is None:
             return
-    board = await svc.store.leaderboard(
+    board = await store_of(svc).leaderboard(
         chat.id,
         season=season,
         quiz_id=quiz.quiz_id if quiz else None,
@@ -64,10 +65,12 @@ async def me(update: Update, context: Context) -> None:
     svc = context.bot_data
     chat, user, lang = context.caller.chat, context.caller.user, context.lang
     if chat.type != Chat.PRIVATE:
-        row = await svc.store.group_stats(chat.id, user.id, homework=svc.settings.homework_in_group)
+        row = await store_of(svc).group_stats(
+            chat.id, user.id, homework=svc.settings.homework_in_group
+        )
         await reply(update, context, stats_views.me_in_group(row, lang))
         return
-    overview = await svc.store.user_overview(user.id)
+    overview = await store_of(svc).user_overview(user.id)
     await reply(update, context, stats_views.me_private(overview, lang, svc.catalog))
 
 
@@ -78,27 +81,27 @@ async def reset(update: Update, context: Context) -> None:
     if chat is None or message is None:
         return
     lang = context.lang
-    season = await svc.store.current_season(chat.id)
+    season = await store_of(svc).current_season(chat.id)
     await outbox.send(
         context.bot,
         chat.id,
         t(lang, "reset_confirm", season=season),
         thread_id=thread_of(message),
-        markup=render.reset_keyboard(lang, season),
+        markup=stats_views.reset_keyboard(lang, season),
     )
 
 
-async def reset_button(update: Update, context: Context, data: callbacks.ResetData) -> Notice:
+async def reset_button(update: Update, context: Context, data: ResetData) -> Notice:
     """The confirm or cancel button of ``/resetleaderboard``."""
     svc = context.bot_data
     query = update.callback_query
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = context.lang
-    if data.season != await svc.store.current_season(chat.id):
+    if data.season != await store_of(svc).current_season(chat.id):
         return t(lang, "reset_stale"), True
     if data.confirm:
-        season = await svc.store.new_season(chat.id, after=data.season)
+        season = await store_of(svc).new_season(chat.id, after=data.season)
         if season is None:  # reset already (a double tap, a tap delivered again)
             return t(lang, "reset_stale"), True
         text = t(lang, "reset_done", season=season)
@@ -118,7 +121,7 @@ async def export(update: Update, context: Context) -> None:
         return f"{found.name} ({found.title(lang)})" if found else "—"
 
     text = render_export.results_csv(
-        await svc.store.export_answers(chat.id), svc.catalog.get, quiz_label, lang
+        await store_of(svc).export_answers(chat.id), svc.catalog.get, quiz_label, lang
     )
     if text.count("\n") <= 1:
         await reply(update, context, t(lang, "export_empty"), important=True)
@@ -146,7 +149,7 @@ async def export(update: Update, context: Context) -> None:
             filename=f"quizbot-results-{group}-{day}.csv",
             caption=t(private_lang, "export_caption"),
         )
-        questions = await analysis.questions_csv(svc.store, svc.catalog.get, chat.id, lang)
+        questions = await analysis.questions_csv(store_of(svc), svc.catalog.get, chat.id, lang)
         if questions is not None:  # the second file: how each question works, this season
             await context.bot.send_document(
                 user.id,
@@ -195,4 +198,4 @@ COMMANDS = (
         "export", export, who="moderator", where="group", help="help_export", menu="cmd_export"
     ),
 )
-BUTTONS = (Button(callbacks.ResetData, reset_button, who="moderator", where="group"),)
+BUTTONS = (Button(ResetData, reset_button, who="moderator", where="group"),)

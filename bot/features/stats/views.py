@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from telegram import InlineKeyboardMarkup
+
 from bot.banks.catalog import Catalog
 from bot.core.mathtext import readable
+from bot.features.stats.buttons import ResetData
+from bot.features.stats.queries import GroupLine, Leaderboard, Overview
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
+from bot.render import keyboards
 from bot.render.text import fit, html_name, with_medal
-from bot.storage import GroupLine, Leaderboard, Overview, Standing
+from bot.storage import Standing
 
 WEAK_QUESTION = 70  # characters of a question's text in /me's "questions you miss most"
 
@@ -118,3 +123,10 @@ def me_private(overview: Overview, lang: Lang, catalog: Catalog) -> Safe:
                 )
             )
     return join("\n", lines)
+
+
+def reset_keyboard(lang: Lang, season: int) -> InlineKeyboardMarkup:
+    """Confirm or cancel ``/resetleaderboard``."""
+    return keyboards.confirm_keyboard(
+        lang, "reset_yes", "reset_no", lambda yes: ResetData(season, yes)
+    )

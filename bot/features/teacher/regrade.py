@@ -13,6 +13,8 @@ from telegram import Chat, Update
 
 from bot.core.bank import Quiz
 from bot.core.regrade import NewKey, TextKey, rekey, rescore
+from bot.features.teacher import views as teacher_views
+from bot.features.teacher.buttons import RegradeData, RunRegradeData
 from bot.features.teacher.regrade_keys import (
     accepting,
     current_key_label,
@@ -23,6 +25,7 @@ from bot.features.teacher.regrade_keys import (
     report_how,
     split_args,
 )
+from bot.features.teacher.store import store_of
 from bot.i18n import ascii_digits, num, t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
@@ -125,7 +128,7 @@ async def regrade_command(update: Update, context: Context) -> None:
         key = read
     code = key_code(quiz.questions[number - 1], key) if key is not None else "0"
     try:
-        markup = render_teacher.regrade_keyboard(lang, quiz.id, number, code)
+        markup = teacher_views.regrade_keyboard(lang, quiz.id, number, code)
     except ValueError:  # a number too long for its button
         await reply(update, context, t(lang, "regrade_key_long"), important=True)
         return
@@ -158,9 +161,9 @@ async def _preview(
     )
     lines = [_head(lang, quiz, number, key), counts]
     if number and key is not None:
-        fix = last_fix(await svc.store.key_fixes(quiz.id), quiz.questions[number - 1].id)
+        fix = last_fix(await store_of(svc).key_fixes(quiz.id), quiz.questions[number - 1].id)
         if fix is not None and undoes(fix, key):
-            tz = await svc.store.chat_timezone(chat_id)
+            tz = await store_of(svc).chat_timezone(chat_id)
             when = render_teacher.show_deadline(lang, fix.fixed_at, tz or 0)
             lines.insert(1, t(lang, "regrade_undoes", n=number, when=when))
     return join("\n", lines)
@@ -204,8 +207,8 @@ async def _regrade(
         questions = {question.id: rekey(question, key)}
     else:
         questions = {q.id: q for q in quiz.questions}
-    season = await svc.store.current_season(chat_id)
-    answers = await svc.store.season_answers(chat_id, season, quiz.id)
+    season = await store_of(svc).current_season(chat_id)
+    answers = await store_of(svc).season_answers(chat_id, season, quiz.id)
     changes = rescore(answers, questions, quiz.all_or_nothing)
     outcome = Outcome(
         sum(1 for c in changes if c.rescored),
@@ -218,7 +221,7 @@ async def _regrade(
     ]
     if apply and question is not None and key is not None and outcome.new_key:
         await keep_fix(
-            svc.store,
+            store_of(svc),
             svc.catalog,
             svc.authored,
             svc.attempts,
@@ -231,7 +234,7 @@ async def _regrade(
             now=svc.clock(),
         )
     elif apply and changes:
-        await svc.store.apply_regrade(rescored)
+        await store_of(svc).apply_regrade(rescored)
     if apply:
         log.info("chat %s: quiz %s re-graded, %s answers changed", chat_id, quiz.id, len(changes))
     return outcome
@@ -260,16 +263,16 @@ async def _stored_key(
     question = quiz.questions[number - 1]
     typed: list[str] = []
     if code.startswith("+"):
-        season = await svc.store.current_season(chat_id)
+        season = await store_of(svc).current_season(chat_id)
         typed = [
             a.given
-            for a in await svc.store.season_answers(chat_id, season, quiz.id)
+            for a in await store_of(svc).season_answers(chat_id, season, quiz.id)
             if a.question_id == question.id and a.given is not None
         ]
     return key_of_code(question, code, typed)
 
 
-async def regrade_button(update: Update, context: Context, data: callbacks.RegradeData) -> Notice:
+async def regrade_button(update: Update, context: Context, data: RegradeData) -> Notice:
     """Apply (or drop) the re-grading ``/regrade`` previewed (its rule: the group's moderators,
     in the group) of a quiz they may see there."""
     svc = context.bot_data
@@ -312,9 +315,9 @@ async def button(update: Update, context: Context, data: ReportButton) -> Notice
     chat, user = query.message.chat, query.from_user
     lang = context.lang
     if isinstance(data, callbacks.CardReportData):  # the student's own card: its rule
-        card = await svc.store.card(data.card_id)
+        card = await store_of(svc).card(data.card_id)
         found = (
-            await svc.store.latest_answer_run(user.id, card.quiz_id, card.question_id)
+            await store_of(svc).latest_answer_run(user.id, card.quiz_id, card.question_id)
             if card is not None
             else None
         )
@@ -323,7 +326,9 @@ async def button(update: Update, context: Context, data: ReportButton) -> Notice
         data = callbacks.ReportData(found[0], found[1])
     if data.reason is None:
         return await _ask_reason(context, chat.id, data)
-    added = await svc.store.add_report(data.run_id, data.q_index, user.id, data.reason, svc.clock())
+    added = await store_of(svc).add_report(
+        data.run_id, data.q_index, user.id, data.reason, svc.clock()
+    )
     if added is None:
         return t_plain(lang, "alert_invalid"), True
     if not added:
@@ -347,7 +352,7 @@ async def _tell_teachers(
     message each: the question, the reason, its key, and how to re-grade it (a preview first):
     a button per other option of a one-answer question, one accepting the short answer the
     student typed, the typed ``/regrade`` otherwise."""
-    run = await svc.store.get_run(run_id)
+    run = await store_of(svc).get_run(run_id)
     quiz = svc.catalog.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or q_index >= run.question_count:
         return
@@ -363,7 +368,7 @@ async def _tell_teachers(
         return
     teachers = {await _run_teacher(svc, run), row.author_id if row else None}
     group = Chat(run.chat_id, Chat.SUPERGROUP)
-    title = await svc.store.chat_title(run.chat_id)
+    title = await store_of(svc).chat_title(run.chat_id)
     accept = await _typed_by(svc, run, q_index, reporter, quiz, number) if number else None
     name = svc.resolver.name(quiz.id)
     for teacher in sorted(u for u in teachers if u is not None and u != reporter):
@@ -382,7 +387,7 @@ async def _tell_teachers(
             right=current_key_label(lang, question),
             how=report_how(lang, question, name, number, accept is not None),
         )
-        markup = render_teacher.report_regrade_keyboard(lang, quiz, run_id, number, accept)
+        markup = teacher_views.report_regrade_keyboard(lang, quiz, run_id, number, accept)
         await outbox.send(context.bot, teacher, text, markup=markup)
 
 
@@ -404,7 +409,7 @@ async def _tell_author(
     typed = next(
         (
             a.given
-            for a in await svc.store.answers(run.run_id)
+            for a in await store_of(svc).answers(run.run_id)
             if a.q_index == q_index and a.user_id == reporter and a.option < 0
         ),
         None,
@@ -433,11 +438,11 @@ async def _typed_by(
     question = quiz.questions[number - 1]
     if not question.typed:
         return None
-    season = await svc.store.current_season(run.chat_id)
+    season = await store_of(svc).current_season(run.chat_id)
     given = next(
         (
             a
-            for a in await svc.store.season_answers(run.chat_id, season, quiz.id)
+            for a in await store_of(svc).season_answers(run.chat_id, season, quiz.id)
             if a.run_id == run.run_id and a.q_index == q_index and a.user_id == reporter
         ),
         None,
@@ -450,7 +455,7 @@ async def _typed_by(
         return None
     code = key_code(question, key)
     try:  # a number too long for its button: the typed /regrade only
-        callbacks.encode(callbacks.RunRegradeData(run.run_id, number, code, "y"))
+        callbacks.encode(RunRegradeData(run.run_id, number, code, "y"))
     except ValueError:
         return None
     return text, code
@@ -461,14 +466,12 @@ async def _run_teacher(svc: Services, run: StoredRun) -> int | None:
     student's attempt is for."""
     if run.mode != HOMEWORK:
         return run.started_by
-    homework_id = await svc.store.attempt_homework(run.run_id)
-    homework = await svc.store.homework(homework_id) if homework_id is not None else None
+    homework_id = await store_of(svc).attempt_homework(run.run_id)
+    homework = await store_of(svc).homework(homework_id) if homework_id is not None else None
     return homework.set_by if homework is not None else None
 
 
-async def run_regrade_button(
-    update: Update, context: Context, data: callbacks.RunRegradeData
-) -> Notice:
+async def run_regrade_button(update: Update, context: Context, data: RunRegradeData) -> Notice:
     """A button under a report the teacher received privately: preview, apply or drop a
     re-grading of the run's group (its rule: the group's moderators, privately)."""
     svc = context.bot_data
@@ -476,7 +479,7 @@ async def run_regrade_button(
     assert query is not None and query.message is not None
     chat = query.message.chat
     lang = context.lang
-    run = await svc.store.get_run(data.run_id)
+    run = await store_of(svc).get_run(data.run_id)
     quiz = svc.catalog.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or run.chat_id >= 0 or data.number > len(quiz.questions):
         return t_plain(lang, "alert_invalid"), True
@@ -500,14 +503,14 @@ async def run_regrade_button(
     if not outcome.flips and not outcome.points and not outcome.new_key:
         return t_plain(lang, "regrade_nothing"), True
     preview = await _preview(svc, run.chat_id, lang, quiz, data.number, key, outcome)
-    markup = render_teacher.run_regrade_keyboard(lang, data.run_id, data.number, data.key)
+    markup = teacher_views.run_regrade_keyboard(lang, data.run_id, data.number, data.key)
     await outbox.send(context.bot, chat.id, preview, markup=markup)
     return None, False
 
 
 async def _ask_reason(context: Context, chat_id: int, data: callbacks.ReportData) -> Notice:
     svc, lang = context.bot_data, context.lang
-    run = await svc.store.get_run(data.run_id)
+    run = await store_of(svc).get_run(data.run_id)
     quiz = svc.catalog.get(run.quiz_id) if run is not None else None
     if run is None or quiz is None or data.q_index >= run.question_count:
         return t_plain(lang, "alert_invalid"), True
@@ -515,7 +518,7 @@ async def _ask_reason(context: Context, chat_id: int, data: callbacks.ReportData
         context.bot,
         chat_id,
         t(lang, "report_ask", n=data.q_index + 1, title=quiz.title(lang)),
-        markup=render_teacher.reason_keyboard(lang, data.run_id, data.q_index),
+        markup=teacher_views.reason_keyboard(lang, data.run_id, data.q_index),
     )
     return None, False
 
@@ -535,6 +538,6 @@ COMMANDS = (
 BUTTONS = (
     Button(callbacks.ReportData, button, who="participant", where="private"),
     Button(callbacks.CardReportData, button, who="participant", where="private"),
-    Button(callbacks.RegradeData, regrade_button, who="moderator", where="group"),
-    Button(callbacks.RunRegradeData, run_regrade_button, who="moderator", where="private"),
+    Button(RegradeData, regrade_button, who="moderator", where="group"),
+    Button(RunRegradeData, run_regrade_button, who="moderator", where="private"),
 )

@@ -15,6 +15,7 @@ from telegram import Chat, Update
 from telegram.ext import filters
 
 from bot.core.bank import Quiz
+from bot.features.teacher.store import store_of
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
@@ -36,17 +37,17 @@ AN_PAYLOAD = re.compile(r"an-([1-9][0-9]{0,15})_(U[1-9][0-9]{0,15}|[a-z0-9][a-z0
 
 
 async def _analysis_texts(svc: Services, chat_id: int, quiz: Quiz, lang: Lang) -> list[Safe]:
-    season = await svc.store.current_season(chat_id)
-    result = await analysis.build(svc.store, chat_id, season, quiz)
-    title = await svc.store.chat_title(chat_id) or t_plain(lang, "your_group")
+    season = await store_of(svc).current_season(chat_id)
+    result = await analysis.build(store_of(svc), chat_id, season, quiz)
+    title = await store_of(svc).chat_title(chat_id) or t_plain(lang, "your_group")
     return render_teacher.analysis_messages(
         quiz,
         lang,
         result,
         group=title,
         season=season,
-        reports=await svc.store.report_counts(chat_id, quiz.id),
-        resolved=await svc.store.resolved_reports(chat_id, quiz.id),
+        reports=await store_of(svc).report_counts(chat_id, quiz.id),
+        resolved=await store_of(svc).resolved_reports(chat_id, quiz.id),
     )
 
 

@@ -88,9 +88,6 @@ class PickData(CallbackData):
     command: str
     quiz_id: str
 
-    def body(self) -> str:
-        return f"{self.command}:{self.quiz_id}"
-
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
         return cls(match[1], match[2])

@@ -11,7 +11,8 @@ from harness import BotHarness
 from quizkit import assert_quiet, open_question, populate
 
 from bot.features.authoring import drafts
-from bot.storage import Draft, NewAuthored
+from bot.features.authoring.queries import NewAuthored
+from bot.storage import Draft
 
 
 def bot_texts(tg: FakeTelegram, user: User) -> list[str]:

@@ -15,11 +15,11 @@ from harness import BotHarness
 from quizkit import ROOT, assert_quiet, button_data, open_question, populate
 from shipkit import LOCALE
 
+from bot.app.store import Store
 from bot.banks.importers import import_bytes
 from bot.banks.yaml_reader import load_quiz
 from bot.cli import main
 from bot.render import bank_limits
-from bot.storage import Store
 
 
 async def export(args: list[str], env: dict[str, str]) -> int:

@@ -15,11 +15,12 @@ from harness import BotHarness
 from quizkit import ROOT, populate
 from storedkit import old_file
 
+from bot.app.store import Store
 from bot.banks.authored import CACHE_SIZE
 from bot.banks.yaml_reader import load_quiz
 from bot.banks.yaml_writer import write_yaml
 from bot.core.bank import Quiz
-from bot.storage import NewAuthored, Store
+from bot.features.authoring.queries import NewAuthored
 from bot.storage.schema import migrate
 
 ZERO = load_quiz(ROOT / "questions" / "zero.yaml")  # bilingual titles

@@ -18,12 +18,12 @@ from quizkit import ROOT, open_question, populate
 from storedkit import ZERO_YAML, old_file
 from uploadkit import upload
 
+from bot.app.store import Store
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.catalog import Catalog
 from bot.banks.yaml_reader import load_quiz
 from bot.core.bank import Quiz
 from bot.core.limits import bank_limits
-from bot.storage import Store
 
 MB = 1024 * 1024
 

@@ -24,6 +24,7 @@ from quizkit import ROOT, until
 from storedkit import ZERO_YAML, old_file
 
 import bot.banks.yaml_reader
+from bot.app.store import Store
 from bot.banks import authored_convert, convert_worker
 from bot.banks.authored import AuthoredCatalog
 from bot.banks.authored_convert import BATCH, Converter
@@ -31,7 +32,6 @@ from bot.banks.catalog import Catalog
 from bot.banks.importers.sandbox import ParsePool
 from bot.core.bank import Quiz
 from bot.core.limits import bank_limits
-from bot.storage import Store
 from bot.storage.schema import migrate
 
 BOT_CODE = str(ROOT / "bot") + os.sep

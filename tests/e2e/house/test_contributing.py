@@ -16,15 +16,12 @@ from botproc import BotProcess
 from fakebot import FakeTelegram
 from quizkit import ROOT, populate
 
-BUTTONS = '''"""The buttons of the stats feature's own (CONTRIBUTING.md's worked example)."""
+#: appended to the feature's buttons.py (it has the imports the class needs but MAX_ID)
+BUTTONS = '''
 
-from __future__ import annotations
+# --- CONTRIBUTING.md's worked example -------------------------------------------------------------
 
-import re
-from dataclasses import dataclass
-from typing import ClassVar, Self
-
-from bot.tg.callbackdata import MAX_ID, CallbackData
+from bot.tg.callbackdata import MAX_ID  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -34,9 +31,6 @@ class PingData(CallbackData):
     prefix: ClassVar[str] = "pg"
     pattern: ClassVar[re.Pattern[str]] = re.compile(r"(-?[1-9][0-9]{0,15})")
     chat_id: int
-
-    def body(self) -> str:
-        return str(self.chat_id)
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:
@@ -95,7 +89,8 @@ def po_entries(lang: str) -> str:
 def add_the_example(tree: Path) -> None:
     """CONTRIBUTING.md's three steps: the data, the handlers and entries, the strings."""
     stats = tree / "bot" / "features" / "stats"
-    (stats / "buttons.py").write_text(BUTTONS, encoding="utf-8")
+    buttons = stats / "buttons.py"
+    buttons.write_text(buttons.read_text(encoding="utf-8") + BUTTONS, encoding="utf-8")
     routes = stats / "routes.py"
     routes.write_text(routes.read_text(encoding="utf-8") + ROUTES, encoding="utf-8")
     for lang in STRINGS:

@@ -21,6 +21,7 @@ from bot.app.application import build_application
 from bot.app.registry import BUTTONS, COMMANDS, REGISTRY, TEACHER_HELP, Registry
 from bot.core.settings import load_settings
 from bot.features.quiz import routes as commands
+from bot.features.stats.buttons import ResetData
 from bot.i18n import t
 from bot.i18n.markup import html
 from bot.render import callbacks
@@ -146,20 +147,20 @@ def test_an_entry_without_its_access_rule_is_refused_by_name() -> None:
             Registry((*COMMANDS, command), BUTTONS)
     with pytest.raises(ValueError, match="/nope: who='author' is a button's rule"):
         Registry((*COMMANDS, Command("nope", noop, who="author", where="both")), BUTTONS)
-    others = tuple(b for b in BUTTONS if b.kind is not callbacks.ResetData)
+    others = tuple(b for b in BUTTONS if b.kind is not ResetData)
     for button in (
-        Button(callbacks.ResetData, tap),
-        Button(callbacks.ResetData, tap, who="moderator"),
-        Button(callbacks.ResetData, tap, where="group"),
-        Button(callbacks.ResetData, tap, who=(), where="group"),
+        Button(ResetData, tap),
+        Button(ResetData, tap, who="moderator"),
+        Button(ResetData, tap, where="group"),
+        Button(ResetData, tap, who=(), where="group"),
     ):
         with pytest.raises(ValueError, match=r"button ResetData \(.*tap\): no access rule"):
             Registry(COMMANDS, (*others, button))
     # an author's button must name a quiz; a setter's, the user the link was made for
     with pytest.raises(ValueError, match="ResetData: who='author' needs data naming quiz"):
-        Registry(COMMANDS, (*others, Button(callbacks.ResetData, tap, who="author", where="group")))
+        Registry(COMMANDS, (*others, Button(ResetData, tap, who="author", where="group")))
     with pytest.raises(ValueError, match="ResetData: who='setter' needs data naming link"):
-        Registry(COMMANDS, (*others, Button(callbacks.ResetData, tap, who="setter", where="group")))
+        Registry(COMMANDS, (*others, Button(ResetData, tap, who="setter", where="group")))
     # and the application is never built from such a table
     broken = (*COMMANDS, Command("nope", noop, help="help_next"))
     with pytest.raises(ValueError, match="/nope"):

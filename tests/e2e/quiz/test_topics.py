@@ -22,7 +22,8 @@ from quizkit import (
     until,
 )
 
-from bot.storage import Leaderboard, StoredRun
+from bot.features.stats.queries import Leaderboard
+from bot.storage import StoredRun
 
 LECTURES, QUIZ = 50, 80  # thread ids of two forum topics
 

@@ -17,6 +17,7 @@ import pytest
 from clockkit import ManualClock
 from quizkit import until
 
+from bot.app.store import Store
 from bot.storage import (
     SCHEMA_VERSION,
     Answer,
@@ -25,7 +26,6 @@ from bot.storage import (
     NewRun,
     Plan,
     RunConflict,
-    Store,
     StoreClosed,
     create_schema,
     plan_to_json,

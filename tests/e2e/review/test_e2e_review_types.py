@@ -18,9 +18,10 @@ from quizkit import bank_env, button_data, labels_of
 from reviewkit import say
 from typeskit import answered
 
+from bot.app.store import Store
 from bot.core import spacing
 from bot.core.engine import DAY
-from bot.storage import Card, Store
+from bot.storage import Card
 from bot.storage.schema import prepare_file
 
 BANK = """\

@@ -13,8 +13,8 @@ from harness import BotHarness
 from quizkit import ZERO, button_data, correct_label
 from reviewkit import say
 
+from bot.app.store import Store
 from bot.core.spacing import DAY, LEARNT_DAYS, Memory, first_review, review
-from bot.storage import Store
 from bot.storage.schema import migrate
 
 T0 = 1_750_000_000.0  # a fixed moment: schedules are reproducible

@@ -34,6 +34,8 @@ from bot.core.bank import MAX_SECONDS, MIN_SECONDS, QUIZ_ID
 from bot.features.authoring import buttons as authoring_buttons
 from bot.features.quiz.routes import _seconds, parse_quiz_args
 from bot.features.review import buttons as review_buttons
+from bot.features.review.buttons import TimezoneData
+from bot.features.stats.buttons import ResetData
 from bot.render import NAME_LIMIT, callbacks
 
 OTHER_GROUP = -1009876543210
@@ -67,10 +69,10 @@ def check_parsed(raw: str) -> None:
         assert 0 <= data.shown < len(data.order) or data.shown == callbacks.SUBMIT
         assert 0 <= data.right <= data.step <= 99
         assert data.step >= 1
-    elif isinstance(data, callbacks.TimezoneData):
+    elif isinstance(data, TimezoneData):
         assert -720 <= data.minutes <= 840
     else:
-        assert isinstance(data, callbacks.ResetData)
+        assert isinstance(data, ResetData)
         assert 1 <= data.season < 1_000_000
         assert isinstance(data.confirm, bool)
     assert callbacks.encode(data) == raw  # exactly one spelling of each meaning
@@ -106,7 +108,7 @@ def test_callback_parse_never_raises_and_stays_in_bounds(raw: str) -> None:
             callbacks.AnswerData, st.integers(1, 2**53 - 1), st.integers(0, 999), st.integers(0, 9)
         ),
         st.builds(callbacks.StartData, st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}", fullmatch=True)),
-        st.builds(callbacks.ResetData, st.integers(1, 999_999), st.booleans()),
+        st.builds(ResetData, st.integers(1, 999_999), st.booleans()),
         st.integers(2, 10).flatmap(
             lambda n: st.builds(
                 lambda card, order, shown, step, right: review_buttons.ReviewData(
@@ -119,7 +121,7 @@ def test_callback_parse_never_raises_and_stays_in_bounds(raw: str) -> None:
                 st.integers(0, 99),
             )
         ),
-        st.builds(callbacks.TimezoneData, st.integers(-720, 840)),
+        st.builds(TimezoneData, st.integers(-720, 840)),
         st.builds(callbacks.StartData, st.integers(1, 2**53 - 1).map(lambda n: f"u.{n}")),
         st.builds(authoring_buttons.UndoData, st.integers(1, 999), st.integers(0, 2**32 - 1)),
         st.builds(authoring_buttons.DeleteData, st.integers(1, 2**53 - 1), st.booleans()),

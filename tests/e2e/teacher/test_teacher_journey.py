@@ -18,7 +18,8 @@ from quizkit import open_question, options_shown, populate
 from teacherkit import FrozenClock, harness, hw_question
 
 from bot.features.stats import views as stats_views
-from bot.storage import Leaderboard, Standing
+from bot.features.stats.queries import Leaderboard
+from bot.storage import Standing
 
 INTERNAL_ID = re.compile(r"\bu\.[0-9]+")
 TITLES = {"en": "Cell Biology Basics", "bn": "কোষ জীববিজ্ঞানের মূল কথা"}

@@ -10,6 +10,7 @@ from bot.core.analysis import Response, analyse, group_size
 from bot.core.bank import Accepted, Option, Question, Text
 from bot.core.regrade import Graded, rescore
 from bot.features.homework import buttons as homework_buttons
+from bot.features.teacher.buttons import RegradeData, RunRegradeData
 from bot.render import callbacks
 
 
@@ -183,7 +184,7 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
         ),
         st.builds(callbacks.CardReportData, st.integers(1, 2**53 - 1)),
         st.builds(
-            callbacks.RunRegradeData,
+            RunRegradeData,
             st.integers(1, 2**53 - 1),
             st.integers(1, 999),
             st.one_of(
@@ -194,7 +195,7 @@ def test_an_old_answer_without_its_question_time_gets_the_minimum() -> None:
             st.sampled_from("pyn"),
         ),
         st.builds(
-            callbacks.RegradeData,
+            RegradeData,
             st.from_regex(r"[a-z0-9][a-z0-9_-]{0,31}|u\.[1-9][0-9]{0,15}", fullmatch=True),
             st.integers(0, 999),
             st.one_of(

@@ -18,9 +18,10 @@ from bot.core.regrade import (
     rekey,
     rescore,
 )
+from bot.features.teacher.buttons import RegradeData
 from bot.features.teacher.regrade_keys import key_code, key_of_code, number_key, read_key
 from bot.i18n.markup import Safe
-from bot.render.callbacks import RegradeData, encode, parse
+from bot.render.callbacks import encode, parse
 
 OPTIONS = tuple(Option(x, x) for x in "wxyz")
 MULTI = Question(

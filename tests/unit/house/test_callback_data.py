@@ -13,20 +13,11 @@ import pytest
 from bot.app.registry import REGISTRY
 from bot.features.authoring.buttons import DeleteData, QuizCardData, UndoData
 from bot.features.homework.buttons import HomeworkAnswerData, HomeworkDurationData, HomeworkStopData
-from bot.features.review.buttons import ReviewData
+from bot.features.review.buttons import ReviewData, TimezoneData
+from bot.features.stats.buttons import ResetData
+from bot.features.teacher.buttons import RegradeData, RunRegradeData
 from bot.render import callbacks
-from bot.render.callbacks import (
-    SUBMIT,
-    AnswerData,
-    CardReportData,
-    PickData,
-    RegradeData,
-    ReportData,
-    ResetData,
-    RunRegradeData,
-    StartData,
-    TimezoneData,
-)
+from bot.render.callbacks import SUBMIT, AnswerData, CardReportData, PickData, ReportData, StartData
 from bot.tg.callbackdata import MAX_BYTES, CallbackData, kinds, unpack
 
 #: data as the bot wrote it before its kinds were classes (buttons in chats today), and what

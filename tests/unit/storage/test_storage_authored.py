@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import NameTaken, NewAuthored, Store
+from bot.app.store import Store
+from bot.features.authoring.queries import NameTaken, NewAuthored
 from bot.storage.schema import AUTHORED_STATEMENTS, MIGRATIONS, migrate
 
 STEP = next(

@@ -12,10 +12,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.app.store import Store
+from bot.features.stats.queries import _CHAT_SEASON
 from bot.render.export import results_csv, safe_cell
-from bot.storage import Answer, Mode, NewRun, Plan, Standing, Store
+from bot.storage import Answer, Mode, NewRun, Plan, Standing
 from bot.storage.runs import RUN_COLUMNS
-from bot.storage.stats import _CHAT_SEASON, _RANKED_SQL
+from bot.storage.stats import _RANKED_SQL
 
 RUNNING_SQL: list[tuple[str, tuple[object, ...]]] = [
     (f"SELECT {RUN_COLUMNS} FROM runs WHERE status = 'running' ORDER BY +run_id", ()),

@@ -10,7 +10,9 @@ import pytest
 from clockkit import ManualClock
 from totalskit import PLAN, T0, ans, new_run, totals_and_aggregate, version_3_file
 
-from bot.storage import AttemptRefused, NewHomework, NewRun, Rescored, Store
+from bot.app.store import Store
+from bot.features.homework.queries import AttemptRefused
+from bot.storage import NewHomework, NewRun, Rescored
 from bot.storage.schema import migrate
 
 

@@ -18,20 +18,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from totalskit import T0, TOTALS, ans, new_run, totals_and_aggregate, version_3_file
 
-from bot.storage import (
-    SCHEMA_VERSION,
-    Leaderboard,
-    Store,
-    create_schema,
-)
-from bot.storage.schema import GROUP_TOTALS_AGGREGATE
-from bot.storage.stats import (
+from bot.app.store import Store
+from bot.features.stats.queries import (
     _CHAT_SEASON,
     _TOTALS_GROUPS_SQL,
     _TOTALS_ONE_SQL,
     _TOTALS_RANKED_SQL,
-    _standing,
+    Leaderboard,
 )
+from bot.storage import SCHEMA_VERSION, create_schema
+from bot.storage.schema import GROUP_TOTALS_AGGREGATE
+from bot.storage.stats import _standing
 
 # the rankings as they were computed before version 4: straight from the answers
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from bot.tg.callbackdata import CallbackData, flag
+from bot.tg.callbackdata import CallbackData
 
 
 @dataclass(frozen=True)
@@ -17,9 +17,6 @@ class ResetData(CallbackData):
     pattern: ClassVar[re.Pattern[str]] = re.compile(r"([1-9][0-9]{0,5}):([yn])")
     season: int
     confirm: bool
-
-    def body(self) -> str:
-        return f"{self.season}:{flag(self.confirm)}"
 
     @classmethod
     def build(cls, match: re.Match[str]) -> Self | None:

@@ -1,0 +1,36 @@
+"""The teacher feature's narrow view of the store, and the routes' typed way to it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from bot.services.analysis import AnalysisStore
+from bot.services.container import Services
+from bot.services.keyfix import KeyFixStore
+from bot.storage import Answer, Card, Homework, Rescored, StoredRun
+
+
+class TeacherStore(AnalysisStore, KeyFixStore, Protocol):
+    """What ``/analysis``, reports and re-grades read and write, the analysis's part too."""
+
+    async def add_report(
+        self, run_id: int, q_index: int, user_id: int, reason: str, now: float
+    ) -> bool | None: ...
+    async def answers(self, run_id: int) -> list[Answer]: ...
+    async def apply_regrade(self, changes: Sequence[Rescored]) -> int: ...
+    async def attempt_homework(self, run_id: int) -> int | None: ...
+    async def card(self, card_id: int) -> Card | None: ...
+    async def chat_timezone(self, chat_id: int) -> int | None: ...
+    async def chat_title(self, chat_id: int) -> str | None: ...
+    async def get_run(self, run_id: int) -> StoredRun | None: ...
+    async def homework(self, homework_id: int) -> Homework | None: ...
+    async def latest_answer_run(
+        self, user_id: int, quiz_id: str, question_id: str
+    ) -> tuple[int, int] | None: ...
+    async def resolved_reports(self, chat_id: int, quiz_id: str) -> dict[str, int]: ...
+
+
+def store_of(svc: Services) -> TeacherStore:
+    """The store as this feature sees it (mypy checks the real one fits)."""
+    return svc.store
