@@ -17,9 +17,12 @@ os.environ.setdefault("PTB_TIMEDELTA", "1")
 # fails tests
 os.environ.setdefault("QUIZBOT_STRICT_HTML", "1")
 
+from clockkit import ManualClock
 from fakebot import FakeTelegram
 from fakebot.fixtures import fake_tg  # noqa: F401
 from harness import BotHarness
+
+from bot.app.store import Store
 
 #: modules whose tests are slow (a wheel built, the bench run): marked ``slow``, still run by CI
 SLOW_MODULES = frozenset({"test_wheel", "test_bench_smoke"})
@@ -50,3 +53,13 @@ async def tg() -> AsyncIterator[FakeTelegram]:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "quizbot.sqlite3"
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A new store in the test's folder, on a clock that stands still."""
+    s = await Store.open(tmp_path / "quiz.db", clock=ManualClock())
+    try:
+        yield s
+    finally:
+        await s.close()

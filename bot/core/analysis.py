@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.core.bank import Question
-from bot.core.scoring import normalise, stored_choice
+from bot.core.scoring import earned, normalise, stored_choice
 
 UPPER_SHARE = 0.27
 EASY = 0.90
@@ -58,7 +58,7 @@ class Response:
     @property
     def fraction(self) -> float:
         """The credit earned, 0..1."""
-        return self.credit if self.credit is not None else float(self.correct)
+        return earned(self.credit, self.correct)
 
 
 @dataclass(frozen=True, slots=True)

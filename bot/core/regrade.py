@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 
 from bot.core.bank import Accepted, Question, Quiz
 from bot.core.engine import MAX_POINTS, points_for, streak_bonus, streaks
-from bot.core.scoring import EPSILON, from_letters, grade_choice, grade_typed
+from bot.core.scoring import EPSILON, earned, from_letters, grade_choice, grade_typed
 
 UNKNOWN_TIME_POINTS = MAX_POINTS // 2
 
@@ -56,7 +56,7 @@ class Graded:
     @property
     def fraction(self) -> float:
         """The credit it earned, 0..1."""
-        return self.credit if self.credit is not None else float(self.correct)
+        return earned(self.credit, self.correct)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +74,8 @@ class Change:
     @property
     def rescored(self) -> bool:
         """Whether the credit of the answer changes (not only its points)."""
-        old = self.old_credit if self.old_credit is not None else float(self.old_correct)
-        new = self.credit if self.credit is not None else float(self.correct)
-        return abs(new - old) > EPSILON
+        old = earned(self.old_credit, self.old_correct)
+        return abs(earned(self.credit, self.correct) - old) > EPSILON
 
 
 # --- new keys -------------------------------------------------------------------------------------

@@ -25,6 +25,12 @@ _BENGALI_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
 EPSILON = 1e-9
 
 
+def earned(credit: float | None, correct: bool) -> float:
+    """The credit an answer earned, 0..1, from what is stored: ``credit`` None means full marks
+    when ``correct``, else nothing."""
+    return credit if credit is not None else float(correct)
+
+
 def option_credit(question: Question) -> tuple[float, ...]:
     """Each option's credit (bank order)."""
     if question.fractions:

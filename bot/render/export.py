@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 
 from bot.core.bank import Question, Quiz
 from bot.core.mathtext import readable
-from bot.core.scoring import stored_choice
+from bot.core.scoring import earned, stored_choice
 from bot.i18n.lang import Lang
 from bot.render.text import label
 from bot.storage import Export, ExportAnswer, ExportRun
@@ -115,7 +115,7 @@ def results_csv(
         row = rows.get((a.run_id, a.user_id))
         if row is None:
             row = rows[(a.run_id, a.user_id)] = _Row(runs[a.run_id], a)
-        fraction = a.credit if a.credit is not None else float(a.correct)
+        fraction = earned(a.credit, a.correct)
         row.cells[cells.column(row.run, a)] = cells(row.run, a, fraction)
         row.correct += a.correct
         row.credit += fraction

@@ -146,6 +146,25 @@ def recap_keyboard(
     return InlineKeyboardMarkup(rows) if rows else None
 
 
+def confirm_keyboard(
+    lang: Lang, yes: str, no: str, data: Callable[[bool], callbacks.CallbackData]
+) -> InlineKeyboardMarkup:
+    """One row: the ``yes`` button (callback ``data(True)``), then ``no`` (``data(False)``);
+    ``yes`` and ``no`` are catalog keys."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t_plain(lang, yes), callback_data=callbacks.encode(data(True))
+                ),
+                InlineKeyboardButton(
+                    t_plain(lang, no), callback_data=callbacks.encode(data(False))
+                ),
+            ]
+        ]
+    )
+
+
 def tf_names(lang: Lang) -> list[str]:
     """A true/false question's two buttons, true first, in the chat's language."""
     return [t_plain(lang, "tf_true"), t_plain(lang, "tf_false")]

@@ -87,7 +87,7 @@ async def send(
 ) -> Outcome:
     """Send an HTML message (``Safe``, see ``bot.i18n.markup``) into a chat (and topic);
     ``urgent``: a question or its reveal, first in line when the bot's budget is short."""
-    message = await _attempt(
+    return await _sent(
         "send",
         chat_id,
         bot.send_message(
@@ -101,9 +101,6 @@ async def send(
             rate_limit_args=_limit_args(optional, urgent, max_wait),
         ),
     )
-    if isinstance(message, Outcome):
-        return message
-    return Outcome("ok", message.message_id)
 
 
 async def edit(
@@ -117,9 +114,10 @@ async def edit(
     urgent: bool = False,
 ) -> Outcome:
     """Replace a message's text (and keyboard: None removes it)."""
-    done = await _attempt(
+    return await _edited(
         "edit",
         chat_id,
+        message_id,
         bot.edit_message_text(
             text,
             chat_id=chat_id,
@@ -128,9 +126,6 @@ async def edit(
             rate_limit_args=OPTIONAL if optional else URGENT if urgent else None,
         ),
     )
-    if isinstance(done, Outcome):
-        return done
-    return Outcome("ok", message_id)
 
 
 def _limit_args(optional: bool, urgent: bool, max_wait: float) -> dict[str, object] | None:
@@ -180,9 +175,10 @@ async def edit_caption(
     urgent: bool = False,
 ) -> Outcome:
     """Replace a photo's caption (and keyboard: None removes it); as :func:`edit`."""
-    done = await _attempt(
+    return await _edited(
         "edit caption",
         chat_id,
+        message_id,
         bot.edit_message_caption(
             chat_id=chat_id,
             message_id=message_id,
@@ -191,9 +187,6 @@ async def edit_caption(
             rate_limit_args=OPTIONAL if optional else URGENT if urgent else None,
         ),
     )
-    if isinstance(done, Outcome):
-        return done
-    return Outcome("ok", message_id)
 
 
 async def send_rich(
@@ -216,7 +209,7 @@ async def send_rich(
         kwargs["message_thread_id"] = thread_id
     if markup is not None:
         kwargs["reply_markup"] = markup
-    message = await _attempt(
+    return await _sent(
         "send rich",
         chat_id,
         bot.do_api_request(
@@ -226,9 +219,6 @@ async def send_rich(
             rate_limit_args=_limit_args(optional, urgent, max_wait),
         ),
     )
-    if isinstance(message, Outcome):
-        return message
-    return Outcome("ok", message.message_id)
 
 
 async def edit_rich(
@@ -248,9 +238,10 @@ async def edit_rich(
     # the request carries rich_message instead of text (do_api_request would warn to use
     # edit_message_text)
     rich: dict[str, Any] = {"text": None, "parse_mode": None, "rich_message": {"html": str(html)}}
-    done = await _attempt(
+    return await _edited(
         "edit rich",
         chat_id,
+        message_id,
         bot.edit_message_text(
             "",
             chat_id=chat_id,
@@ -260,9 +251,6 @@ async def edit_rich(
             rate_limit_args=OPTIONAL if optional else URGENT if urgent else None,
         ),
     )
-    if isinstance(done, Outcome):
-        return done
-    return Outcome("ok", message_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +387,18 @@ async def _attempt(what: str, chat_id: int, request: Awaitable[T]) -> T | Outcom
         outcome = _outcome(exc)
         _log(outcome, what, chat_id, exc)
         return outcome
+
+
+async def _sent(what: str, chat_id: int, request: Awaitable[Message]) -> Outcome:
+    """:func:`_attempt` of a send: ok with the new message's id, or the failure."""
+    message = await _attempt(what, chat_id, request)
+    return message if isinstance(message, Outcome) else Outcome("ok", message.message_id)
+
+
+async def _edited(what: str, chat_id: int, message_id: int, request: Awaitable[object]) -> Outcome:
+    """:func:`_attempt` of an edit of ``message_id``: ok, or the failure."""
+    done = await _attempt(what, chat_id, request)
+    return done if isinstance(done, Outcome) else Outcome("ok", message_id)
 
 
 def _outcome(exc: Exception) -> Outcome:

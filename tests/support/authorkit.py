@@ -1,4 +1,4 @@
-"""Shared steps of the authoring_manage tests."""
+"""Shared steps of the authoring tests: a teacher writing a quiz in the private chat."""
 
 from __future__ import annotations
 
@@ -32,10 +32,7 @@ async def say(tg: FakeTelegram, user: User, text: str, expect: str) -> StoredMes
     """The user writes privately; wait for the bot's reply containing ``expect``."""
     before = len(tg.messages(user.id))
     tg.user_says(user.id, user, text)
-    return await tg.wait_for(
-        lambda: next((m for m in tg.messages(user.id)[before:] if expect in m.text), None),
-        what=expect,
-    )
+    return await _reply(tg, user, before, expect)
 
 
 async def poll(
@@ -43,6 +40,18 @@ async def poll(
 ) -> StoredMessage:
     before = len(tg.messages(user.id))
     tg.user_sends_poll(user, question, options, **kw)  # type: ignore[arg-type]
+    return await _reply(tg, user, before, expect)
+
+
+async def photo(tg: FakeTelegram, user: User, data: bytes, expect: str) -> StoredMessage:
+    """The user sends a photo privately; wait for the bot's reply containing ``expect``."""
+    before = len(tg.messages(user.id))
+    tg.user_sends_photo(user, data)
+    return await _reply(tg, user, before, expect)
+
+
+async def _reply(tg: FakeTelegram, user: User, before: int, expect: str) -> StoredMessage:
+    """The bot's first message to ``user``, after the first ``before``, containing ``expect``."""
     return await tg.wait_for(
         lambda: next((m for m in tg.messages(user.id)[before:] if expect in m.text), None),
         what=expect,

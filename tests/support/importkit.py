@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 from shipkit import LOCALE
 
+from bot.banks.importers import import_bytes
 from bot.cli import main
+from bot.core.bank import Quiz
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "import"
 
 
 def run_import(
@@ -20,3 +24,14 @@ def run_import(
     code = main(["import", *args, "--out", str(out)], env={"LANG": LOCALE[say]})
     captured = capsys.readouterr()
     return code, captured.out.splitlines(), captured.err
+
+
+def imported(name: str, data: bytes | None = None) -> tuple[Quiz, list[str]]:
+    """The bank a fixture of tests/data/import (or ``data``) imports to, and every report line
+    (English)."""
+    report = import_bytes(
+        name, data if data is not None else (DATA / name).read_bytes(), quiz_id="t"
+    )
+    assert report.fatal is None, report.fatal.text("en")
+    assert report.quiz is not None
+    return report.quiz, [p.text("en") for p in report.lines()]

@@ -131,6 +131,11 @@ async def start_quiz(tg: FakeTelegram, cls: Class, seconds: int = 600) -> Stored
     return await tg.wait_for(lambda: open_question(tg, cls.chat_id, 1))
 
 
+def is_question(number: int) -> Callable[[dict[str, object]], bool]:
+    """A request's match (a fault's ``match``): its text is question ``number``."""
+    return lambda params: f"Question {number}/" in str(params.get("text", ""))
+
+
 def assert_quiet(caplog: pytest.LogCaptureFixture) -> None:
     """Nothing above WARNING and no traceback was logged."""
     loud = [

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import Class, button_data
+from quizkit import Class, bank_env, button_data
 from teacherkit import FrozenClock, hw_question
-from typeskit import BANK, asked, types
+from typeskit import asked, bank, types
 
 from bot.render import label
 
@@ -63,14 +63,11 @@ def csv_rows(message: StoredMessage) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(message.document.data.decode("utf-8-sig"))))
 
 
-KINDS = BANK.replace("  seconds: 300\n", "  seconds: 60\n")
+KINDS = bank(seconds=60)
 
 
 def kinds_env(tmp_path: Path) -> dict[str, str]:
-    folder = tmp_path / "questions"
-    folder.mkdir(exist_ok=True)
-    (folder / "kinds.yaml").write_text(KINDS, encoding="utf-8")
-    return {"QUIZBOT_QUESTIONS": str(folder)}
+    return bank_env(tmp_path, "kinds", KINDS)
 
 
 def buttons(message: StoredMessage) -> list[str]:

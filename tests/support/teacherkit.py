@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from fakebot import FakeTelegram, StoredMessage, User
+from fakebot import Chat, FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import ZERO, button_data, correct_label
+from quizkit import ZERO, Class, button_data, correct_label
+from reviewkit import say
 
 from bot.app.store import Store
 
@@ -72,11 +73,19 @@ async def answer_hw(tg: FakeTelegram, student: User, q_index: int, right: bool) 
 
 async def start_hw(tg: FakeTelegram, student: User, homework_id: int) -> StoredMessage:
     """The student opens the card's deep link; the bot's first answer."""
+    return await say(tg, student, f"/start hw-{homework_id}")
+
+
+async def set_and_open_homework(
+    tg: FakeTelegram, cls: Class, student: User, name: str, card: str, wait: float = 10.0
+) -> Chat:
+    """``/homework NAME 1d`` by the group's creator; once its card (with ``card`` in it) is
+    up, ``student`` opens its link; their private chat."""
+    tg.user_says(cls.chat_id, cls.creator, f"/homework {name} 1d")
+    await tg.wait_for(lambda: tg.find_message(cls.chat_id, card), timeout=wait)
     chat = tg.private_chat(student)
-    before = len(tg.messages(chat.id))
-    tg.user_says(chat, student, f"/start hw-{homework_id}")
-    await tg.wait_for(lambda: len(tg.messages(chat.id)) > before)
-    return tg.messages(chat.id)[before]
+    tg.user_says(chat, student, "/start hw-1")
+    return chat
 
 
 async def take_hw(tg: FakeTelegram, student: User, homework_id: int, rights: list[bool]) -> None:

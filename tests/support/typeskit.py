@@ -1,18 +1,12 @@
-"""Shared steps of the e2e_private_types tests."""
+"""A bank of every kind of question, and the steps of answering its typed ones."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from fakebot import FakeTelegram, StoredMessage, User
 
-BANK = """\
-title:
-  bn: ধরন
-  en: Kinds
-language: en
-settings:
-  shuffle: false
-  seconds: 300
-questions:
+BUTTONS = """\
   - id: primes
     question: {bn: কোনগুলো মৌলিক?, en: Which are prime?}
     options:
@@ -25,6 +19,10 @@ questions:
     type: truefalse
     question: {bn: আকাশ সবুজ।, en: The sky is green.}
     correct: false
+"""
+"""The two questions answered with buttons: several right answers, then true/false."""
+
+TYPED = """\
   - id: pi
     type: numeric
     question: {bn: পাই কত?, en: Pi to two places?}
@@ -47,6 +45,17 @@ questions:
     question: {bn: স্বাধীনতার বছর?, en: The year of independence?}
     answers: ["1971"]
 """
+"""Four typed questions: two numbers (one with a unit), two short answers."""
+
+
+def bank(seconds: int = 300) -> str:
+    """The bank "kinds": the button questions, then the typed ones; ``seconds`` a question."""
+    head = "title:\n  bn: ধরন\n  en: Kinds\nlanguage: en\n"
+    settings = f"settings:\n  shuffle: false\n  seconds: {seconds}\n"
+    return head + settings + "questions:\n" + BUTTONS + TYPED
+
+
+BANK = bank()
 
 
 async def asked(tg: FakeTelegram, user: User, head: str) -> StoredMessage:
@@ -61,11 +70,12 @@ async def types(tg: FakeTelegram, user: User, text: str, question: StoredMessage
     """``user`` types ``text`` while ``question`` waits; its text once answered (edited)."""
     tg.user_says(tg.private_chat(user), user, text)
     done = await tg.wait_for(
-        lambda: (
-            m
-            if (m := tg.stored_message(user.id, question.message_id)) and "Your answer" in m.text
-            else None
-        ),
-        what=f"the answer {text!r}",
+        partial(answered, tg, user.id, question.message_id), what=f"the answer {text!r}"
     )
     return done.text
+
+
+def answered(tg: FakeTelegram, chat_id: int, message_id: int) -> StoredMessage | None:
+    """The question's message once a typed answer closed it."""
+    message = tg.stored_message(chat_id, message_id)
+    return message if message is not None and "Your answer" in message.text else None

@@ -14,6 +14,7 @@ from functools import partial
 
 from telegram import Message, Poll, Update
 
+from bot.banks.importers import ImportReport
 from bot.core.images import MAX_IMAGE_BYTES, STORED_NAME
 from bot.features.authoring import buttons as authoring_buttons
 from bot.features.authoring import draft_text as text_import
@@ -96,17 +97,7 @@ async def done(update: Update, context: Context) -> None:
     if not questions:
         await reply(update, context, t(lang, "author_empty"))
         return
-    pictures = await _pictures(svc, questions)
-    # building validates the whole draft (a few ms for 200 questions), off the event loop
-    built = await asyncio.to_thread(
-        partial(
-            drafts.bank,
-            current.title,
-            _lang(current.language, lang),
-            questions,
-            pictures=pictures,
-        )
-    )
+    built = await _build(current, lang, questions, pictures=await _pictures(svc, questions))
     quiz = built.quiz
     if quiz is None or built.yaml_text is None or built.problems:
         await reply(update, context, refused(lang, "author_invalid", problem_lines(built, lang)))
@@ -249,17 +240,8 @@ async def _append(
             update, context, t(lang, "author_question_limit", limit=drafts.MAX_DRAFT_QUESTIONS)
         )
         return
-    assert current.title is not None
-    built = await asyncio.to_thread(
-        partial(
-            drafts.bank,
-            current.title,
-            _lang(current.language, lang),
-            new,
-            first=len(questions) + 1,
-            pictures={p.name: p.picture.data for p in kept},
-        )
-    )
+    pictures = {p.name: p.picture.data for p in kept}
+    built = await _build(current, lang, new, first=len(questions) + 1, pictures=pictures)
     if built.yaml_text is None or built.problems:
         await reply(
             update, context, refused(lang, "author_question_refused", problem_lines(built, lang))
@@ -349,6 +331,21 @@ def _facts(message: Message, poll: Poll) -> PollFacts:
 def _stamp(question: DraftQuestion) -> int:
     """Ties an Undo button to the question it was made for (not a later one in its place)."""
     return zlib.crc32(question.text.encode("utf-8"))
+
+
+async def _build(
+    current: Draft,
+    lang: Lang,
+    questions: Sequence[DraftQuestion],
+    *,
+    first: int = 1,
+    pictures: dict[str, bytes],
+) -> ImportReport:
+    """``drafts.bank`` of ``questions`` in the draft's language, off the event loop (building
+    validates every question: a few ms for 200)."""
+    assert current.title is not None
+    bank = partial(drafts.bank, current.title, _lang(current.language, lang), questions)
+    return await asyncio.to_thread(bank, first=first, pictures=pictures)
 
 
 def _lang(stored: str, fallback: Lang) -> Lang:

@@ -15,7 +15,7 @@ from bot.features.authoring.edit_views import edit_button
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, html, join
-from bot.render import callbacks
+from bot.render import callbacks, keyboards
 from bot.render.text import MESSAGE_LIMIT, fit, isolated, label
 from bot.storage import AuthoredQuiz
 
@@ -190,17 +190,6 @@ def undo_keyboard(lang: Lang, number: int, stamp: int) -> InlineKeyboardMarkup:
 
 def delete_keyboard(lang: Lang, quiz_no: int) -> InlineKeyboardMarkup:
     """Confirm or keep: ``/deletequiz``."""
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    t_plain(lang, "delete_yes"),
-                    callback_data=callbacks.encode(authoring_buttons.DeleteData(quiz_no, True)),
-                ),
-                InlineKeyboardButton(
-                    t_plain(lang, "delete_no"),
-                    callback_data=callbacks.encode(authoring_buttons.DeleteData(quiz_no, False)),
-                ),
-            ]
-        ]
+    return keyboards.confirm_keyboard(
+        lang, "delete_yes", "delete_no", lambda yes: authoring_buttons.DeleteData(quiz_no, yes)
     )

@@ -121,12 +121,9 @@ async def _stop(update: Update, context: Context, args: list[str]) -> None:
 
 async def start_homework(update: Update, context: Context) -> None:
     """``/start hw-<id>`` in private: the card's Start button."""
-    user = update.effective_user
+    user, lang = context.caller.user, context.lang
     args = context.args or []
     match = HW_PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
-    if user is None:
-        return
-    lang = context.lang
     if match is None:
         await reply(update, context, t(lang, "hw_missing"))
         return

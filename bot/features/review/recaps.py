@@ -101,15 +101,16 @@ class Recaps(AppBound):
         except Exception:
             log.exception("recaps of run %s failed", run_id)
 
-    async def _run_finished(self, run_id: int) -> None:
+    async def _played(self, run_id: int) -> tuple[StoredRun | None, Quiz | None]:
+        """The run and its quiz as it was played (None: gone, or its bank no longer has it)."""
         run = await self._store.get_run(run_id)
-        quiz = (
-            self._catalog.matching(
-                run.quiz_id, run.plan.question_ids, await self._store.run_version(run.run_id)
-            )
-            if run
-            else None
-        )
+        if run is None:
+            return None, None
+        version = await self._store.run_version(run.run_id)
+        return run, self._catalog.matching(run.quiz_id, run.plan.question_ids, version)
+
+    async def _run_finished(self, run_id: int) -> None:
+        run, quiz = await self._played(run_id)
         if run is None or quiz is None:
             return
         results = await self._store.run_results(run_id)
@@ -257,14 +258,7 @@ class Recaps(AppBound):
 
     async def deliver_link(self, chat_id: int, user_id: int, run_id: int, lang: Lang) -> None:
         """``/start recap_<run id>`` in private: that user's recap of that run, here."""
-        run = await self._store.get_run(run_id)
-        quiz = (
-            self._catalog.matching(
-                run.quiz_id, run.plan.question_ids, await self._store.run_version(run.run_id)
-            )
-            if run
-            else None
-        )
+        run, quiz = await self._played(run_id)
         texts: list[Safe] = []
         markup = None
         if run is not None and run.status == "running":  # the open question stays secret

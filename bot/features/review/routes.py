@@ -28,10 +28,7 @@ async def review_command(update: Update, context: Context) -> None:
 async def remind_command(update: Update, context: Context) -> None:
     """``/remind HH:MM [±H:MM]`` or ``/remind off`` in private."""
     svc = context.bot_data
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
     args = context.args or []
     rv = svc.reviews
     if len(args) == 1 and args[0].casefold() in ("off", "বন্ধ"):

@@ -29,10 +29,7 @@ TOP = 10
 async def leaderboard(update: Update, context: Context) -> None:
     """``/leaderboard [QUIZ | season N]``: the group's ranking; in private, your groups."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
     if chat.type == Chat.PRIVATE:
         await reply(
             update, context, stats_views.my_groups(await store_of(svc).user_overview(user.id), lang)
@@ -66,10 +63,7 @@ async def leaderboard(update: Update, context: Context) -> None:
 async def me(update: Update, context: Context) -> None:
     """``/me``: your rank and accuracy here; in private, across groups and practice."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
     if chat.type != Chat.PRIVATE:
         row = await store_of(svc).group_stats(
             chat.id, user.id, homework=svc.settings.homework_in_group
@@ -120,10 +114,7 @@ async def reset_button(update: Update, context: Context, data: ResetData) -> Not
 async def export(update: Update, context: Context) -> None:
     """``/export`` (moderators): the group's results as CSV documents, sent privately."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
 
     def quiz_label(quiz_id: str) -> str:
         found = svc.resolver.choice(quiz_id)

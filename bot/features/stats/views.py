@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardMarkup
 
 from bot.banks.catalog import Catalog
 from bot.core.mathtext import readable
@@ -11,7 +11,7 @@ from bot.features.stats.queries import GroupLine, Leaderboard, Overview
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe, join
-from bot.render import callbacks
+from bot.render import keyboards
 from bot.render.text import fit, html_name, with_medal
 from bot.storage import Standing
 
@@ -127,17 +127,6 @@ def me_private(overview: Overview, lang: Lang, catalog: Catalog) -> Safe:
 
 def reset_keyboard(lang: Lang, season: int) -> InlineKeyboardMarkup:
     """Confirm or cancel ``/resetleaderboard``."""
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    t_plain(lang, "reset_yes"),
-                    callback_data=callbacks.encode(ResetData(season, True)),
-                ),
-                InlineKeyboardButton(
-                    t_plain(lang, "reset_no"),
-                    callback_data=callbacks.encode(ResetData(season, False)),
-                ),
-            ]
-        ]
+    return keyboards.confirm_keyboard(
+        lang, "reset_yes", "reset_no", lambda yes: ResetData(season, yes)
     )

@@ -100,10 +100,7 @@ async def regrade_command(update: Update, context: Context) -> None:
     """``/regrade QUIZ [N KEY]`` (moderators): preview a re-scoring of this season's answers;
     a button applies it."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
     args = context.args or []
     keyed = split_args(args)
     words = keyed[0] if keyed is not None else args

@@ -54,10 +54,7 @@ async def _analysis_texts(svc: Services, chat_id: int, quiz: Quiz, lang: Lang) -
 async def analysis_command(update: Update, context: Context) -> None:
     """``/analysis [QUIZ]`` (moderators): the question analysis, sent privately."""
     svc = context.bot_data
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    lang = context.lang
+    chat, user, lang = context.caller.chat, context.caller.user, context.lang
     visible, played = await guard.visible_quizzes(svc, chat.id, user.id)
     if context.args:
         picked = await quiz_named(update, context, "analysis", " ".join(context.args), visible)
@@ -100,12 +97,9 @@ async def _send_analysis(
 async def start_analysis(update: Update, context: Context) -> None:
     """``/start an-<group>_<quiz>`` in private: the report a moderator could not get before."""
     svc = context.bot_data
-    user = update.effective_user
+    user, lang = context.caller.user, context.lang
     args = context.args or []
     match = AN_PAYLOAD.fullmatch(args[0]) if len(args) == 1 else None
-    if user is None:
-        return
-    lang = context.lang
     quiz_id = ("u." + match[2][1:] if match[2].startswith("U") else match[2]) if match else ""
     group = Chat(-int(match[1]), Chat.SUPERGROUP) if match else None
     quiz = await guard.may_see_quiz(svc, quiz_id, group.id, user.id) if group else None

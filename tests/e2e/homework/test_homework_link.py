@@ -9,15 +9,10 @@ from pathlib import Path
 from authorkit import write_quiz
 from fakebot import FakeTelegram, StoredMessage
 from quizkit import populate
+from refusalkit import alerts
 from teacherkit import FrozenClock, harness
 
 from bot.features.homework.buttons import HOMEWORK_DURATIONS
-from bot.i18n import t_plain
-from bot.i18n.lang import LANGS
-
-
-def alerts(key: str) -> set[str]:
-    return {t_plain(lang, key) for lang in LANGS}
 
 
 async def test_the_homework_link_asks_how_long(tg: FakeTelegram, db_path: Path) -> None:

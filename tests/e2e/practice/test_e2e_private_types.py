@@ -12,11 +12,11 @@ from pathlib import Path
 
 from botproc import BotProcess
 from clockkit import ManualClock
-from fakebot import FakeTelegram, StoredMessage
+from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import bank_env, button_data, labels_of, open_question, populate
-from teacherkit import hw_question
-from typeskit import BANK, asked, types
+from teacherkit import hw_question, set_and_open_homework
+from typeskit import BANK, answered, asked, types
 
 from bot.core.engine import DAY
 
@@ -134,12 +134,6 @@ def more_than(tg: FakeTelegram, chat_id: int, count: int) -> bool:
     return len(tg.messages(chat_id)) > count
 
 
-def answered(tg: FakeTelegram, chat_id: int, message_id: int) -> StoredMessage | None:
-    """The question's message once a typed answer closed it."""
-    message = tg.stored_message(chat_id, message_id)
-    return message if message is not None and "Your answer" in message.text else None
-
-
 def tapped_alert(answer: object) -> str:
     text = getattr(answer, "text", None)
     assert isinstance(text, str)
@@ -155,10 +149,7 @@ async def test_homework_with_ticks_and_typed_answers_survives_kill_9(
     env = bank_env(tmp_path, "kinds", BANK)
     bot = await BotProcess(tg, db, **env).start()
     try:
-        tg.user_says(cls.chat_id, cls.creator, "/homework kinds 1d")
-        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Kinds"), timeout=20)
-        chat = tg.private_chat(student)
-        tg.user_says(chat, student, "/start hw-1")
+        chat = await set_and_open_homework(tg, cls, student, "kinds", "Kinds", wait=20)
         q1 = await tg.wait_for(lambda: hw_question(tg, student, 0), timeout=20)
         assert labels_of(q1) == ["☐ A", "☐ B", "☐ C", "☐ D", "✔ Submit"]
         tick = await tg.wait_answered(

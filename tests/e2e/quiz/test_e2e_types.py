@@ -8,52 +8,8 @@ from pathlib import Path
 
 from fakebot import FakeTelegram, User
 from harness import BotHarness
-from quizkit import button_data, open_question, populate
-
-KINDS = """\
-title:
-  bn: ধরন
-  en: Kinds
-language: en
-settings:
-  shuffle: false
-questions:
-  - id: primes
-    question:
-      bn: কোনগুলো মৌলিক?
-      en: Which are prime?
-    options:
-      - {bn: "২", en: "2"}
-      - {bn: "৪", en: "4"}
-      - {bn: "৩", en: "3"}
-      - {bn: "৬", en: "6"}
-    correct: [1, 3]
-  - id: sky
-    type: truefalse
-    question:
-      bn: আকাশ সবুজ।
-      en: The sky is green.
-    correct: false
-  - id: pi
-    type: numeric
-    question:
-      bn: পাই কত?
-      en: Pi to two places?
-    answers: [{answer: 3.14, tolerance: 0.01}]
-  - id: organ
-    type: short
-    question:
-      bn: বৃহত্তম অঙ্গ?
-      en: The largest organ?
-    answers: [Skin]
-"""
-
-
-def _bank(tmp_path: Path) -> dict[str, str]:
-    folder = tmp_path / "questions"
-    folder.mkdir()
-    (folder / "kinds.yaml").write_text(KINDS, encoding="utf-8")
-    return {"QUIZBOT_QUESTIONS": str(folder)}
+from quizkit import bank_env, button_data, open_question, populate
+from typeskit import BANK
 
 
 async def test_several_answers_and_true_false_in_a_group(tg: FakeTelegram, tmp_path: Path) -> None:
@@ -61,15 +17,15 @@ async def test_several_answers_and_true_false_in_a_group(tg: FakeTelegram, tmp_p
     chat = cls.chat_id
     one, two, three, four = cls.students
     db = tmp_path / "db.sqlite3"
-    env = _bank(tmp_path)
+    env = bank_env(tmp_path, "kinds", BANK)
     async with BotHarness(tg, db, env=env) as bot:
         tg.user_says(chat, cls.creator, "/quiz kinds 600")
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1))
-        # the two typed questions are left out, and the announcement says so
+        # the four typed questions are left out, and the announcement says so
         announce = tg.find_message(chat, "Kinds")
         assert announce is not None
         assert "2 questions" in announce.text
-        assert "2 typed questions are for homework and practice" in announce.text
+        assert "4 typed questions are for homework and practice" in announce.text
         assert q1.text.startswith("❓ Question 1/2")
         assert "Select all that apply" in q1.text
         assert [t for row in q1.buttons for t, _ in row] == ["A", "B", "C", "D", "✔ Submit"]

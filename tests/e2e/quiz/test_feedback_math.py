@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from fakebot import Call, FakeTelegram
 from harness import BotHarness
-from quizkit import button_data, open_question, populate
+from quizkit import bank_env, button_data, open_question, populate
 
 from bot import render
 from bot.banks.importers import import_bytes
@@ -62,19 +62,12 @@ MATH_BANK = textwrap.dedent(
 )
 
 
-def math_folder(tmp_path: Path) -> Path:
-    folder = tmp_path / "banks"
-    folder.mkdir()
-    (folder / "algebra.yaml").write_text(MATH_BANK, encoding="utf-8")
-    return folder
-
-
 async def test_a_wrong_tap_shows_its_own_feedback_and_math_goes_as_a_rich_message(
     tg: FakeTelegram, db_path: Path, tmp_path: Path
 ) -> None:
     cls = populate(tg, students=3)
     chat = cls.chat_id
-    env = {"QUIZBOT_QUESTIONS": str(math_folder(tmp_path))}
+    env = bank_env(tmp_path, "algebra", MATH_BANK)
     async with BotHarness(tg, db_path, env=env):
         tg.user_says(chat, cls.creator, "/quiz algebra 600")
         q1 = await tg.wait_for(lambda: open_question(tg, chat, 1))

@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
-from authorkit import poll, say
-from fakebot import FakeTelegram, StoredMessage
+from authorkit import photo, poll, say
+from fakebot import FakeTelegram
 from harness import BotHarness
 from importkit import run_import
 from picturekit import PICTURE, photo_messages, png, run_picture_question
@@ -248,18 +248,9 @@ async def test_a_photo_sent_while_writing_goes_with_the_question_before_it(
 ) -> None:
     cls = populate(tg, students=2)
     teacher = cls.creator
-
-    async def photo(data: bytes, expect: str) -> StoredMessage:
-        before = len(tg.messages(teacher.id))
-        tg.user_sends_photo(teacher, data)
-        return await tg.wait_for(
-            lambda: next((m for m in tg.messages(teacher.id)[before:] if expect in m.text), None),
-            what=expect,
-        )
-
     async with BotHarness(tg, db_path) as bot:
         await say(tg, teacher, "/newquiz Layouts", "Now send the questions")
-        await photo(PICTURE, "send the question first")  # nothing to attach it to yet
+        await photo(tg, teacher, PICTURE, "send the question first")  # nothing to attach it to yet
         await poll(
             tg,
             teacher,
@@ -268,8 +259,10 @@ async def test_a_photo_sent_while_writing_goes_with_the_question_before_it(
             ["Tensor parallel", "Pipeline parallel"],
             correct=[0],
         )
-        await photo(b"GIF89a but not really", "cannot be used")  # refused, named, no change
-        await photo(PICTURE, "Picture added to question 1")
+        await photo(
+            tg, teacher, b"GIF89a but not really", "cannot be used"
+        )  # refused, named, no change
+        await photo(tg, teacher, PICTURE, "Picture added to question 1")
         await say(tg, teacher, "/done", "saved as")
         [row] = await bot.services.store.authored_by(teacher.id)
         text = await bot.services.store.authored_text(row.quiz_no) or ""

@@ -14,7 +14,7 @@ from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import bank_env, button_data, labels_of, open_question, populate
-from teacherkit import hw_question
+from teacherkit import hw_question, set_and_open_homework
 
 from bot.core.engine import DAY
 
@@ -183,10 +183,7 @@ async def test_homework_marks_every_pick_and_alert_matches(
     w = WORDS[lang]
     env = bank_env(tmp_path, "several", BANK)
     async with BotHarness(tg, tmp_path / "db.sqlite3", env=env):
-        tg.user_says(cls.chat_id, cls.creator, "/homework several 1d")
-        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Vectors and metals"))
-        chat = tg.private_chat(student)
-        tg.user_says(chat, student, "/start hw-1")
+        chat = await set_and_open_homework(tg, cls, student, "several", "Vectors and metals")
         q1 = await tg.wait_for(lambda: hw_question(tg, student, 0))
         alert = await tick_and_submit(tg, chat.id, student, q1, ["A", "C"])
         assert alert.startswith("✅")

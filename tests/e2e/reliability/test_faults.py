@@ -21,6 +21,7 @@ from quizkit import (
     assert_quiet,
     button_data,
     correct_label,
+    is_question,
     open_question,
     populate,
     run_of,
@@ -45,10 +46,6 @@ def posted(tg: FakeTelegram, chat: int, number: int) -> int:
     return len(heads(tg, chat, f"❓ Question {number}/")) + len(
         [m for m in heads(tg, chat, f"🔒 Question {number}/") if m.edits]
     )
-
-
-def is_question(number: int) -> Any:
-    return lambda params: f"Question {number}/" in str(params.get("text", ""))
 
 
 def is_reveal(number: int) -> Any:

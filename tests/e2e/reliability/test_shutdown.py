@@ -10,11 +10,7 @@ from typing import Any
 import pytest
 from fakebot import FakeTelegram
 from harness import BotHarness
-from quizkit import assert_quiet, open_question, populate, start_quiz
-
-
-def is_question(number: int) -> Any:
-    return lambda params: f"Question {number}/" in str(params.get("text", ""))
+from quizkit import assert_quiet, is_question, open_question, populate, start_quiz
 
 
 async def test_stop_does_not_wait_for_the_group_budget(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from authorkit import say
 from botproc import ROOT, BotProcess
-from fakebot import FakeTelegram
+from fakebot import FakeTelegram, User
 from harness import BotHarness
 from parsekit import HeldJobs, spin
 from uploadkit import say_slowly, upload, wait_file
@@ -91,16 +91,22 @@ def _wait_gone(processes: list[int], timeout: float) -> list[int]:
     return left
 
 
+async def read_in_a_worker(tg: FakeTelegram, bot: BotProcess, user: User) -> list[int]:
+    """``user`` uploads a bank; the worker processes the bot read it in."""
+    await say_slowly(tg, user, lambda: tg.user_sends_document(user, "a.gift", GIFT), "saved as")
+    assert bot.proc is not None
+    spawned = workers(bot.proc.pid)
+    assert spawned, "the upload was read in a worker process"
+    return spawned
+
+
 async def test_a_bot_killed_with_sigkill_leaves_no_worker(tg: FakeTelegram, db_path: Path) -> None:
     """The real process reads an upload in a worker, then is killed (SIGKILL): the worker, idle
     and waiting for its next job on a pipe it holds both ends of, ends with it."""
     ann = tg.add_user(71, "Ann")
     bot = await BotProcess(tg, db_path).start()
     try:
-        await say_slowly(tg, ann, lambda: tg.user_sends_document(ann, "a.gift", GIFT), "saved as")
-        assert bot.proc is not None
-        spawned = workers(bot.proc.pid)
-        assert spawned, "the upload was read in a worker process"
+        spawned = await read_in_a_worker(tg, bot, ann)
         await bot.kill()
         assert await gone(spawned) == []
     finally:
@@ -111,10 +117,7 @@ async def test_a_bot_stopped_with_sigterm_leaves_no_worker(tg: FakeTelegram, db_
     ann = tg.add_user(71, "Ann")
     bot = await BotProcess(tg, db_path).start()
     try:
-        await say_slowly(tg, ann, lambda: tg.user_sends_document(ann, "a.gift", GIFT), "saved as")
-        assert bot.proc is not None
-        spawned = workers(bot.proc.pid)
-        assert spawned
+        spawned = await read_in_a_worker(tg, bot, ann)
         assert await bot.terminate(within=20) == 0
         assert await gone(spawned) == []
     finally:

@@ -15,6 +15,8 @@ from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import bank_env, button_data, labels_of
+from reviewkit import say
+from typeskit import answered
 
 from bot.app.store import Store
 from bot.core import spacing
@@ -51,14 +53,6 @@ questions:
     question: {bn: স্বাধীনতার বছর?, en: The year of independence?}
     answers: ["1971"]
 """
-
-
-async def say(tg: FakeTelegram, user: User, text: str) -> StoredMessage:
-    """``user`` writes privately; the bot's next message there."""
-    before = len(tg.messages(user.id))
-    tg.user_says(tg.private_chat(user), user, text)
-    await tg.wait_for(lambda: len(tg.messages(user.id)) > before, timeout=20)
-    return tg.messages(user.id)[before]
 
 
 async def tap(tg: FakeTelegram, user: User, message: StoredMessage, label: str) -> str:
@@ -106,7 +100,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
 
         # a day later it is due: the student's own keyboard, ☐ per option and ✔ Submit
         clock.advance(DAY + 60)
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert asked.text.startswith("🔁 Review · Picks · 1 due now")
         assert "Select all that apply, then tap ✔ Submit." in asked.text
         assert labels_of(asked) == ["☐ A", "☐ B", "☐ C", "☐ D", "✔ Submit"]
@@ -143,7 +137,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
 
         # the next day: a wrong pick ticked and unticked, both right ones: full marks
         clock.advance(DAY + 60)
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert labels_of(asked)[:4] == ["☐ A", "☐ B", "☐ C", "☐ D"]  # a fresh selection
         for label in ("☐ A", "☐ D", "☑ D", "☐ C"):
             await tap(tg, student, asked, label)
@@ -160,7 +154,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
 
         # full marks again a day later: the interval grows
         clock.advance(DAY + 60)
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         for label in ("☐ C", "☐ A"):
             await tap(tg, student, asked, label)
         now = clock()
@@ -170,7 +164,7 @@ async def test_review_ticks_and_submit_schedule_by_full_marks_over_days(
         assert (again.memory, again.due) == spacing.review(passed.memory, True, now)
 
         # ticking every box: each wrong one takes back a right one's credit, nothing earned
-        other_asked = await say(tg, other, "/review")
+        other_asked = await say(tg, other, "/review", wait=20)
         assert labels_of(other_asked)[-1] == "✔ জমা দিন"
         assert "সব সঠিক উত্তর বেছে নিন" in other_asked.text
         for label in ("☐ A", "☐ B", "☐ C", "☐ D"):
@@ -201,11 +195,6 @@ def seed_cards(db: Path, user_id: int, question_ids: list[str]) -> None:
         )
 
 
-def answered(tg: FakeTelegram, chat_id: int, message_id: int) -> StoredMessage | None:
-    message = tg.stored_message(chat_id, message_id)
-    return message if message is not None and "Your answer" in message.text else None
-
-
 def verdict(
     tg: FakeTelegram, chat_id: int, question: StoredMessage, after: int
 ) -> StoredMessage | None:
@@ -223,7 +212,7 @@ async def test_review_selection_survives_kill_9(tg: FakeTelegram, tmp_path: Path
     seed_cards(db, student.id, ["primes"])
     bot = await BotProcess(tg, db, **env).start()
     try:
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert asked.text.startswith("🔁 Review · Picks · 1 due now")
         assert (await tap(tg, student, asked, "☐ A")) == "Your choice: A (tap ✔ Submit)"
         await bot.kill()  # the tick was stored before its answer went out
@@ -248,7 +237,7 @@ async def test_typed_review_question_is_resumed_after_kill_9(
     seed_cards(db, student.id, ["year", "pi"])
     bot = await BotProcess(tg, db, **env).start()
     try:
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert "The year of independence?" in asked.text
         tg.user_says(tg.private_chat(student), student, "1972")
         first = await tg.wait_for(partial(answered, tg, student.id, asked.message_id))
@@ -293,7 +282,7 @@ async def test_a_restart_mid_answer_names_the_typed_question_waiting(
     seed_cards(db, student.id, ["year", "pi"])
     bot = await BotProcess(tg, db, **env).start()
     try:
-        asked = await say(tg, student, "/review")
+        asked = await say(tg, student, "/review", wait=20)
         assert "The year of independence?" in asked.text
         tg.user_says(tg.private_chat(student), student, "1971")
         await tg.wait_for(partial(answered, tg, student.id, asked.message_id))

@@ -15,6 +15,7 @@ from quizkit import (
     populate,
     until,
 )
+from reviewkit import say
 
 from bot.features.review.recaps import Recaps
 
@@ -39,10 +40,7 @@ async def tap(
 
 
 async def start_privately(tg: FakeTelegram, student: User, text: str = "/start") -> None:
-    chat = tg.private_chat(student)
-    before = len(tg.messages(chat.id))
-    tg.user_says(chat, student, text)
-    await tg.wait_for(lambda: len(tg.messages(chat.id)) > before)
+    await say(tg, student, text)
 
 
 async def test_recaps_direct_deep_link_and_blocked(tg: FakeTelegram, db_path: Path) -> None:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from clockkit import ManualClock
-from fakebot import FakeTelegram, StoredMessage, User
+from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import ZERO, button_data, correct_label, explained
+from reportkit import review_question
 from reviewkit import say
 
 from bot.core.deadlines import parse_offset
@@ -42,11 +43,6 @@ def test_parsing_and_next_fire() -> None:
     assert next_fire(midnight + 14 * HOUR, 360, 20 * 60) == DAY  # just fired: tomorrow
     assert next_fire(midnight + 15 * HOUR, 360, 20 * 60) == DAY - HOUR
     assert next_fire(midnight + 23 * HOUR, 360, 60) == 20 * HOUR  # 01:00 local = 19:00 UTC
-
-
-def review_question(tg: FakeTelegram, user: User) -> StoredMessage | None:
-    found = [m for m in tg.messages(user.id) if m.text.startswith("🔁 Review") and m.buttons]
-    return found[-1] if found else None
 
 
 async def test_review_over_simulated_days(

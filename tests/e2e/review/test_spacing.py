@@ -8,9 +8,10 @@ import sqlite3
 from pathlib import Path
 
 from clockkit import ManualClock
-from fakebot import FakeTelegram, StoredMessage, User
+from fakebot import FakeTelegram
 from harness import BotHarness
 from quizkit import ZERO, button_data, correct_label
+from reviewkit import say
 
 from bot.app.store import Store
 from bot.core.spacing import DAY, LEARNT_DAYS, Memory, first_review, review
@@ -92,14 +93,6 @@ async def test_leitner_cards_keep_their_due_dates_after_the_upgrade(db_path: Pat
         await store.close()
 
 
-async def _say(tg: FakeTelegram, user: User, text: str) -> StoredMessage:
-    chat = tg.private_chat(user)
-    before = len(tg.messages(chat.id))
-    tg.user_says(chat, user, text)
-    await tg.wait_for(lambda: len(tg.messages(chat.id)) > before)
-    return tg.messages(chat.id)[before]
-
-
 async def test_upgraded_cards_come_due_on_their_old_dates_over_days(
     tg: FakeTelegram, db_path: Path
 ) -> None:
@@ -112,14 +105,14 @@ async def test_upgraded_cards_come_due_on_their_old_dates_over_days(
     async with BotHarness(tg, db_path, clock=clock) as bot:
         for day in (0, 1):
             clock.now = T0 + day * DAY + 60
-            reply = await _say(tg, student, "/review")
+            reply = await say(tg, student, "/review")
             assert reply.text == (
                 "🎉 Nothing to review right now. The next question is due in a day."
                 if day == 1
                 else "🎉 Nothing to review right now. The next question is due in 2 days."
             )
         clock.now = T0 + 2 * DAY + 60
-        asked = await _say(tg, student, "/review")
+        asked = await say(tg, student, "/review")
         assert asked.text.startswith("🔁 Review · ZeRO and Sharded Optimizers · 1 due now")
         assert ZERO.questions[0].text.en in asked.text
         data = button_data(asked, correct_label(asked))

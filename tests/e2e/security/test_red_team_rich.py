@@ -119,16 +119,12 @@ NOTE = {
     "bn": "(সূত্রগুলো সাধারণ লেখা হিসেবে দেখানো হয়েছে।)",
 }
 
-EXPLAINED = r"""title: Across
-language: en
-settings: {shuffle: false}
-questions:
-  - id: across
-    question: 'Which is \(x^2\)?'
-    options: ['\(x', 'y\)', 'z']
-    correct: 2
-    explanation: 'Only \(z\) squared is \(x^2\) here, by the rule \(z = x^2\) given in class.'
-"""
+EXPLAINED = (
+    ACROSS
+    + r"    explanation: 'Only \(z\) squared is \(x^2\) here, by the rule \(z = x^2\) given in "
+    + "class.'\n"
+)
+"""ACROSS with an explanation that splits no formula."""
 
 
 def edited(

@@ -18,6 +18,7 @@ from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import bank_env, populate
+from teacherkit import set_and_open_homework
 
 from bot.core.engine import DAY
 
@@ -107,10 +108,7 @@ async def test_homework_answer_sent_twice_grades_one_question(
     student = cls.students[0]
     db = tmp_path / "db.sqlite3"
     async with BotHarness(tg, db, env=bank_env(tmp_path, "numbers", NUMBERS)):
-        tg.user_says(cls.chat_id, cls.creator, "/homework numbers 1d")
-        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Numbers"), timeout=20)
-        chat = tg.private_chat(student)
-        tg.user_says(chat, student, "/start hw-1")
+        chat = await set_and_open_homework(tg, cls, student, "numbers", "Numbers", wait=20)
         await tg.wait_for(lambda: asked(tg, student, 1), timeout=20)
         for _ in range(12):
             tg.user_says(chat, student, "2")
@@ -211,10 +209,7 @@ async def test_homework_killed_before_the_verdict_shows_it_and_asks_the_next(
     env = bank_env(tmp_path, "numbers", NUMBERS)
     bot = await BotProcess(tg, db, **env).start()
     try:
-        tg.user_says(cls.chat_id, cls.creator, "/homework numbers 1d")
-        await tg.wait_for(lambda: tg.find_message(cls.chat_id, "Numbers"), timeout=20)
-        chat = tg.private_chat(student)
-        tg.user_says(chat, student, "/start hw-1")
+        chat = await set_and_open_homework(tg, cls, student, "numbers", "Numbers", wait=20)
         q1 = await tg.wait_for(lambda: asked(tg, student, 1), timeout=20)
         stuck = tg.fail(
             "editMessageText", delay=60, match=lambda p: p.get("message_id") == q1.message_id

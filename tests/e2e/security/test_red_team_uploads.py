@@ -16,7 +16,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from authorkit import poll, say
+from authorkit import photo, poll, say
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from picturekit import PICTURE, png
@@ -125,25 +125,16 @@ async def test_a_draft_holds_at_most_its_photos_and_a_replaced_one_is_dropped(
     tg: FakeTelegram, db_path: Path
 ) -> None:
     teacher = tg.add_user(5105, "Teacher", language_code="en")
-
-    async def photo(data: bytes, expect: str) -> StoredMessage:
-        before = len(tg.messages(teacher.id))
-        tg.user_sends_photo(teacher, data)
-        return await tg.wait_for(
-            lambda: next((m for m in tg.messages(teacher.id)[before:] if expect in m.text), None),
-            what=expect,
-        )
-
     async with BotHarness(tg, db_path, env={"QUIZBOT_DRAFT_PHOTOS": "2"}):
         await say(tg, teacher, "/newquiz Figures", "Now send the questions")
         for n in range(1, 4):
             await poll(tg, teacher, f"Question {n} added", f"Figure {n}?", ["a", "b"])
             if n < 3:
-                await photo(png(4 + n, 3), f"Picture added to question {n}")
-        await photo(png(9, 3), "as many as a quiz being written may hold")
+                await photo(tg, teacher, png(4 + n, 3), f"Picture added to question {n}")
+        await photo(tg, teacher, png(9, 3), "as many as a quiz being written may hold")
         assert kept_pictures(db_path) == 2
         await poll(tg, teacher, "Question 4 added", "Figure 4?", ["a", "b"])
-        await photo(png(8, 3), "as many as a quiz being written may hold")
+        await photo(tg, teacher, png(8, 3), "as many as a quiz being written may hold")
         assert kept_pictures(db_path) == 2
         await say(tg, teacher, "/cancel", "")  # given up: its pictures go
         await tg.wait_for(lambda: kept_pictures(db_path) == 0)
@@ -153,21 +144,12 @@ async def test_a_replaced_draft_picture_and_a_deleted_quiz_drop_their_pictures(
     tg: FakeTelegram, db_path: Path
 ) -> None:
     teacher = tg.add_user(5106, "Teacher", language_code="en")
-
-    async def photo(data: bytes, expect: str) -> None:
-        before = len(tg.messages(teacher.id))
-        tg.user_sends_photo(teacher, data)
-        await tg.wait_for(
-            lambda: next((m for m in tg.messages(teacher.id)[before:] if expect in m.text), None),
-            what=expect,
-        )
-
     first, second = png(5, 4, colour=10), png(5, 4, colour=200)
     async with BotHarness(tg, db_path) as bot:
         await say(tg, teacher, "/newquiz Figures", "Now send the questions")
         await poll(tg, teacher, "Question 1 added", "Figure?", ["a", "b"])
-        await photo(first, "Picture added to question 1")
-        await photo(second, "Picture added to question 1")  # replaces the first
+        await photo(tg, teacher, first, "Picture added to question 1")
+        await photo(tg, teacher, second, "Picture added to question 1")  # replaces the first
         with sqlite3.connect(db_path) as conn:
             kept = {r[0] for r in conn.execute("SELECT sha256 FROM images WHERE data IS NOT NULL")}
         assert kept == {check(second).sha256}

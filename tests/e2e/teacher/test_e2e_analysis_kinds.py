@@ -19,9 +19,11 @@ from pathlib import Path
 from analysiskit import export_to
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import button_data, open_question, options_shown, populate
+from quizkit import bank_env, button_data, open_question, options_shown, populate
+from typeskit import BUTTONS
 
-GROUP_BANK = """\
+GROUP_BANK = (
+    """\
 title:
   bn: ধরনের বিশ্লেষণ
   en: Kinds analysed
@@ -29,18 +31,9 @@ language: en
 settings:
   seconds: 600
 questions:
-  - id: primes
-    question: {bn: কোনগুলো মৌলিক?, en: Which are prime?}
-    options:
-      - {bn: "২", en: "2"}
-      - {bn: "৪", en: "4"}
-      - {bn: "৩", en: "3"}
-      - {bn: "৬", en: "6"}
-    correct: [1, 3]
-  - id: sky
-    type: truefalse
-    question: {bn: আকাশ সবুজ।, en: The sky is green.}
-    correct: false
+"""
+    + BUTTONS
+    + """\
   - id: square
     question: {bn: '\\(x \\cdot x\\) কত?', en: 'What is \\(x \\cdot x\\)?'}
     options:
@@ -50,6 +43,8 @@ questions:
       - {bn: x, en: x}
     correct: 1
 """
+)
+"""typeskit's two button questions, then one whose options are math."""
 
 TYPED_BANK = """\
 title:
@@ -75,12 +70,9 @@ questions:
 """
 
 
-def bank_env(tmp_path: Path) -> dict[str, str]:
-    folder = tmp_path / "questions"
-    folder.mkdir()
-    (folder / "kinds.yaml").write_text(GROUP_BANK, encoding="utf-8")
-    (folder / "typed.yaml").write_text(TYPED_BANK, encoding="utf-8")
-    return {"QUIZBOT_QUESTIONS": str(folder)}
+def banks_env(tmp_path: Path) -> dict[str, str]:
+    """Both banks in the bot's questions folder."""
+    return bank_env(tmp_path, "kinds", GROUP_BANK) | bank_env(tmp_path, "typed", TYPED_BANK)
 
 
 def private_texts(tg: FakeTelegram, user: User, since: int) -> str:
@@ -100,7 +92,7 @@ async def test_group_quiz_analysis_and_export(tg: FakeTelegram, tmp_path: Path) 
     cls = populate(tg, students=5)
     chat, mod = cls.chat_id, cls.creator  # the moderator reads English
     s = cls.students
-    async with BotHarness(tg, tmp_path / "db.sqlite3", env=bank_env(tmp_path)):
+    async with BotHarness(tg, tmp_path / "db.sqlite3", env=banks_env(tmp_path)):
         tg.user_says(mod.id, mod, "/start")  # the reports come privately
         await tg.wait_for(lambda: tg.messages(mod.id), what="the moderator's /start")
         tg.user_says(chat, cls.creator, "/quiz kinds")
@@ -225,7 +217,7 @@ async def test_typed_homework_analysis_and_export_in_bengali(
         ["১০.৫", "epidermis"],  # the same wrong number in Bengali digits; half the credit
         ["-2", "LIVER"],  # a cell starting with "-" is made safe in the CSV
     ]
-    async with BotHarness(tg, db, env=bank_env(tmp_path)):
+    async with BotHarness(tg, db, env=banks_env(tmp_path)):
         tg.user_says(mod.id, mod, "/start")
         await tg.wait_for(lambda: tg.messages(mod.id), what="the moderator's /start")
         tg.user_says(chat, cls.creator, "/lang bn")

@@ -292,6 +292,39 @@ class BotApi:
                 raw["is_topic_message"] = True
         return raw
 
+    def _deliver(
+        self,
+        chat: Chat,
+        params: JSON,
+        thread_id: int | None,
+        markup: JSON | None,
+        content: JSON,
+        text: str,
+        html: str | None,
+        entities: list[JSON],
+        **media: Any,
+    ) -> JSON:
+        """Finish a send: reply target, rate, a new message id; store the Message, return it.
+
+        ``content`` holds the Message's own fields (text, caption, photo...); ``media`` the
+        StoredMessage's (document, photo, rich).
+        """
+        reply_to = self._reply_target(chat, params)
+        self._check_rate(chat)
+        mid = chat.take_message_id()
+        raw = self._base_message(chat, mid, thread_id)
+        raw.update(content)
+        if reply_to is not None:
+            raw["reply_to_message"] = reply_to
+        if markup is not None:
+            raw["reply_markup"] = markup
+        stored = StoredMessage(mid, chat.id, text, html, markup, thread_id, self.w.now(), **media)
+        stored.parse_mode, stored.entities, stored.raw = params.get("parse_mode"), entities, raw
+        stored.reply_to = reply_to["message_id"] if reply_to else None
+        self.w._store_bot_message(stored)
+        self.w._record_traffic(chat.id)
+        return copy.deepcopy(raw)
+
     def _editable(self, params: JSON) -> tuple[Chat, StoredMessage]:
         if params.get("inline_message_id"):
             raise bad_request("MESSAGE_ID_INVALID")
@@ -405,36 +438,13 @@ class BotApi:
         )
         if not visible.strip():
             raise bad_request("message text is empty")
-        markup = self._markup(params.get("reply_markup"))
-        reply_to = self._reply_target(chat, params)
-        self._check_rate(chat)
-        mid = chat.take_message_id()
-        raw = self._base_message(chat, mid, thread_id)
-        raw["text"] = visible
+        content: JSON = {"text": visible}
         if entities:
-            raw["entities"] = entities
-        if reply_to is not None:
-            raw["reply_to_message"] = reply_to
+            content["entities"] = entities
         if isinstance(params.get("link_preview_options"), dict):
-            raw["link_preview_options"] = params["link_preview_options"]
-        if markup is not None:
-            raw["reply_markup"] = markup
-        stored = StoredMessage(
-            message_id=mid,
-            chat_id=chat.id,
-            text=visible,
-            html=html,
-            reply_markup=markup,
-            thread_id=thread_id,
-            sent_at=self.w.now(),
-            parse_mode=params.get("parse_mode"),
-            entities=entities,
-            reply_to=reply_to["message_id"] if reply_to else None,
-            raw=raw,
-        )
-        self.w._store_bot_message(stored)
-        self.w._record_traffic(chat.id)
-        return copy.deepcopy(raw)
+            content["link_preview_options"] = params["link_preview_options"]
+        markup = self._markup(params.get("reply_markup"))
+        return self._deliver(chat, params, thread_id, markup, content, visible, html, entities)
 
     def send_document(self, params: JSON, files: Files) -> JSON:
         chat = self._chat(params)
@@ -454,16 +464,12 @@ class BotApi:
             too_long="message caption is too long",
         )
         markup = self._markup(params.get("reply_markup"))
-        reply_to = self._reply_target(chat, params)
-        self._check_rate(chat)
-        mid = chat.take_message_id()
         if upload is not None:
-            filename, content, mime = upload
-            file_id = "BQAC" + hashlib.sha1(content).hexdigest()
-            document = StoredDocument(filename, content, mime, file_id)
+            filename, data, mime = upload
+            file_id = "BQAC" + hashlib.sha1(data).hexdigest()
+            document = StoredDocument(filename, data, mime, file_id)
         else:
             document = StoredDocument(None, None, None, str(doc))
-        raw = self._base_message(chat, mid, thread_id)
         doc_obj: JSON = {"file_id": document.file_id, "file_unique_id": document.file_id[-16:]}
         if document.filename:
             doc_obj["file_name"] = document.filename
@@ -471,32 +477,14 @@ class BotApi:
             doc_obj["mime_type"] = document.mime_type
         if document.data is not None:
             doc_obj["file_size"] = len(document.data)
-        raw["document"] = doc_obj
+        content: JSON = {"document": doc_obj}
         if caption:
-            raw["caption"] = caption
+            content["caption"] = caption
         if entities:
-            raw["caption_entities"] = entities
-        if reply_to is not None:
-            raw["reply_to_message"] = reply_to
-        if markup is not None:
-            raw["reply_markup"] = markup
-        stored = StoredMessage(
-            message_id=mid,
-            chat_id=chat.id,
-            text=caption,
-            html=html,
-            reply_markup=markup,
-            thread_id=thread_id,
-            sent_at=self.w.now(),
-            parse_mode=params.get("parse_mode"),
-            entities=entities,
-            document=document,
-            reply_to=reply_to["message_id"] if reply_to else None,
-            raw=raw,
+            content["caption_entities"] = entities
+        return self._deliver(
+            chat, params, thread_id, markup, content, caption, html, entities, document=document
         )
-        self.w._store_bot_message(stored)
-        self.w._record_traffic(chat.id)
-        return copy.deepcopy(raw)
 
     def edit_message_text(self, params: JSON, files: Files) -> JSON:
         chat, stored = self._editable(params)

@@ -18,7 +18,7 @@ import hashlib
 import re
 from typing import TYPE_CHECKING, Any
 
-from .models import JSON, Chat, StoredMessage, StoredPhoto, bad_request
+from .models import JSON, StoredPhoto, bad_request
 from .spec import reaction_emoji
 
 if TYPE_CHECKING:
@@ -84,58 +84,31 @@ class ContentApi:
             too_long="message caption is too long",
         )
 
-    def _send(self, chat: Chat, params: JSON, stored: StoredMessage) -> JSON:
-        """Finish a send: reply target, markup, rate, store, traffic; return the Message."""
-        raw = stored.raw
-        reply_to = self.api._reply_target(chat, params)
-        if reply_to is not None:
-            raw["reply_to_message"] = reply_to
-            stored.reply_to = int(reply_to["message_id"])
-        if stored.reply_markup is not None:
-            raw["reply_markup"] = stored.reply_markup
-        self.api._check_rate(chat)
-        self.w._store_bot_message(stored)
-        self.w._record_traffic(chat.id)
-        return copy.deepcopy(raw)
-
-    def _new(self, chat: Chat, params: JSON, text: str, markup: JSON | None) -> StoredMessage:
-        thread_id = self.api._thread(chat, params)
-        mid = chat.take_message_id()
-        return StoredMessage(
-            message_id=mid,
-            chat_id=chat.id,
-            text=text,
-            html=None,
-            reply_markup=markup,
-            thread_id=thread_id,
-            sent_at=self.w.now(),
-            parse_mode=params.get("parse_mode"),
-            raw=self.api._base_message(chat, mid, thread_id),
-        )
-
     # ------------------------------------------------------------ methods
     def send_photo(self, params: JSON, files: Files) -> JSON:
         chat = self.api._chat(params)
         caption, html, entities = self._caption(params)
         markup = self.api._markup(params.get("reply_markup"))
         photo = self._photo(params.get("photo"), files, "photo")
-        stored = self._new(chat, params, caption, markup)
-        stored.photo, stored.html, stored.entities = photo, html, entities
-        stored.raw["photo"] = photo.sizes()
+        thread_id = self.api._thread(chat, params)
+        content: JSON = {"photo": photo.sizes()}
         if caption:
-            stored.raw["caption"] = caption
+            content["caption"] = caption
         if entities:
-            stored.raw["caption_entities"] = entities
-        return self._send(chat, params, stored)
+            content["caption_entities"] = entities
+        return self.api._deliver(
+            chat, params, thread_id, markup, content, caption, html, entities, photo=photo
+        )
 
     def send_rich_message(self, params: JSON, files: Files) -> JSON:
         chat = self.api._chat(params)
         rich = self.api.rich_content(params.get("rich_message"))
         markup = self.api._markup(params.get("reply_markup"))
-        stored = self._new(chat, params, rich.plain, markup)
-        stored.rich = rich
-        stored.raw["rich_message"] = rich.to_dict()
-        return self._send(chat, params, stored)
+        thread_id = self.api._thread(chat, params)
+        content: JSON = {"rich_message": rich.to_dict()}
+        return self.api._deliver(
+            chat, params, thread_id, markup, content, rich.plain, None, [], rich=rich
+        )
 
     def edit_message_caption(self, params: JSON, files: Files) -> JSON:
         chat, stored = self.api._editable(params)

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from importkit import DATA, imported
 from shipkit import LOCALE
 
 from bot.banks.importers import import_bytes, quiz_id_for
@@ -17,18 +18,6 @@ from bot.banks.yaml_reader import load_quiz
 from bot.cli import main
 from bot.core.bank import MAX_QUESTIONS, Quiz
 from bot.render import bank_limits
-
-DATA = Path(__file__).resolve().parents[2] / "data" / "import"
-
-
-def imported(name: str, data: bytes | None = None) -> tuple[Quiz, list[str]]:
-    """The bank a fixture (or ``data``) imports to, and every report line (English)."""
-    report = import_bytes(
-        name, data if data is not None else (DATA / name).read_bytes(), quiz_id="x"
-    )
-    assert report.fatal is None, report.fatal.text("en")
-    assert report.quiz is not None
-    return report.quiz, [p.text("en") for p in report.lines()]
 
 
 def options(quiz: Quiz) -> list[list[str]]:

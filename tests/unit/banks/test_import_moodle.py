@@ -8,6 +8,7 @@ with 100/0/100/0, ``->`` in a multiple choice, and Moodle's own CSV layout."""
 
 from __future__ import annotations
 
+import importkit
 import pytest
 
 from bot.banks.importers import import_bytes
@@ -23,10 +24,7 @@ from bot.render.text import plain_text
 
 def imported(name: str, data: str) -> tuple[Quiz, list[str]]:
     """The bank ``data`` imports to, and every report line (English)."""
-    report = import_bytes(name, data.encode("utf-8"), quiz_id="t")
-    assert report.fatal is None, report.fatal.text("en")
-    assert report.quiz is not None
-    return report.quiz, [p.text("en") for p in report.lines()]
+    return importkit.imported(name, data.encode("utf-8"))
 
 
 def one(name: str, data: str) -> Question:

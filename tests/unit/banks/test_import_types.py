@@ -9,26 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from importkit import imported
 from parsekit import as_exported
 
 from bot.banks.gift_writer import write_gift
-from bot.banks.importers import import_bytes
 from bot.banks.moodle_writer import write_moodle_xml
 from bot.banks.yaml_reader import load_quiz
 from bot.banks.yaml_writer import write_yaml
-from bot.core.bank import Quiz
 from bot.core.scoring import grade_choice, grade_typed
 from bot.render import bank_limits
-
-DATA = Path(__file__).resolve().parents[2] / "data" / "import"
-
-
-def imported(name: str, data: bytes | None = None) -> tuple[Quiz, list[str]]:
-    report = import_bytes(
-        name, data if data is not None else (DATA / name).read_bytes(), quiz_id="t"
-    )
-    assert report.quiz is not None, report.fatal
-    return report.quiz, [p.text("en") for p in report.lines()]
 
 
 def test_gift_types() -> None:

@@ -7,11 +7,8 @@ import csv
 import io
 import sqlite3
 import tempfile
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-from clockkit import ManualClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -55,15 +52,6 @@ def new_run(
 def ans(run_id: int, q: int, user: int, *, option: int = 0, correct: bool = True,
         points: int = 10, at: float = T0 + 10) -> Answer:  # fmt: skip
     return Answer(run_id, q, f"q{q + 1}", user, option, correct, points, at)
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "quiz.db", clock=ManualClock())
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 async def play(store: Store, run_id: int, *answers: Answer) -> None:

@@ -9,7 +9,6 @@ import os
 import random
 import sqlite3
 import tempfile
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -234,15 +233,6 @@ def random_ops(rng: random.Random, n: int) -> list[tuple[Any, ...]]:
         else:
             ops.append(("migrate", rng.randrange(3), rng.randrange(3)))
     return ops
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "quiz.db", clock=ManualClock())
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
