@@ -57,7 +57,7 @@ async def newquiz(update: Update, context: Context) -> None:
             update, context, t(lang, "author_draft_exists", title=current.title or "—", count=count)
         )
         return
-    if len(svc.authored.of_author(user_id)) >= drafts.MAX_QUIZZES_PER_AUTHOR:
+    if svc.authoring.full(user_id):
         await reply(
             update, context, t(lang, "author_quiz_limit", limit=drafts.MAX_QUIZZES_PER_AUTHOR)
         )

@@ -39,6 +39,12 @@ class Authoring:
     ) -> None:
         self._store, self._catalog, self._folder, self._clock = store, catalog, folder, clock
 
+    def full(self, author_id: int) -> bool:
+        """Whether ``author_id`` keeps as many quizzes as one author may: asked before a file
+        is downloaded or a draft begun; ``save`` asks again, and the store holds the limit in
+        the transaction that adds the quiz."""
+        return len(self._catalog.of_author(author_id)) >= MAX_QUIZZES_PER_AUTHOR
+
     async def save(
         self,
         author_id: int,
@@ -52,7 +58,7 @@ class Authoring:
         """Store a validated quiz under the first free name made from ``name_hint``, with the
         pictures it names (kept by their content, before the quiz that names them);
         ``delivery``: the update id of the upload that brought it."""
-        if len(self._catalog.of_author(author_id)) >= MAX_QUIZZES_PER_AUTHOR:
+        if self.full(author_id):
             return Saved(None, full=True)
         pictures = list(pictures)
         await self._store.store_images((p.sha256, p.mime, p.data) for p in pictures)

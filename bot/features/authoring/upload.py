@@ -58,7 +58,7 @@ async def document_sent(update: Update, context: Context) -> None:
     if document.file_size is not None and document.file_size > most:
         await reply(update, context, limit_text)
         return
-    if len(svc.authored.of_author(user.id)) >= MAX_QUIZZES_PER_AUTHOR:
+    if svc.authoring.full(user.id):
         await reply(update, context, t(lang, "author_quiz_limit", limit=MAX_QUIZZES_PER_AUTHOR))
         return
     # counted before the download, so files sent at once cannot all pass the daily limits
