@@ -50,6 +50,8 @@ LULL_QUIET = 0.25
 #: explanations sent at once: the bot's 30 a second allow no more, and each is built only when
 #: its turn comes (most of a class's thousand are left to the recap, never built)
 SENDERS = 4
+#: picks whose need is kept (``Explanations.offer``); past it the memo starts afresh
+NEEDS_KEPT = 4096
 
 
 class Explanations(AppBound):
@@ -67,6 +69,9 @@ class Explanations(AppBound):
         self._offered: dict[str, Callable[[], Coroutine[Any, Any, None]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._queue: deque[Callable[[], Coroutine[Any, Any, None]]] = deque()
+        #: what each pick teaches beyond its alert, by (run, question, options, language):
+        #: worked out once, not on each of a class's thousand taps
+        self._needs: dict[tuple[int, int, tuple[int, ...], Lang], explain.Need] = {}
         #: explanations Telegram took, and those skipped (no slot in time, refused), for logs
         self.sent = self.skipped = 0
 
@@ -86,10 +91,18 @@ class Explanations(AppBound):
         tapped_at: float,
     ) -> None:
         """Keep the explanation of an accepted tap, if its ``alert`` leaves something out."""
-        if not query_id or not explain.needs_explanation(question, verdict, lang, alert):
+        answer = verdict.answer
+        if not query_id or verdict.status != "accepted" or answer is None:
             return
-        assert verdict.answer is not None
-        q_index = verdict.answer.q_index
+        q_index = answer.q_index
+        key = (run_id, q_index, answer.options, lang)
+        need = self._needs.get(key)
+        if need is None:
+            if len(self._needs) >= NEEDS_KEPT:
+                self._needs.clear()
+            need = self._needs[key] = explain.need(question, answer, lang)
+        if not need.left_out_of(alert):
+            return
 
         async def send() -> None:
             left = CALLBACK_WINDOW - max(0.0, self._clock() - tapped_at)
