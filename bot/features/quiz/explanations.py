@@ -24,16 +24,12 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from telegram.ext import Application
-
 from bot.core.bank import Question
 from bot.core.engine import Verdict
-from bot.features.quiz.store import QuizStore
+from bot.features.quiz.bound import QuizBound
 from bot.i18n.lang import Lang
 from bot.render import explain
-from bot.services.appbound import AppBound
 from bot.tg import outbox
-from bot.tg.arrivals import Arrivals
 
 log = logging.getLogger(__name__)
 
@@ -54,18 +50,12 @@ SENDERS = 4
 NEEDS_KEPT = 4096
 
 
-class Explanations(AppBound):
+class Explanations(QuizBound):
     """Explanations offered with a tap's alert, sent once the alert is out."""
 
-    def __init__(
-        self,
-        app: Application[Any, Any, Any, Any, Any, Any],
-        store: QuizStore,
-        clock: Callable[[], float],
-        arrivals: Arrivals,
-    ) -> None:
-        self._app, self._store, self._clock = app, store, clock
-        self._arrivals = arrivals
+    def __init__(self, quizzes: QuizBound) -> None:
+        """Sent through the same Application, store, clock and arrivals as ``quizzes``."""
+        self._share(quizzes)
         self._offered: dict[str, Callable[[], Coroutine[Any, Any, None]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._queue: deque[Callable[[], Coroutine[Any, Any, None]]] = deque()
