@@ -225,7 +225,7 @@ class Bot:
                 "--format",
                 "raw",
                 "--rate",
-                "200",
+                os.environ.get("QUIZBOT_BENCH_PYSPY_RATE", "200"),
                 "-o",
                 str(out),
                 stdout=asyncio.subprocess.DEVNULL,

@@ -219,16 +219,15 @@ class Registry:
     async def _route(self, update: Update, context: Context, lang: Lang) -> Notice:
         query = update.callback_query
         assert query is not None
-        invalid = t_plain(lang, INVALID), True
         kind = kind_of(query.data)
         if kind is None:  # not a button of this bot: forged, or of a version long gone
             log.info("button of no declared kind refused: %r", (query.data or "")[:64])
-            return invalid
+            return t_plain(lang, INVALID), True
         entry = self.buttons.get(kind)
         data = kind.parse(query.data or "")
         message = query.message
         if entry is None or data is None or message is None or entry.where is None:
-            return invalid
+            return t_plain(lang, INVALID), True
         context.caller = caller = Caller(message.chat, query.from_user, lang)
         where = place_refusal(
             entry.where, caller, message if isinstance(message, Message) else None, tap=True

@@ -1,7 +1,7 @@
 """The whole explanation a student sees after a tap in a group, in a message only they see.
 
 A tap's alert holds at most 200 characters, no math and no picture. When the alert cannot say
-everything a tap should teach (``needs_explanation``: the option's feedback and the question's
+everything a tap should teach (``need``: the option's feedback and the question's
 explanation do not both fit it, one of them holds math, or the question has a picture), the
 student also gets one ephemeral message (``explanation``): the verdict, their option and its
 feedback, the explanation and the question's note, with formulas rendered (a rich message) and
@@ -10,11 +10,11 @@ the question's picture. Where the alert already says everything, nothing more is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.bank import Question, utf16_len
-from bot.core.engine import Verdict
+from bot.core.engine import Answer, Verdict
 from bot.core.limits import MESSAGE_LIMIT
 from bot.core.mathtext import has_math, readable
 from bot.i18n import t
@@ -54,19 +54,35 @@ def _texts(question: Question, options: Sequence[int], lang: Lang) -> list[str]:
     return found
 
 
-def needs_explanation(question: Question, verdict: Verdict, lang: Lang, alert: str) -> bool:
-    """Whether a tap's ``alert`` leaves out part of what the tap should teach: a second text
-    (feedback and explanation), one cut or holding math, a question with a picture, or a note
-    the group's reveal leaves out."""
-    answer = verdict.answer
-    if verdict.status != "accepted" or answer is None or answer.typed is not None:
-        return False
-    return _needs(
-        question,
-        answer.options,
-        lang,
-        lambda text: readable(text) in alert and utf16_len(alert) < ALERT_LIMIT,
-    )
+@dataclass(frozen=True, slots=True)
+class Need:
+    """What a pick of a question teaches beyond its verdict, against what an alert can say:
+    worked out once per question and pick (``need``), then checked against each tap's alert
+    (``left_out_of``), as a class's burst taps the same few picks a thousand times.
+    ``always``: no alert can say it all; ``whole``: the one text (readable) an alert must
+    show whole, else nothing is left out."""
+
+    always: bool = False
+    whole: str | None = None
+
+    def left_out_of(self, alert: str) -> bool:
+        """Whether ``alert`` leaves out part of what the pick teaches."""
+        if self.always:
+            return True
+        if self.whole is None:
+            return False
+        return not (self.whole in alert and utf16_len(alert) < ALERT_LIMIT)
+
+
+NOTHING = Need()
+ALWAYS = Need(always=True)
+
+
+def need(question: Question, answer: Answer, lang: Lang) -> Need:
+    """What an accepted ``answer`` to ``question`` teaches that its alert may leave out: a
+    second text (feedback and explanation), one cut or holding math, a question with a
+    picture, or a note the group's reveal leaves out (a typed answer's alert says it all)."""
+    return NOTHING if answer.typed is not None else _need(question, answer.options, lang)
 
 
 #: what an alert keeps for its verdict line (points, streak), in UTF-16 units
@@ -74,28 +90,24 @@ VERDICT_ROOM = 60
 
 
 def teaches_more(question: Question, options: Sequence[int], lang: Lang) -> bool:
-    """``needs_explanation`` without the alert at hand (the recap's question): a pick of
+    """``need`` without the alert at hand (the recap's question): a pick of
     ``options`` (bank indexes) whose text would not fit an alert beside its verdict."""
-    return _needs(
-        question,
-        options,
-        lang,
-        lambda text: utf16_len(readable(text)) <= ALERT_LIMIT - VERDICT_ROOM,
-    )
+    found = _need(question, options, lang)
+    if found.whole is None:
+        return found.always
+    return utf16_len(found.whole) > ALERT_LIMIT - VERDICT_ROOM
 
 
-def _needs(
-    question: Question, options: Sequence[int], lang: Lang, shown_whole: Callable[[str], bool]
-) -> bool:
+def _need(question: Question, options: Sequence[int], lang: Lang) -> Need:
     if note_left_out(question, lang):
-        return True  # the group's reveal leaves it out: the student reads it here
+        return ALWAYS  # the group's reveal leaves it out: the student reads it here
     note = question.note(lang) if question.note is not None else None
     texts = [x for x in _texts(question, options, lang) if x != note]
     if not texts:
-        return False
+        return NOTHING
     if len(texts) > 1 or question.image is not None or any(has_math(x) for x in texts):
-        return True
-    return not shown_whole(texts[0])
+        return ALWAYS
+    return Need(whole=readable(texts[0]))
 
 
 def explanation(
@@ -106,7 +118,7 @@ def explanation(
     *,
     picture: bool,
 ) -> Explanation:
-    """The message of a tap whose alert could not say everything (``needs_explanation``);
+    """The message of a tap whose alert could not say everything (``need``);
     ``picture``: the question's picture is on Telegram already and can be shown."""
     answer = verdict.answer
     assert answer is not None

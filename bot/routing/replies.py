@@ -54,7 +54,10 @@ async def language(update: Update, svc: Services) -> Lang:
     chat = update.effective_chat
     if chat is None:
         return svc.settings.language
-    if chat.type == ChatType.PRIVATE and chat.id not in svc.chat_languages:
+    known = svc.chat_languages.get(chat.id)
+    if known is not None:  # every update asks (a class's taps too): no coroutine for a hit
+        return known
+    if chat.type == ChatType.PRIVATE:
         stored = await svc.store.chat_language(chat.id)
         if stored is None:
             user = update.effective_user

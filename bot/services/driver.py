@@ -205,9 +205,12 @@ class RunDriver:
         #: answers being stored, by (run, question, student): a second answer meanwhile is the
         #: student's "again", the first one standing
         self._storing: dict[tuple[int, int, int], Answer] = {}
-        #: each run's answers still being stored (closing waits for them: a tap that came in
-        #: time counts in the reveal)
-        self._in_flight: dict[int, set[asyncio.Future[None]]] = {}
+        #: how many answers of each run are still being stored (closing waits for them: a tap
+        #: that came in time counts in the reveal); a count, not a future per answer, as every
+        #: tap of a class's burst passes here and a close rarely waits
+        self._in_flight: dict[int, int] = {}
+        #: set once a run has no answer left being stored, made only for a close waiting
+        self._drained: dict[int, asyncio.Event] = {}
 
     @property
     def _bot(self) -> ExtBot[Any]:
@@ -298,9 +301,8 @@ class RunDriver:
             shown = perm.index(earlier.option) if earlier.option in perm else None
             return Verdict("again", earlier, shown)
         self._storing[key] = answer
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        in_flight = self._in_flight.setdefault(run.run_id, set())
-        in_flight.add(done)
+        run_id = run.run_id
+        self._in_flight[run_id] = self._in_flight.get(run_id, 0) + 1
         try:
             await self._store.record_answer(
                 to_stored(
@@ -318,17 +320,25 @@ class RunDriver:
             return None
         finally:
             del self._storing[key]
-            in_flight.discard(done)
-            if not in_flight:
-                self._in_flight.pop(run.run_id, None)
-            done.set_result(None)
+            self._stored_one(run_id)
         return verdict
+
+    def _stored_one(self, run_id: int) -> None:
+        """One answer of ``run_id`` is stored (or failed): a close waiting for the last goes on."""
+        left = self._in_flight[run_id] - 1
+        if left:
+            self._in_flight[run_id] = left
+            return
+        del self._in_flight[run_id]
+        drained = self._drained.pop(run_id, None)
+        if drained is not None:
+            drained.set()
 
     async def settled(self, run: Run) -> None:
         """Wait until every answer of ``run`` being stored is stored and applied (also those
         judged while waiting)."""
-        while waiting := list(self._in_flight.get(run.run_id, ())):
-            await asyncio.gather(*waiting)
+        while self._in_flight.get(run.run_id):
+            await self._drained.setdefault(run.run_id, asyncio.Event()).wait()
 
     async def close(self, run: Run, *timers: str) -> Reveal:
         """Close the open question: its timers cancelled, the reveal decided and saved."""

@@ -24,16 +24,12 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from telegram.ext import Application
-
 from bot.core.bank import Question
 from bot.core.engine import Verdict
-from bot.features.quiz.store import QuizStore
+from bot.features.quiz.bound import QuizBound
 from bot.i18n.lang import Lang
 from bot.render import explain
-from bot.services.appbound import AppBound
 from bot.tg import outbox
-from bot.tg.arrivals import Arrivals
 
 log = logging.getLogger(__name__)
 
@@ -50,23 +46,22 @@ LULL_QUIET = 0.25
 #: explanations sent at once: the bot's 30 a second allow no more, and each is built only when
 #: its turn comes (most of a class's thousand are left to the recap, never built)
 SENDERS = 4
+#: picks whose need is kept (``Explanations.offer``); past it the memo starts afresh
+NEEDS_KEPT = 4096
 
 
-class Explanations(AppBound):
+class Explanations(QuizBound):
     """Explanations offered with a tap's alert, sent once the alert is out."""
 
-    def __init__(
-        self,
-        app: Application[Any, Any, Any, Any, Any, Any],
-        store: QuizStore,
-        clock: Callable[[], float],
-        arrivals: Arrivals,
-    ) -> None:
-        self._app, self._store, self._clock = app, store, clock
-        self._arrivals = arrivals
+    def __init__(self, quizzes: QuizBound) -> None:
+        """Sent through the same Application, store, clock and arrivals as ``quizzes``."""
+        self._share(quizzes)
         self._offered: dict[str, Callable[[], Coroutine[Any, Any, None]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._queue: deque[Callable[[], Coroutine[Any, Any, None]]] = deque()
+        #: what each pick teaches beyond its alert, by (run, question, options, language):
+        #: worked out once, not on each of a class's thousand taps
+        self._needs: dict[tuple[int, int, tuple[int, ...], Lang], explain.Need] = {}
         #: explanations Telegram took, and those skipped (no slot in time, refused), for logs
         self.sent = self.skipped = 0
 
@@ -86,10 +81,18 @@ class Explanations(AppBound):
         tapped_at: float,
     ) -> None:
         """Keep the explanation of an accepted tap, if its ``alert`` leaves something out."""
-        if not query_id or not explain.needs_explanation(question, verdict, lang, alert):
+        answer = verdict.answer
+        if not query_id or verdict.status != "accepted" or answer is None:
             return
-        assert verdict.answer is not None
-        q_index = verdict.answer.q_index
+        q_index = answer.q_index
+        key = (run_id, q_index, answer.options, lang)
+        need = self._needs.get(key)
+        if need is None:
+            if len(self._needs) >= NEEDS_KEPT:
+                self._needs.clear()
+            need = self._needs[key] = explain.need(question, answer, lang)
+        if not need.left_out_of(alert):
+            return
 
         async def send() -> None:
             left = CALLBACK_WINDOW - max(0.0, self._clock() - tapped_at)

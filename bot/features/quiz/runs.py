@@ -31,13 +31,13 @@ from bot import render
 from bot.core.bank import Quiz
 from bot.core.engine import QuizEngine, Reveal, Verdict, make_plan
 from bot.core.mathtext import question_has_math
+from bot.features.quiz.bound import QuizBound
 from bot.features.quiz.explanations import Explanations
 from bot.features.quiz.store import QuizStore
 from bot.i18n import t, t_plain
 from bot.i18n.lang import Lang
 from bot.i18n.markup import Safe
 from bot.render import callbacks
-from bot.services.appbound import AppBound
 from bot.services.driver import Notice, RunDriver, Tap, edit, send
 from bot.services.pictures import Shown
 from bot.services.progress import restore_engine, save_ticks, ticked_of
@@ -87,7 +87,7 @@ class LiveRun:
 SETTLE_TIMEOUT = 30.0
 
 
-class GroupQuizzes(AppBound):
+class GroupQuizzes(QuizBound):
     """Every running group quiz of the bot, one per (chat, topic)."""
 
     def __init__(
@@ -110,7 +110,7 @@ class GroupQuizzes(AppBound):
         self._driver = RunDriver(app, store, clock)
         #: the whole explanation after a tap, to the tapper alone
         # (bot/features/quiz/explanations.py)
-        self.explanations = Explanations(app, store, clock, arrivals)
+        self.explanations = Explanations(self)
         #: pending timers by name (close and count jobs)
         self._timers = self._driver.timers
         #: called (as a background task) with the run id once a run's results are out
