@@ -178,12 +178,15 @@ class PracticeSessions(AppBound):
         return render.choice_alert(session.lang, sorted(session.ticked)), False
 
     async def waiting(self, chat_id: int) -> Question | None:
-        """The typed question the private chat's practice session waits on an answer to."""
+        """The typed question the private chat's practice session waits on an answer to; read
+        under the session's lock, so a session being recovered (a stored answer's verdict shown,
+        the next question asked) is named only once its next question is out."""
         stored = await self._store.running_run(chat_id, 0, "practice")
         session = await self._load(stored.run_id, chat_id) if stored is not None else None
-        if session is None or not await self._claims(session):
+        if session is None:
             return None
-        return session.engine.question
+        async with session.lock:
+            return session.engine.question if await self._claims(session) else None
 
     async def _claims(self, session: Session) -> bool:
         """Whether the session's open question takes private text: it is typed, and no other
