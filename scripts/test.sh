@@ -3,7 +3,8 @@
 # (last, so its summary ends the output).
 # Creates .venv and installs quizbot with its dev tools (pinned: requirements-dev.lock) when missing
 # or older than pyproject.toml or the lock file.
-# pytest runs on two workers (pytest-xdist; every test is independent: own server, ports, files).
+# pytest runs on two workers (pytest-xdist; every test is independent: own server, ports, files),
+# which steal work from each other, so a long test near the end does not leave one idle.
 # Extra arguments go to pytest, e.g. ./scripts/test.sh -k webhook (-n 0: one process).
 # ./scripts/test.sh --fast: only the unit tier (tests/unit), in seconds.
 # Exits non-zero on any failure.
@@ -15,7 +16,7 @@ if [[ ${1:-} == --fast ]]; then
     # shellcheck source=scripts/venv.sh
     source scripts/venv.sh
     ensure_venv dev .venv/.quizbot-dev-installed
-    exec .venv/bin/python -m pytest -n 2 -q -m "unit and not slow" tests/unit "$@"
+    exec .venv/bin/python -m pytest -n 2 --dist worksteal -q -m "unit and not slow" tests/unit "$@"
 fi
 # shellcheck source=scripts/venv.sh
 source scripts/venv.sh
@@ -40,7 +41,7 @@ if ((${#failed[@]})); then
     echo "test.sh: ${failed[*]} failed (see above); running pytest anyway" >&2
 fi
 echo "== pytest"
-.venv/bin/python -m pytest -n 2 "$@" || failed+=(pytest)
+.venv/bin/python -m pytest -n 2 --dist worksteal "$@" || failed+=(pytest)
 if ((${#failed[@]})); then
     exit 1
 fi
