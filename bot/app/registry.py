@@ -57,7 +57,7 @@ from bot.routing.access import (
 from bot.routing.replies import answer_query, language, reply
 from bot.routing.routes import Button, Command, CommandCallback, Notice
 from bot.services.container import Caller, Context
-from bot.tg.callbackdata import CallbackData, kind_of
+from bot.tg.callbackdata import CallbackData, kind_of, unpack
 
 log = logging.getLogger(__name__)
 
@@ -224,7 +224,7 @@ class Registry:
             log.info("button of no declared kind refused: %r", (query.data or "")[:64])
             return t_plain(lang, INVALID), True
         entry = self.buttons.get(kind)
-        data = kind.parse(query.data or "")
+        data = unpack(query.data)  # read once: arrivals read the same text before
         message = query.message
         if entry is None or data is None or message is None or entry.where is None:
             return t_plain(lang, INVALID), True

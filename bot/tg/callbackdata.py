@@ -115,10 +115,26 @@ def kind_of(raw: str | None) -> type[CallbackData] | None:
     return _KINDS.get(raw.partition(":")[0]) if raw else None
 
 
+#: button data read before, by their text: a class's taps on one question carry a handful of
+#: texts, each read once here rather than on every tap by arrivals and again by the registry
+_READ: dict[str, CallbackData] = {}
+_READ_MAX = 4096  # forgotten all at once when full; only well-formed data are kept
+
+
 def unpack(raw: str | None) -> CallbackData | None:
     """The typed meaning of a button's data, or None for anything malformed or out of range."""
+    if raw is None:
+        return None
+    data = _READ.get(raw)
+    if data is not None:
+        return data
     kind = kind_of(raw)
-    return kind.parse(raw) if kind is not None and raw is not None else None
+    data = kind.parse(raw) if kind is not None else None
+    if data is not None:  # frozen, so one value serves every tap that carries the same text
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        _READ[raw] = data
+    return data
 
 
 def kinds() -> tuple[type[CallbackData], ...]:
