@@ -221,8 +221,10 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any], registry: R
 
 
 async def _resume(context: Context) -> None:
-    """Carry on the restored quizzes now that the bot runs (timers, pending reveals)."""
+    """Carry on the restored quizzes now that the bot runs (timers, pending reveals, practice
+    questions a stop caught being posted)."""
     await context.bot_data.groups.continue_resumed()
+    await context.bot_data.practice.post_pending()
 
 
 async def _restore(svc: Services) -> None:

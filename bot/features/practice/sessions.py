@@ -72,6 +72,7 @@ class PracticeSessions(AppBound):
         self._typed_seconds = typed_minutes * 60
         self._again_token = again_token  # a shared quiz's link token, for "practise again"
         self._by_id: dict[int, Session] = {}
+        self._loading: dict[int, asyncio.Lock] = {}  # runs being restored, by id
         self._driver = RunDriver(app, store, clock)
 
     async def start(self, chat_id: int, quiz: Quiz, lang: Lang, rng: random.Random) -> None:
@@ -99,10 +100,28 @@ class PracticeSessions(AppBound):
         async with session.lock:
             await self._ask(session)
 
+    async def post_pending(self) -> None:
+        """After a restart: each question a stop caught being posted is posted now, so no
+        student waits for a question that never came (the others load when next used)."""
+        for stored in await self._store.running_runs("practice"):
+            if stored.phase == "posting":
+                await self._load(stored.run_id, stored.chat_id)
+
     async def _load(self, run_id: int, chat_id: int) -> Session | None:
+        """The session of practice run ``run_id`` in ``chat_id``, restored from the store the
+        first time it is needed; callers at once share one restoring."""
         session = self._by_id.get(run_id)
         if session is not None:
             return session
+        loading = self._loading.setdefault(run_id, asyncio.Lock())
+        async with loading:
+            try:
+                session = self._by_id.get(run_id)  # restored while this caller waited
+                return session if session is not None else await self._restore(run_id, chat_id)
+            finally:
+                self._loading.pop(run_id, None)
+
+    async def _restore(self, run_id: int, chat_id: int) -> Session | None:
         stored = await self._store.get_run(run_id)
         if (
             stored is None
@@ -114,8 +133,11 @@ class PracticeSessions(AppBound):
         quiz = self._catalog.matching(stored.quiz_id, stored.plan.question_ids)
         if quiz is None:
             return None
+        posting = stored.phase == "posting"  # stopped while its question was being posted
         try:
-            engine = QuizEngine(quiz, stored.plan, 0, current=stored.current, phase="open")
+            engine = QuizEngine(
+                quiz, stored.plan, 0, current=stored.current, phase="posting" if posting else "open"
+            )
         except PlanMismatch:
             return None
         engine.posted_at = stored.posted_at
@@ -124,7 +146,10 @@ class PracticeSessions(AppBound):
         session.ticked = (await ticked_of(self._store, run_id, engine)).get(chat_id, frozenset())
         self._by_id[run_id] = session
         stored_answer = engine.answers_of(chat_id).get(engine.current)
-        if stored_answer is not None:  # stopped after storing it, before its verdict was shown
+        if posting:  # it may not have gone out: posted (again) now
+            async with session.lock:
+                await self._ask(session)
+        elif stored_answer is not None:  # stopped after storing it, before its verdict was shown
             async with session.lock:
                 await self._answered(session, stored_answer, session.message_id)
         return session if session.run_id in self._by_id else None
