@@ -17,7 +17,7 @@ from botproc import BotProcess
 from clockkit import ManualClock
 from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
-from quizkit import bank_env, populate
+from quizkit import bank_env, populate, until
 from teacherkit import set_and_open_homework
 
 from bot.core.engine import DAY
@@ -184,7 +184,9 @@ async def test_after_kill_9_before_the_verdict_the_notice_names_the_question_wai
             "editMessageText", delay=60, match=lambda p: p.get("message_id") == q1.message_id
         )
         tg.user_says(chat, student, "2")
-        await tg.wait_for(lambda: stuck.hits > 0 and given(db, student) == {"n1": "2"}, timeout=20)
+        # neither a fault's hit nor the database is a call the fake announces: polled, so the
+        # kill comes while the edit is held, not after the bot gave up on it and moved on
+        await until(lambda: stuck.hits > 0 and given(db, student) == {"n1": "2"}, timeout=20)
         await bot.kill()
         bot = await BotProcess(tg, db, **env).start()
         told = await tg.wait_for(lambda: tg.find_message(chat.id, "I restarted"), timeout=20)
@@ -215,7 +217,9 @@ async def test_homework_killed_before_the_verdict_shows_it_and_asks_the_next(
             "editMessageText", delay=60, match=lambda p: p.get("message_id") == q1.message_id
         )
         tg.user_says(chat, student, "2")
-        await tg.wait_for(lambda: stuck.hits > 0 and given(db, student) == {"n1": "2"}, timeout=20)
+        # neither a fault's hit nor the database is a call the fake announces: polled, so the
+        # kill comes while the edit is held, not after the bot gave up on it and moved on
+        await until(lambda: stuck.hits > 0 and given(db, student) == {"n1": "2"}, timeout=20)
         await bot.kill()
         bot = await BotProcess(tg, db, **env).start()
         q2 = await tg.wait_for(lambda: asked(tg, student, 2), timeout=20)
