@@ -48,6 +48,22 @@ TYPED = """\
 """Four typed questions: two numbers (one with a unit), two short answers."""
 
 
+# eight numeric questions, in order: what is i + i? (a private chat's typed answers, one by one)
+NUMBERS = """\
+title: {bn: সংখ্যা, en: Numbers}
+language: en
+settings: {shuffle: false, seconds: 300}
+questions:
+""" + "".join(
+    f"""  - id: n{i}
+    type: numeric
+    question: {{bn: "{i} + {i}?", en: "What is {i} + {i}?"}}
+    answers: [{{answer: {2 * i}}}]
+"""
+    for i in range(1, 9)
+)
+
+
 def bank(seconds: int = 300) -> str:
     """The bank "kinds": the button questions, then the typed ones; ``seconds`` a question."""
     head = "title:\n  bn: ধরন\n  en: Kinds\nlanguage: en\n"

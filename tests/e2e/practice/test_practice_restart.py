@@ -18,6 +18,7 @@ from quizkit import (
     question_messages,
     until,
 )
+from typeskit import NUMBERS
 
 
 def phase(db: Path) -> tuple[int, str] | None:
@@ -62,23 +63,8 @@ async def test_a_question_being_posted_at_kill_9_is_posted_after_the_restart(
         await bot.close()
 
 
-SUMS = """\
-title: {bn: যোগ, en: Sums}
-language: en
-settings: {shuffle: false}
-questions:
-""" + "".join(
-    f"""  - id: s{i}
-    type: numeric
-    question: {{bn: "{i} + {i}?", en: "What is {i} + {i}?"}}
-    answers: [{{answer: {2 * i}}}]
-"""
-    for i in range(1, 4)
-)
-
-
-def sums_asked(tg: FakeTelegram, chat_id: int, n: int) -> list[StoredMessage]:
-    return [m for m in tg.messages(chat_id) if m.text.startswith(f"❓ Question {n}/3")]
+def numbers_asked(tg: FakeTelegram, chat_id: int, n: int) -> list[StoredMessage]:
+    return [m for m in tg.messages(chat_id) if m.text.startswith(f"❓ Question {n}/8")]
 
 
 async def test_a_typed_answer_whose_next_question_was_being_posted_gets_it_once(
@@ -90,24 +76,24 @@ async def test_a_typed_answer_whose_next_question_was_being_posted_gets_it_once(
     student = tg.add_user(706, "Sumi", language_code="en")
     chat = tg.private_chat(student)
     db = tmp_path / "db.sqlite3"
-    env = bank_env(tmp_path, "sums", SUMS)
+    env = bank_env(tmp_path, "numbers", NUMBERS)
     bot = await BotProcess(tg, db, **env).start()
     try:
-        tg.user_says(chat, student, "/quiz sums")
-        await tg.wait_for(lambda: sums_asked(tg, chat.id, 1), timeout=20)
+        tg.user_says(chat, student, "/quiz numbers")
+        await tg.wait_for(lambda: numbers_asked(tg, chat.id, 1), timeout=20)
         stuck = tg.fail("sendMessage", delay=60, match=is_question(2))
         tg.user_says(chat, student, "2")
         await until(lambda: stuck.hits > 0, timeout=20)
         await bot.kill()
-        assert phase(db) == (1, "posting") and not sums_asked(tg, chat.id, 2)
+        assert phase(db) == (1, "posting") and not numbers_asked(tg, chat.id, 2)
 
         bot = await BotProcess(tg, db, **env).start()
         told = await tg.wait_for(lambda: tg.find_message(chat.id, "I restarted"), timeout=20)
-        [q2] = sums_asked(tg, chat.id, 2)
+        [q2] = numbers_asked(tg, chat.id, 2)
         assert "What is 2 + 2?" in told.text and told.message_id > q2.message_id
         tg.user_says(chat, student, "4")
-        await tg.wait_for(lambda: sums_asked(tg, chat.id, 3), timeout=20)
-        assert [m for m in tg.messages(chat.id) if "Question 2/3" in m.text] == [
+        await tg.wait_for(lambda: numbers_asked(tg, chat.id, 3), timeout=20)
+        assert [m for m in tg.messages(chat.id) if "Question 2/8" in m.text] == [
             tg.stored_message(chat.id, q2.message_id)
         ]  # posted once, now closed with its verdict
     finally:

@@ -19,22 +19,9 @@ from fakebot import FakeTelegram, StoredMessage, User
 from harness import BotHarness
 from quizkit import bank_env, populate, until
 from teacherkit import set_and_open_homework
+from typeskit import NUMBERS
 
 from bot.core.engine import DAY
-
-NUMBERS = """\
-title: {bn: সংখ্যা, en: Numbers}
-language: en
-settings: {shuffle: false, seconds: 300}
-questions:
-""" + "".join(
-    f"""  - id: n{i}
-    type: numeric
-    question: {{bn: "{i} + {i}?", en: "What is {i} + {i}?"}}
-    answers: [{{answer: {2 * i}}}]
-"""
-    for i in range(1, 9)
-)
 
 CLOSED = "That question has closed"
 
