@@ -103,9 +103,8 @@ class PracticeSessions(AppBound):
     async def post_pending(self) -> None:
         """After a restart: each question a stop caught being posted is posted now, so no
         student waits for a question that never came (the others load when next used)."""
-        for stored in await self._store.running_runs("practice"):
-            if stored.phase == "posting":
-                await self._load(stored.run_id, stored.chat_id)
+        for stored in await self._store.practice_posting():
+            await self._load(stored.run_id, stored.chat_id)
 
     async def _load(self, run_id: int, chat_id: int) -> Session | None:
         """The session of practice run ``run_id`` in ``chat_id``, restored from the store the
